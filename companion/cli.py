@@ -1,0 +1,55 @@
+"""`companion`: the command-line entry point.
+
+Each group of subcommands lives in its own module under ``companion.commands`` and exposes
+``register(subparsers)``; a subcommand's handler returns the process exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = (
+    "companion.commands.demo",
+    "companion.commands.rulings",
+    "companion.commands.vision_tools",
+    "companion.commands.loop",
+    "companion.commands.web",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Dino Table Companion: reads, rules and scores real dinosaur board games.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name == module_name:
+                continue  # that group is not built yet
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        status: int = args.handler(args)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

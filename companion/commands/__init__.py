@@ -1,0 +1,1 @@
+"""Subcommands of `companion`. Each module defines ``register(subparsers)``; cli.py lists them."""

@@ -1,0 +1,255 @@
+"""Game (static rules data) and State (one playthrough): the API shared by the four engines."""
+
+from __future__ import annotations
+
+import abc
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engines.core.actions import Action, ActionCodec, Correct
+from engines.core.errors import IllegalAction, InputError, StateFormatError
+from engines.core.rules import Rule, RuleBook
+
+#: ``current_player()`` while a hidden identity must be revealed (by the camera, a person, or a seeded rng).
+CHANCE = "<chance>"
+#: ``current_player()`` once the game is over.
+TERMINAL = "<terminal>"
+
+STATE_FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game (or a provisional one from ``scores``).
+
+    ``breakdown`` maps each player to named score parts that add up to the player's total; ``winners`` holds
+    every player who shares the win after the game's tie-break chain; ``reason`` says why the game ended.
+    """
+
+    scores: Mapping[str, int]
+    breakdown: Mapping[str, Mapping[str, int]]
+    winners: tuple[str, ...]
+    reason: str = ""
+    tiebreak: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": {
+                name: {"total": self.scores[name], "breakdown": dict(self.breakdown.get(name, {}))}
+                for name in self.scores
+            },
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "tiebreak": dict(self.tiebreak),
+        }
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why an action is (or is not) legal here, citing the rules that decide it."""
+
+    legal: bool
+    summary: str
+    rules: tuple[Rule, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "summary": self.summary,
+            "rules": [rule.to_dict() for rule in self.rules],
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup option or house rule: name, default, allowed values and what it means."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    help: str
+    house_rule: bool = False
+
+
+class Game(abc.ABC):
+    """Static rules data of one game and a factory for its states."""
+
+    #: registry name, e.g. ``"jurassic-parts"``
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    rulebook: RuleBook
+    codec: ActionCodec
+    options: tuple[Option, ...] = ()
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and validate setup options and house rules."""
+        given = dict(given or {})
+        resolved: dict[str, Any] = {}
+        for option in self.options:
+            value = given.pop(option.name, option.default)
+            if option.choices and value not in option.choices:
+                raise StateFormatError(
+                    f"option {option.name!r} must be one of {list(option.choices)}, not {value!r}"
+                )
+            resolved[option.name] = value
+        if given:
+            raise StateFormatError(f"unknown options for {self.name}: {', '.join(sorted(given))}")
+        return resolved
+
+    def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
+        names = tuple(players)
+        if not self.min_players <= len(names) <= self.max_players:
+            raise StateFormatError(
+                f"{self.title} takes {self.min_players}-{self.max_players} players, not {len(names)}"
+            )
+        if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
+            raise StateFormatError("player names must be distinct non-empty strings")
+        return names
+
+    @abc.abstractmethod
+    def new_initial_state(
+        self,
+        players: Sequence[str],
+        rng: random.Random | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> State:
+        """The state at the start of play. ``rng`` shuffles anything random at setup (seeded for bots)."""
+
+    @abc.abstractmethod
+    def state_from_dict(self, data: Mapping[str, Any]) -> State:
+        """Validate and rebuild a state from ``State.to_dict()``; raises :class:`StateFormatError`."""
+
+    def score_report(self, data: Any) -> dict[str, Any]:
+        """`companion score GAME FILE`: score players described by ``data``; raises InputError when bad."""
+        raise InputError(f"{self.name} has no score ruling yet")
+
+    def legal_report(self, data: Any) -> dict[str, Any]:
+        """`companion legal GAME FILE`: the legal actions in the position ``data``; InputError when bad."""
+        raise InputError(f"{self.name} has no legal-actions ruling yet")
+
+    def action_from_dict(self, data: Any) -> Action:
+        return self.codec.from_dict(data)
+
+    def rule(self, rule_id: str) -> Rule:
+        return self.rulebook[rule_id]
+
+    def illegal(self, rule_id: str, detail: str) -> IllegalAction:
+        return IllegalAction(self.rulebook[rule_id], detail)
+
+    def check_format(self, data: Mapping[str, Any]) -> None:
+        """Common header checks for ``state_from_dict``."""
+        if not isinstance(data, Mapping):
+            raise StateFormatError("a state must be a JSON object")
+        if data.get("game") != self.name:
+            raise StateFormatError(f"this is not a {self.name} state (game={data.get('game')!r})")
+        if data.get("format") != STATE_FORMAT_VERSION:
+            raise StateFormatError(f"unsupported state format {data.get('format')!r}")
+
+
+class State(abc.ABC):
+    """One playthrough. Callers never mutate a state; ``apply`` returns a new one."""
+
+    game: Game
+
+    # -- whose move -------------------------------------------------------------------------------------
+    @property
+    @abc.abstractmethod
+    def players(self) -> tuple[str, ...]:
+        """Players in clockwise seat order."""
+
+    @abc.abstractmethod
+    def current_player(self) -> str:
+        """The player to act, :data:`CHANCE` while a reveal is pending, :data:`TERMINAL` when over."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    # -- actions ----------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now (for a chance node: every possible reveal)."""
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Possible reveals with their probabilities (only at a chance node)."""
+        return []
+
+    @abc.abstractmethod
+    def clone(self) -> State:
+        """A deep, independent copy (engines make it fast; playouts depend on it)."""
+
+    @abc.abstractmethod
+    def _apply_in_place(self, action: Action) -> None:
+        """Apply a legal-or-not action to this fresh clone; raise IllegalAction to refuse it."""
+
+    def apply(self, action: Action) -> State:
+        """The state after ``action``. Raises :class:`IllegalAction`; ``self`` is never changed."""
+        if isinstance(action, Correct):
+            return self.game.state_from_dict(action.state)
+        if self.is_terminal():
+            raise IllegalAction(self.game_over_rule(), "the game is over")
+        new_state = self.clone()
+        new_state._apply_in_place(action)
+        return new_state
+
+    def game_over_rule(self) -> Rule:
+        """The rule that ends the game (cited when an action comes after the end)."""
+        return next(iter(self.game.rulebook.values()))
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.apply(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def explain(self, action: Action) -> Explanation:
+        """Whether ``action`` is legal, and the rules that decide it."""
+        try:
+            self.apply(action)
+        except IllegalAction as refusal:
+            return Explanation(False, refusal.detail, (refusal.rule,))
+        return Explanation(True, f"{action.kind} is legal", tuple(self.rules_for(action)))
+
+    def rules_for(self, action: Action) -> list[Rule]:
+        """The rules that govern a legal action (engines refine this)."""
+        return []
+
+    # -- scores -----------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def scores(self) -> Outcome:
+        """Scores at any moment, with the breakdown; ``winners`` are the current leaders."""
+
+    def outcome(self) -> Outcome | None:
+        """None while the game runs; the final scores and winners once it is over."""
+        return self.scores() if self.is_terminal() else None
+
+    # -- views and serialization ------------------------------------------------------------------------
+    @abc.abstractmethod
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: the shared table view, hiding everything private)."""
+
+    @abc.abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Full JSON-compatible state, with ``game`` and ``format`` keys."""
+
+    def header(self) -> dict[str, Any]:
+        return {"game": self.game.name, "format": STATE_FORMAT_VERSION}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game.name} to_play={self.current_player()}>"

@@ -1,0 +1,1 @@
+"""The table panel on gpiozero: seat LEDs, status RGB LED, buzzer, buttons, and the signal patterns."""

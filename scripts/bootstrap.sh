@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Set up everything the companion needs on a fresh machine, idempotently:
+#   bash scripts/bootstrap.sh            Python venv with the runtime packages
+#   bash scripts/bootstrap.sh --dev      ... plus test tools and the system packages the tests use
+# Re-running is cheap: pip runs again only when pyproject.toml changes, apt only for missing packages.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_dev=0
+[ "${1:-}" = "--dev" ] && want_dev=1
+
+say() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+python=${PYTHON:-python3}
+if ! command -v "$python" >/dev/null; then
+  say "python3 is required (3.11 or newer)"; exit 1
+fi
+"$python" - <<'PY' || { say "Python 3.11 or newer is required"; exit 1; }
+import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)
+PY
+
+# System packages: libzbar0 for the pyzbar decoder backend, Debian's chromium for the browser test,
+# fonts for the rendered pictures. Only the test set-up needs them; the demo runs on zxing-cpp alone.
+if [ "$want_dev" = 1 ]; then
+  missing=()
+  for pkg in libzbar0 chromium fonts-dejavu-core; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo="sudo"
+    if [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; then
+      say "installing system packages: ${missing[*]}"
+      export DEBIAN_FRONTEND=noninteractive
+      $sudo apt-get update -qq
+      $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+      say "missing system packages (install them as root): ${missing[*]}"
+    fi
+  fi
+fi
+
+venv=.venv
+if [ ! -x "$venv/bin/python" ]; then
+  say "creating virtualenv $venv"
+  "$python" -m venv "$venv"
+fi
+extras=""
+[ "$want_dev" = 1 ] && extras="[dev]"
+stamp="$venv/.installed$( [ "$want_dev" = 1 ] && echo -dev)"
+digest=$(sha256sum pyproject.toml | cut -c1-16)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$digest" ]; then
+  say "installing Python packages (dinotable$extras)"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".$extras"
+  echo "$digest" > "$stamp"
+fi
