@@ -35,7 +35,8 @@ def read_json(path: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise BadInput(f"malformed JSON in {path}: {error.msg} at line {error.lineno} column {error.colno}")
+        where = f"line {error.lineno} column {error.colno}"
+        raise BadInput(f"malformed JSON in {path}: {error.msg} at {where}") from None
 
 
 def run_ruling(compute: Callable[[], Any]) -> int:

@@ -18,9 +18,9 @@ any other action.
 from engines.core.actions import Action, ActionCodec, Correct
 from engines.core.errors import EngineError, IllegalAction, InputError, StateFormatError
 from engines.core.game import CHANCE, TERMINAL, Explanation, Game, Outcome, State
+from engines.core.playout import random_playout, sample_chance
 from engines.core.registry import available_games, get_game, register_game
 from engines.core.rules import Rule, RuleBook
-from engines.core.playout import random_playout, sample_chance
 
 __all__ = [
     "CHANCE",

@@ -1,0 +1,83 @@
+"""What the web page (and anything else outside the loop) may ask of a running table.
+
+The loop (``companion.loop``) implements :class:`TableSession`; the Flask app only talks to this protocol,
+so tests can run the web app over a real session fed by the synthetic camera, and nothing in the web layer
+reaches into the loop's internals. Every method is thread-safe: the web server calls them from request
+threads while the loop runs in its own thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class TableSession(Protocol):
+    """A live game at the table: camera, engine, store and panel wired together."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """The shared view now, JSON-ready. Keys (more are allowed):
+
+        ``game`` (registry name), ``title``, ``game_id`` (store id), ``players`` ([{name, colour, seat}]),
+        ``current`` (player to act or null), ``over`` (bool), ``scores`` (``Outcome.to_dict()``),
+        ``view`` (``state.view(None)``: nothing private), ``last_event`` (the last committed event or null),
+        ``pending`` (null, or {kind: "question"|"objection", text, options: [{index, label, action}],
+        rule: Rule.to_dict(), expected, seen}), ``split`` (null, or the split ruling shown on the table),
+        ``panel`` (the LED and buzzer states, see ``hw.panel``), ``camera`` ({ok, age_s, frames, fps}),
+        ``detections`` (the last observation drawn on the table image), ``event_count``.
+        """
+        ...
+
+    def frame_jpeg(self, annotated: bool = True) -> bytes | None:
+        """The latest camera frame as JPEG, with detections, lattice, legal moves and split drawn over it."""
+        ...
+
+    def submit(self, action: dict[str, Any], source: str = "web") -> dict[str, Any]:
+        """Apply an action that the camera cannot see (amber purchase, split part choice, a correction).
+
+        Returns {"ok": true, "event": {...}} or {"ok": false, "error": text, "rule": Rule.to_dict()|null}.
+        """
+        ...
+
+    def press(self, button: str) -> dict[str, Any]:
+        """Press a panel button by name (``confirm``, ``undo``, ``next``, ``mode``), as the table's would."""
+        ...
+
+    def choose(self, option_index: int) -> dict[str, Any]:
+        """Answer the pending question with one of its options."""
+        ...
+
+    def events(self, timeout: float = 15.0) -> Iterator[dict[str, Any]]:
+        """Live updates for server-sent events: yields {"type": ..., ...} dicts; yields {"type": "ping"}
+        at least every ``timeout`` seconds so that idle connections stay alive."""
+        ...
+
+    def history(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        """Committed events of a game (default: the current one): [{seq, kind, action, player, at,
+        scores, has_photo, rule}], oldest first."""
+        ...
+
+    def state_at(self, seq: int, game_id: int | None = None) -> dict[str, Any]:
+        """The shared view (``state.view(None)``) and scores right after event ``seq``: stepping back."""
+        ...
+
+    def event_photo(self, seq: int, game_id: int | None = None) -> bytes | None:
+        """The JPEG stored with event ``seq``."""
+        ...
+
+    def games(self) -> list[dict[str, Any]]:
+        """Stored games: [{game_id, game, started, players, over, winners}]."""
+        ...
+
+    def settings(self) -> dict[str, Any]:
+        """Current configuration: game, edition/options, players and seats with colours, house rules."""
+        ...
+
+    def new_game(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """Start a new game with these settings (validated; the running game is kept in the store)."""
+        ...
+
+    def calibration(self) -> dict[str, Any]:
+        """The calibration self-test report: markers seen, tag module size in px, lighting, bumped?"""
+        ...
