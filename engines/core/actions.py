@@ -62,7 +62,8 @@ class ActionCodec:
 
     def __init__(self, action_types: Iterable[type[Action]]) -> None:
         self._types: dict[str, type[Action]] = {}
-        for action_type in [*action_types, Correct]:
+        all_types: list[type[Action]] = [*action_types, Correct]
+        for action_type in all_types:
             if action_type.kind in self._types and self._types[action_type.kind] is not action_type:
                 raise ValueError(f"two action types share the kind {action_type.kind!r}")
             self._types[action_type.kind] = action_type
