@@ -69,6 +69,27 @@ class Peg:
 
 
 @dataclass(frozen=True)
+class Zone:
+    """A named region of the table: ``"play"``, ``"seat:<colour>"`` (what lies there belongs to that
+    player), ``"reveal"``, ``"box"``. Zones are drawn as faint outlines and used to assign what is seen."""
+
+    name: str
+    polygon: tuple[Point, ...]
+
+    def contains(self, point: Point) -> bool:
+        """Even-odd ray casting; points on the boundary may fall either way."""
+        x, y = point
+        inside = False
+        count = len(self.polygon)
+        for index in range(count):
+            x1, y1 = self.polygon[index]
+            x2, y2 = self.polygon[(index + 1) % count]
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+        return inside
+
+
+@dataclass(frozen=True)
 class Occluder:
     """Something over the table that is not part of the game: a hand or an arm. Polygon in mm."""
 
@@ -87,7 +108,15 @@ class Scene:
     tags: list[Tag] = field(default_factory=list)
     pegs: list[Peg] = field(default_factory=list)
     occluders: list[Occluder] = field(default_factory=list)
+    zones: list[Zone] = field(default_factory=list)
     background: RGB = (58, 92, 64)
+
+    def zone_at(self, point: Point) -> str | None:
+        """The name of the first zone containing ``point`` (None when outside every zone)."""
+        for zone in self.zones:
+            if zone.contains(point):
+                return zone.name
+        return None
 
     @classmethod
     def with_corner_markers(cls, width: float, height: float, size: float = DEFAULT_MARKER_SIZE_MM) -> Scene:
