@@ -1,0 +1,653 @@
+"""Synthetic table renderer: a :class:`vision.scene.Scene` (table millimetres) to a camera frame.
+
+The scene is drawn once in table space at ``N`` pixels per millimetre (a flat "photo from straight above"),
+then one ``cv2.warpPerspective`` through the camera's homography puts it in the frame; lens blur, uneven
+light, sensor noise and JPEG compression are applied to the frame afterwards. The ground truth comes out
+alongside: the homography (table mm -> frame pixels) and every tag's, marker's and peg's pixel position,
+plus where hands cover the table.
+
+Tags are real QR codes (segno; alphanumeric, ECC M, version 1-2) with a white quiet zone, and markers real
+ArUco ``DICT_4X4_50`` markers, so the frames are readable by real decoders (zxing-cpp, pyzbar, cv2.aruco).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import segno
+
+from vision.scene import Occluder, Peg, Point, Scene, Tag
+
+#: White margin printed around every QR code, in modules (the tag's ``size`` excludes it).
+QUIET_ZONE_MODULES = 2
+#: White margin printed around every ArUco marker, as a fraction of its side.
+MARKER_MARGIN_FRACTION = 0.15
+DEFAULT_RESOLUTION = (2304, 1296)
+
+RngLike = np.random.Generator | random.Random | int | None
+
+
+# ----------------------------------------------------------------------------------------------- camera
+@dataclass(frozen=True)
+class CameraModel:
+    """A pinhole camera looking at the table.
+
+    ``tilt`` (0..~30 degrees) swings the camera towards the table's south edge (the players in front of it)
+    while it keeps looking at the middle of the framed area, so the far (north) side appears smaller: a real
+    perspective, not an affine. ``yaw`` turns the whole rig about the vertical axis, ``roll`` turns the camera
+    about its own optical axis. The focal length and principal point are then chosen so the framed area
+    (table plus ``margin`` mm on every side) fills the frame, leaving ``border`` of the frame free.
+    ``distance`` is the camera's distance to the middle of the table in mm (None: 0.8 x the framed width,
+    about a 66-degree lens framing the table).
+    """
+
+    resolution: tuple[int, int] = DEFAULT_RESOLUTION
+    tilt: float = 0.0
+    yaw: float = 0.0
+    roll: float = 0.0
+    margin: float = 40.0
+    border: float = 0.02
+    distance: float | None = None
+
+    def framed_area(self, scene_width: float, scene_height: float) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of the table region the camera frames, in mm."""
+        return (-self.margin, -self.margin, scene_width + self.margin, scene_height + self.margin)
+
+    def homography(self, scene_width: float, scene_height: float) -> np.ndarray:
+        """3x3 matrix mapping table mm (x, y, 1) to frame pixels for a table of the given size."""
+        x0, y0, x1, y1 = self.framed_area(scene_width, scene_height)
+        cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+        distance = self.distance if self.distance is not None else 0.8 * (x1 - x0)
+        tilt, yaw, roll = (math.radians(a) for a in (self.tilt, self.yaw, self.roll))
+        # World frame: x east, y south, z down into the table (right-handed). Camera frame: x right, y down
+        # in the image, z forward. Untilted, the camera sits above the middle with axes equal to the world's.
+        position = np.array([0.0, distance * math.sin(tilt), -distance * math.cos(tilt)])
+        rotation = np.array(
+            [
+                [1.0, 0.0, 0.0],
+                [0.0, math.cos(tilt), math.sin(tilt)],
+                [0.0, -math.sin(tilt), math.cos(tilt)],
+            ]
+        )
+        yaw_matrix = np.array(
+            [[math.cos(yaw), -math.sin(yaw), 0.0], [math.sin(yaw), math.cos(yaw), 0.0], [0.0, 0.0, 1.0]]
+        )
+        position = yaw_matrix @ position
+        rotation = rotation @ yaw_matrix.T
+        roll_matrix = np.array(
+            [[math.cos(roll), -math.sin(roll), 0.0], [math.sin(roll), math.cos(roll), 0.0], [0.0, 0.0, 1.0]]
+        )
+        rotation = roll_matrix @ rotation
+        translation = -rotation @ position
+        projective = np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        centring = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])
+        raw = projective @ centring
+        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+        projected = apply_homography(raw, corners)
+        low, high = projected.min(axis=0), projected.max(axis=0)
+        width, height = self.resolution
+        usable_w, usable_h = width * (1.0 - 2 * self.border), height * (1.0 - 2 * self.border)
+        scale = min(usable_w / (high[0] - low[0]), usable_h / (high[1] - low[1]))
+        offset = np.array([width / 2.0, height / 2.0]) - scale * (low + high) / 2.0
+        fit = np.array([[scale, 0.0, offset[0]], [0.0, scale, offset[1]], [0.0, 0.0, 1.0]])
+        matrix: np.ndarray = fit @ raw
+        normalised: np.ndarray = matrix / float(matrix[2, 2])
+        return normalised
+
+
+def apply_homography(matrix: np.ndarray, points: np.ndarray | Sequence[Point]) -> np.ndarray:
+    """Map an (N, 2) array of points through a 3x3 homography."""
+    array = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    ones = np.ones((array.shape[0], 1))
+    mapped = np.hstack([array, ones]) @ np.asarray(matrix, dtype=np.float64).T
+    return mapped[:, :2] / mapped[:, 2:3]
+
+
+def local_scale(matrix: np.ndarray, point: Point) -> float:
+    """Pixels per millimetre of the homography near ``point`` (geometric mean of the two axes)."""
+    x, y = point
+    base, east, south = apply_homography(matrix, [(x, y), (x + 1.0, y), (x, y + 1.0)])
+    area = abs(np.cross(east - base, south - base))
+    return float(math.sqrt(area))
+
+
+# ---------------------------------------------------------------------------------------------- effects
+@dataclass(frozen=True)
+class Effects:
+    """What the camera and the room do to a frame. All defaults off: a clean frame.
+
+    ``blur``: Gaussian sigma in frame pixels (lens focus); ``noise``: sensor noise sigma in grey levels;
+    ``vignette``: 0..1, how much darker the corners are; ``gradient``: 0..1 light falling off across the table
+    towards ``gradient_angle`` (degrees, 0 = east, counter-clockwise); ``brightness``: overall gain;
+    ``jpeg_quality``: None for no compression, else 1..100; ``hands``: how many random hands (palm, fingers
+    and arm, entering from a table edge) to add over the scene's own occluders.
+    """
+
+    blur: float = 0.0
+    noise: float = 0.0
+    vignette: float = 0.0
+    gradient: float = 0.0
+    gradient_angle: float = 90.0
+    brightness: float = 1.0
+    jpeg_quality: int | None = None
+    hands: int = 0
+
+    @classmethod
+    def realistic(cls) -> Effects:
+        """A typical webcam over a living-room table."""
+        return cls(blur=0.8, noise=3.0, vignette=0.25, gradient=0.2, jpeg_quality=85)
+
+
+# ---------------------------------------------------------------------------------------------- truth
+@dataclass(frozen=True)
+class TagTruth:
+    """Where a tag landed in the frame. ``corners`` follow the symbol: top-left, top-right, bottom-right,
+    bottom-left of the code as printed (quiet zone excluded), which is also zxing-cpp's order.
+    ``visible`` is the fraction of the code's area not under a hand; ``in_frame`` whether all corners lie
+    inside the image."""
+
+    payload: str
+    corners: tuple[Point, ...]
+    center: Point
+    angle: float
+    table_center: Point
+    modules: int
+    px_per_module: float
+    visible: float
+    in_frame: bool
+
+
+@dataclass(frozen=True)
+class MarkerTruth:
+    """A calibration marker in the frame; corners clockwise from the marker's top-left (ArUco order)."""
+
+    marker_id: int
+    corners: tuple[Point, ...]
+    center: Point
+    visible: float
+
+
+@dataclass(frozen=True)
+class PegTruth:
+    """A peg in the frame: pixel centre (of its footprint on the table plane), radius in pixels."""
+
+    center: Point
+    colour: str
+    rgb: tuple[int, int, int]
+    radius: float
+    height: int
+    table_center: Point
+    label: str
+    visible: float
+
+
+@dataclass
+class RenderedFrame:
+    """A rendered camera frame and its ground truth."""
+
+    image: np.ndarray
+    homography: np.ndarray
+    scene: Scene
+    camera: CameraModel
+    tags: list[TagTruth] = field(default_factory=list)
+    markers: list[MarkerTruth] = field(default_factory=list)
+    pegs: list[PegTruth] = field(default_factory=list)
+    occluders: list[tuple[Point, ...]] = field(default_factory=list)
+    occluded: np.ndarray | None = None
+
+    def to_pixels(self, points: np.ndarray | Sequence[Point]) -> np.ndarray:
+        """Table mm -> frame pixels."""
+        return apply_homography(self.homography, points)
+
+    def to_table(self, points: np.ndarray | Sequence[Point]) -> np.ndarray:
+        """Frame pixels -> table mm."""
+        return apply_homography(np.linalg.inv(self.homography), points)
+
+    def tag(self, payload: str) -> TagTruth:
+        """The ground truth of the tag with this payload (KeyError when absent)."""
+        for truth in self.tags:
+            if truth.payload == payload:
+                return truth
+        raise KeyError(payload)
+
+    @property
+    def hand_free(self) -> bool:
+        return not self.occluders
+
+
+# ---------------------------------------------------------------------------------------------- bitmaps
+@lru_cache(maxsize=512)
+def qr_matrix(payload: str) -> np.ndarray:
+    """The QR code of a tag payload as a module matrix (True = dark), quiet zone excluded.
+
+    Alphanumeric mode, ECC M, version 1 or 2 (the conventions); raises ValueError for anything else.
+    """
+    try:
+        code = segno.make_qr(payload, error="m", mode="alphanumeric", boost_error=False)
+    except (segno.DataOverflowError, ValueError) as error:
+        raise ValueError(f"cannot encode {payload!r} as an alphanumeric QR code: {error}") from error
+    if int(code.version) > 2:
+        raise ValueError(f"payload {payload!r} needs QR version {code.version}; tags must fit version 2")
+    matrix = np.array([list(row) for row in code.matrix], dtype=bool)
+    matrix.flags.writeable = False
+    return matrix
+
+
+@lru_cache(maxsize=512)
+def _qr_bitmap(payload: str) -> np.ndarray:
+    """Grey bitmap, one pixel per module, quiet zone included (255 white, 0 black)."""
+    matrix = qr_matrix(payload)
+    bitmap = np.where(matrix, 0, 255).astype(np.uint8)
+    padded = cv2.copyMakeBorder(bitmap, *(QUIET_ZONE_MODULES,) * 4, cv2.BORDER_CONSTANT, value=255)
+    padded.flags.writeable = False
+    return padded
+
+
+@lru_cache(maxsize=64)
+def _aruco_bitmap(marker_id: int) -> np.ndarray:
+    """Grey bitmap, one pixel per cell (6x6 for 4x4 markers with their 1-cell black border)."""
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    bitmap = cv2.aruco.generateImageMarker(dictionary, marker_id, 6, borderBits=1)
+    bitmap.flags.writeable = False
+    return bitmap
+
+
+def _rotate(vector: tuple[float, float], angle: float) -> tuple[float, float]:
+    """Rotate a table vector counter-clockwise as seen from above (y points south)."""
+    radians = math.radians(angle)
+    c, s = math.cos(radians), math.sin(radians)
+    x, y = vector
+    return (x * c + y * s, -x * s + y * c)
+
+
+def tag_corners(tag: Tag) -> list[Point]:
+    """The tag code's four corners in table mm, symbol order (TL, TR, BR, BL), quiet zone excluded."""
+    half = tag.size / 2.0
+    corners = []
+    for u, v in ((-half, -half), (half, -half), (half, half), (-half, half)):
+        dx, dy = _rotate((u, v), tag.angle)
+        corners.append((tag.center[0] + dx, tag.center[1] + dy))
+    return corners
+
+
+# ---------------------------------------------------------------------------------------------- hands
+def make_hand(
+    scene_width: float,
+    scene_height: float,
+    rng: random.Random,
+    reach: Point | None = None,
+    edge: str | None = None,
+    scale: float = 1.0,
+) -> Occluder:
+    """A hand-and-arm polygon entering the table from ``edge`` ("N", "E", "S", "W"), fingertips near
+    ``reach``. Sizes are an adult's (palm about 85 mm wide, arm about 75 mm wide)."""
+    edge = edge or rng.choice("NESW")
+    if reach is None:
+        reach = (rng.uniform(0.15, 0.85) * scene_width, rng.uniform(0.15, 0.85) * scene_height)
+    starts = {
+        "N": (reach[0] + rng.uniform(-150, 150), -120.0),
+        "S": (reach[0] + rng.uniform(-150, 150), scene_height + 120.0),
+        "W": (-120.0, reach[1] + rng.uniform(-120, 120)),
+        "E": (scene_width + 120.0, reach[1] + rng.uniform(-120, 120)),
+    }
+    start = starts[edge]
+    dx, dy = reach[0] - start[0], reach[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length  # along the arm, towards the fingertips
+    px, py = -uy, ux  # across the arm
+
+    def at(along: float, across: float) -> Point:
+        return (reach[0] + (ux * along + px * across) * scale, reach[1] + (uy * along + py * across) * scale)
+
+    tone = rng.choice([(196, 150, 120), (224, 180, 150), (150, 105, 80), (110, 75, 55), (235, 200, 175)])
+    # Walk round the outline: arm (one side), palm, four fingers, thumb, palm, arm (other side).
+    outline: list[Point] = [at(-length / scale - 40.0, -38.0), at(-110.0, -38.0), at(-70.0, -44.0)]
+    finger_lengths = [rng.uniform(48, 60), rng.uniform(62, 75), rng.uniform(58, 72), rng.uniform(45, 58)]
+    spread = rng.uniform(0.0, 6.0)
+    base_across = [-31.0, -11.0, 9.0, 28.0]
+    for across, finger in zip(base_across, finger_lengths):
+        tip = finger - 75.0 + 60.0
+        outline += [
+            at(-16.0, across - 8.0),
+            at(tip - 8.0, across * (1 + spread / 40) - 8.0),
+            at(tip, across * (1 + spread / 40)),
+            at(tip - 8.0, across * (1 + spread / 40) + 8.0),
+            at(-16.0, across + 8.0),
+        ]
+    outline += [at(-40.0, 44.0), at(-5.0, 72.0), at(5.0, 66.0), at(-50.0, 46.0), at(-110.0, 38.0)]
+    outline.append(at(-length / scale - 40.0, 38.0))
+    return Occluder(polygon=tuple(outline), rgb=tone)
+
+
+# ---------------------------------------------------------------------------------------------- render
+def _as_random(rng: RngLike) -> random.Random:
+    if isinstance(rng, random.Random):
+        return rng
+    if isinstance(rng, np.random.Generator):
+        return random.Random(int(rng.integers(0, 2**63 - 1)))
+    return random.Random(rng if rng is not None else 0)
+
+
+def _bgr(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
+    return (int(rgb[2]), int(rgb[1]), int(rgb[0]))
+
+
+def _shade(rgb: tuple[int, int, int], factor: float) -> tuple[int, int, int]:
+    return (
+        int(min(255, max(0, rgb[0] * factor))),
+        int(min(255, max(0, rgb[1] * factor))),
+        int(min(255, max(0, rgb[2] * factor))),
+    )
+
+
+class _Canvas:
+    """The table drawn from straight above at ``ppm`` pixels per mm, covering the camera's framed area."""
+
+    SHIFT = 4  # fixed-point sub-pixel bits for cv2 drawing
+
+    def __init__(self, area: tuple[float, float, float, float], ppm: float, background: tuple[int, int, int]):
+        self.x0, self.y0, x1, y1 = area
+        self.ppm = ppm
+        self.width = math.ceil((x1 - self.x0) * ppm)
+        self.height = math.ceil((y1 - self.y0) * ppm)
+        self.image = np.empty((self.height, self.width, 3), dtype=np.uint8)
+        self.image[:] = _bgr(background)
+
+    def matrix(self) -> np.ndarray:
+        """Table mm -> canvas pixels."""
+        return np.array(
+            [[self.ppm, 0.0, -self.x0 * self.ppm], [0.0, self.ppm, -self.y0 * self.ppm], [0.0, 0.0, 1.0]]
+        )
+
+    def points(self, polygon: Sequence[Point]) -> np.ndarray:
+        scale = self.ppm * (1 << self.SHIFT)
+        array = np.asarray(polygon, dtype=np.float64).reshape(-1, 2)
+        fixed = np.empty_like(array)
+        fixed[:, 0] = (array[:, 0] - self.x0) * scale
+        fixed[:, 1] = (array[:, 1] - self.y0) * scale
+        return np.round(fixed).astype(np.int32)
+
+    def polygon(
+        self,
+        polygon: Sequence[Point],
+        fill: tuple[int, int, int] | None,
+        outline: tuple[int, int, int] | None = None,
+        width: float = 1.0,
+    ) -> None:
+        pts = self.points(polygon)
+        if fill is not None:
+            cv2.fillPoly(self.image, [pts], _bgr(fill), cv2.LINE_AA, self.SHIFT)
+        if outline is not None:
+            thickness = max(1, round(width * self.ppm))
+            cv2.polylines(self.image, [pts], True, _bgr(outline), thickness, cv2.LINE_AA, self.SHIFT)
+
+    def circle(self, center: Point, radius: float, rgb: tuple[int, int, int]) -> None:
+        ((cx, cy),) = self.points([center])
+        r = round(radius * self.ppm * (1 << self.SHIFT))
+        cv2.circle(self.image, (int(cx), int(cy)), int(r), _bgr(rgb), -1, cv2.LINE_AA, self.SHIFT)
+
+    def paste(self, bitmap: np.ndarray, corners_mm: Sequence[Point]) -> None:
+        """Warp a grey bitmap so its outer corners (TL, TR, BR, BL) land on ``corners_mm``: nearest
+        sampling keeps the modules crisp at the canvas resolution (the camera warp smooths them)."""
+        h, w = bitmap.shape[:2]
+        dst = np.asarray(corners_mm, dtype=np.float64)
+        dst = np.column_stack([(dst[:, 0] - self.x0) * self.ppm, (dst[:, 1] - self.y0) * self.ppm])
+        x_lo = max(0, math.floor(dst[:, 0].min()) - 1)
+        y_lo = max(0, math.floor(dst[:, 1].min()) - 1)
+        x_hi = min(self.width, math.ceil(dst[:, 0].max()) + 2)
+        y_hi = min(self.height, math.ceil(dst[:, 1].max()) + 2)
+        if x_hi <= x_lo or y_hi <= y_lo:
+            return
+        src = np.array([[0, 0], [w, 0], [w, h]], dtype=np.float32)
+        affine = cv2.getAffineTransform(src, (dst[:3] - [x_lo, y_lo]).astype(np.float32))
+        size = (x_hi - x_lo, y_hi - y_lo)
+        warped = cv2.warpAffine(bitmap, affine, size, flags=cv2.INTER_NEAREST, borderValue=0)
+        mask = cv2.warpAffine(np.full_like(bitmap, 255), affine, size, flags=cv2.INTER_NEAREST, borderValue=0)
+        roi = self.image[y_lo:y_hi, x_lo:x_hi]
+        inside = mask > 0
+        roi[inside] = warped[inside][:, None]
+
+
+def _canvas_ppm(homography: np.ndarray, area: tuple[float, float, float, float], oversample: float) -> float:
+    x0, y0, x1, y1 = area
+    probes = [(x, y) for x in (x0, (x0 + x1) / 2, x1) for y in (y0, (y0 + y1) / 2, y1)]
+    peak = max(local_scale(homography, p) for p in probes)
+    return max(1.0, peak * oversample)
+
+
+def render(
+    scene: Scene,
+    camera: CameraModel | None = None,
+    effects: Effects | None = None,
+    rng: RngLike = None,
+    *,
+    oversample: float = 1.6,
+) -> RenderedFrame:
+    """Draw ``scene`` as ``camera`` would see it under ``effects``; deterministic for a given ``rng`` seed.
+
+    ``rng`` may be an int seed, a ``random.Random`` or a numpy ``Generator`` (it drives random hands and the
+    sensor noise). ``oversample`` is the table-space canvas resolution relative to the frame's sharpest
+    pixels-per-mm; 1.5-2 keeps QR edges clean without wasting time.
+    """
+    camera = camera or CameraModel()
+    effects = effects or Effects()
+    chance = _as_random(rng)
+    homography = camera.homography(scene.width, scene.height)
+    area = camera.framed_area(scene.width, scene.height)
+    canvas = _Canvas(area, _canvas_ppm(homography, area, oversample), scene.background)
+
+    occluders = list(scene.occluders)
+    for _ in range(effects.hands):
+        occluders.append(make_hand(scene.width, scene.height, chance))
+
+    for zone in scene.zones:
+        canvas.polygon(zone.polygon, None, _shade(scene.background, 1.25), width=1.2)
+    for shape in scene.shapes:
+        canvas.polygon(shape.polygon, shape.fill, shape.outline, width=0.8)
+    for marker in scene.markers:
+        half = marker.size / 2.0
+        pad = half * (1.0 + 2 * MARKER_MARGIN_FRACTION)
+        cx, cy = marker.center
+        canvas.polygon(
+            [(cx - pad, cy - pad), (cx + pad, cy - pad), (cx + pad, cy + pad), (cx - pad, cy + pad)],
+            (255, 255, 255),
+        )
+        canvas.paste(
+            _aruco_bitmap(marker.marker_id),
+            [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)],
+        )
+    for tag in scene.tags:
+        modules = qr_matrix(tag.payload).shape[0]
+        bitmap = _qr_bitmap(tag.payload)
+        grow = (modules + 2 * QUIET_ZONE_MODULES) / modules
+        outer = Tag(tag.payload, tag.center, tag.angle, tag.size * grow)
+        canvas.paste(bitmap, tag_corners(outer))
+    for peg in scene.pegs:
+        _draw_peg(canvas, peg.center, peg.radius, peg.rgb, peg.height)
+    for occluder in occluders:
+        canvas.polygon(occluder.polygon, occluder.rgb, _shade(occluder.rgb, 0.8), width=1.5)
+
+    width, height = camera.resolution
+    to_frame = homography @ np.linalg.inv(canvas.matrix())
+    image = cv2.warpPerspective(
+        canvas.image,
+        to_frame,
+        (width, height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=(40, 40, 40),
+    )
+    image = _apply_effects(image, effects, chance)
+
+    occluded = np.zeros((height, width), dtype=np.uint8)
+    pixel_occluders: list[tuple[Point, ...]] = []
+    for occluder in occluders:
+        pts = apply_homography(homography, occluder.polygon)
+        pixel_occluders.append(tuple((float(x), float(y)) for x, y in pts))
+        cv2.fillPoly(occluded, [np.round(pts * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+    mask = occluded.astype(bool)
+
+    frame = RenderedFrame(
+        image=image,
+        homography=homography,
+        scene=scene,
+        camera=camera,
+        occluders=pixel_occluders,
+        occluded=mask,
+    )
+    frame.tags = [_tag_truth(tag, homography, mask, (width, height)) for tag in scene.tags]
+    frame.markers = [
+        _marker_truth(marker.marker_id, marker.center, marker.size, homography, mask)
+        for marker in scene.markers
+    ]
+    frame.pegs = [_peg_truth(peg, homography, mask) for peg in scene.pegs]
+    return frame
+
+
+def _draw_peg(canvas: _Canvas, center: Point, radius: float, rgb: tuple[int, int, int], height: int) -> None:
+    """A peg seen from above: a dark rim (its side and shadow), the body, a highlight; a stack shows a
+    slightly larger, brighter top disc per level."""
+    shadow = (center[0] + radius * 0.25, center[1] + radius * 0.25)
+    canvas.circle(shadow, radius * 1.08, (30, 30, 30))
+    levels = max(1, height)
+    top_radius = radius * (1.0 + 0.06 * (levels - 1))
+    canvas.circle(center, top_radius, _shade(rgb, 0.7))
+    canvas.circle(center, top_radius * 0.86, _shade(rgb, 1.0 + 0.05 * (levels - 1)))
+    glint = (center[0] - top_radius * 0.3, center[1] - top_radius * 0.3)
+    canvas.circle(glint, top_radius * 0.25, _shade(rgb, 1.35 + 0.05 * (levels - 1)))
+
+
+def _visible_fraction(mask: np.ndarray, polygon_px: np.ndarray) -> float:
+    if not mask.any():
+        return 1.0
+    h, w = mask.shape
+    x_lo = max(0, int(polygon_px[:, 0].min()))
+    y_lo = max(0, int(polygon_px[:, 1].min()))
+    x_hi = min(w, math.ceil(polygon_px[:, 0].max()) + 1)
+    y_hi = min(h, math.ceil(polygon_px[:, 1].max()) + 1)
+    if x_hi <= x_lo or y_hi <= y_lo:
+        return 0.0
+    local = np.zeros((y_hi - y_lo, x_hi - x_lo), dtype=np.uint8)
+    cv2.fillPoly(local, [np.round(polygon_px - [x_lo, y_lo]).astype(np.int32)], 1)
+    total = int(local.sum())
+    if total == 0:
+        return 1.0
+    covered = int((local.astype(bool) & mask[y_lo:y_hi, x_lo:x_hi]).sum())
+    return 1.0 - covered / total
+
+
+def _tag_truth(tag: Tag, homography: np.ndarray, mask: np.ndarray, size: tuple[int, int]) -> TagTruth:
+    corners = apply_homography(homography, tag_corners(tag))
+    center = apply_homography(homography, [tag.center])[0]
+    modules = qr_matrix(tag.payload).shape[0]
+    sides = [float(np.linalg.norm(corners[i] - corners[(i + 1) % 4])) for i in range(4)]
+    top = corners[1] - corners[0]
+    angle = math.degrees(math.atan2(-top[1], top[0]))  # counter-clockwise in the image, like on the table
+    width, height = size
+    in_frame = bool(np.all((corners >= 0) & (corners < [width, height])))
+    return TagTruth(
+        payload=tag.payload,
+        corners=tuple((float(x), float(y)) for x, y in corners),
+        center=(float(center[0]), float(center[1])),
+        angle=angle % 360.0,
+        table_center=tag.center,
+        modules=modules,
+        px_per_module=min(sides) / modules,
+        visible=_visible_fraction(mask, corners),
+        in_frame=in_frame,
+    )
+
+
+def _marker_truth(
+    marker_id: int, center_mm: Point, size: float, homography: np.ndarray, mask: np.ndarray
+) -> MarkerTruth:
+    half = size / 2.0
+    cx, cy = center_mm
+    corners = apply_homography(
+        homography,
+        [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)],
+    )
+    center = apply_homography(homography, [center_mm])[0]
+    return MarkerTruth(
+        marker_id,
+        tuple((float(x), float(y)) for x, y in corners),
+        (float(center[0]), float(center[1])),
+        _visible_fraction(mask, corners),
+    )
+
+
+def _peg_truth(peg: Peg, homography: np.ndarray, mask: np.ndarray) -> PegTruth:
+    center = apply_homography(homography, [peg.center])[0]
+    radius = peg.radius * local_scale(homography, peg.center)
+    box = np.array(
+        [
+            [center[0] - radius, center[1] - radius],
+            [center[0] + radius, center[1] - radius],
+            [center[0] + radius, center[1] + radius],
+            [center[0] - radius, center[1] + radius],
+        ]
+    )
+    return PegTruth(
+        center=(float(center[0]), float(center[1])),
+        colour=peg.colour,
+        rgb=peg.rgb,
+        radius=radius,
+        height=peg.height,
+        table_center=peg.center,
+        label=peg.label,
+        visible=_visible_fraction(mask, box),
+    )
+
+
+@lru_cache(maxsize=8)
+def _light_map(
+    width: int, height: int, vignette: float, gradient: float, gradient_angle: float, brightness: float
+) -> np.ndarray:
+    """Per-pixel gain (float32, HxWx3): radial vignetting times a linear gradient times brightness."""
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    nx = (xs - width / 2.0) / (width / 2.0)
+    ny = (ys - height / 2.0) / (height / 2.0)
+    radius2 = (nx * nx * (width / height) ** 2 + ny * ny) / (1.0 + (width / height) ** 2)
+    gain = 1.0 - vignette * radius2
+    radians = math.radians(gradient_angle)
+    along = nx * math.cos(radians) - ny * math.sin(radians)  # +1 towards the darker side
+    gain = gain * (1.0 - gradient * (along + 1.0) / 2.0) * brightness
+    result: np.ndarray = cv2.merge([np.clip(gain, 0.0, 4.0).astype(np.float32)] * 3)
+    result.flags.writeable = False
+    return result
+
+
+def _apply_effects(image: np.ndarray, effects: Effects, chance: random.Random) -> np.ndarray:
+    if effects.blur > 0:
+        image = cv2.GaussianBlur(image, (0, 0), effects.blur)
+    if effects.vignette > 0 or effects.gradient > 0 or effects.brightness != 1.0:
+        height, width = image.shape[:2]
+        gain = _light_map(
+            width,
+            height,
+            round(effects.vignette, 4),
+            round(effects.gradient, 4),
+            round(effects.gradient_angle, 2),
+            round(effects.brightness, 4),
+        )
+        image = cv2.multiply(image, gain, dtype=cv2.CV_8U)
+    if effects.noise > 0:
+        cv2.setRNGSeed(chance.randrange(1 << 30))
+        noise = np.empty(image.shape, dtype=np.int16)
+        cv2.randn(noise, np.zeros(3), np.full(3, effects.noise))
+        image = cv2.add(image, noise, dtype=cv2.CV_8U)
+    if effects.jpeg_quality is not None:
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(effects.jpeg_quality)])
+        if not ok:
+            raise RuntimeError("JPEG encoding failed")
+        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        if decoded is None:
+            raise RuntimeError("JPEG decoding failed")
+        image = decoded
+    return image
