@@ -1,0 +1,71 @@
+"""Vision tools: `decode`, `tags`, `calibrate`, `observe`.
+
+Contract: the answer is JSON on stdout (or files for ``tags``); bad input exits with status 2 and exactly
+one line on stderr, with nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    """Input a vision tool cannot use; its message is the one line printed on stderr."""
+
+
+def _fail(message: str) -> int:
+    print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def read_image(path: str) -> Any:
+    """A BGR image from a file, or BadInput naming why not."""
+    import cv2
+    import numpy as np
+
+    if not os.path.isfile(path):
+        raise BadInput(f"cannot read {path}: no such file")
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as error:
+        raise BadInput(f"cannot read {path}: {error.strerror or error}") from error
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise BadInput(f"cannot read {path}: not an image OpenCV can decode")
+    return image
+
+
+def _print_json(value: Any) -> None:
+    json.dump(value, sys.stdout)
+    sys.stdout.write("\n")
+
+
+def _decode(args: argparse.Namespace) -> int:
+    from vision import qr
+
+    try:
+        image = read_image(args.image)
+        backend = qr.get_backend(args.backend)
+    except (BadInput, ValueError) as error:
+        return _fail(str(error))
+    codes = qr.decode(image, backend)
+    _print_json([code.to_dict() for code in codes])
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    decode = subparsers.add_parser("decode", help="print every QR code in an image as JSON")
+    decode.add_argument("image", help="image file (PNG, JPEG, ...)")
+    decode.add_argument("--backend", default=None, help="QR backend: zxing (default) or pyzbar")
+    decode.set_defaults(handler=_decode)
+    _register_more(subparsers)
+
+
+def _register_more(subparsers: Any) -> None:
+    """Commands that need the rest of the vision package (added as it lands)."""

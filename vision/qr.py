@@ -1,0 +1,249 @@
+"""QR decoding behind one interface, with pluggable backends (zxing-cpp, pyzbar).
+
+Every backend returns :class:`QRCode` values: the text, the four corners in the code's own order
+(top-left, top-right, bottom-right, bottom-left as printed), the centre, the rotation in degrees
+counter-clockwise as seen in the image (0 = the code's top edge faces the top of the image) and the size of
+one module in pixels. The default backend is the one the benchmark found faster while reading everything
+(``benchmarks/bench_vision.py``): zxing-cpp.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
+#: (x, y, width, height) in pixels.
+Rect = tuple[int, int, int, int]
+
+#: Character capacity of alphanumeric QR codes at error correction M, by version.
+_ALNUM_CAPACITY_M = (20, 38, 61, 90, 122, 154, 178, 221, 262, 311)
+
+
+@dataclass(frozen=True)
+class QRCode:
+    text: str
+    corners: Quad
+    center: Point
+    angle: float
+    module_px: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``companion decode`` JSON shape."""
+        return {
+            "text": self.text,
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "angle": round(self.angle, 1),
+        }
+
+    def shifted(self, dx: float, dy: float) -> QRCode:
+        moved = tuple((x + dx, y + dy) for x, y in self.corners)
+        return QRCode(
+            self.text,
+            (moved[0], moved[1], moved[2], moved[3]),
+            (self.center[0] + dx, self.center[1] + dy),
+            self.angle,
+            self.module_px,
+        )
+
+
+def version_for(text: str) -> int:
+    """The smallest QR version that holds ``text`` alphanumerically at level M (our tags' encoding)."""
+    for version, capacity in enumerate(_ALNUM_CAPACITY_M, start=1):
+        if len(text) <= capacity:
+            return version
+    return len(_ALNUM_CAPACITY_M)
+
+
+def code_from_corners(text: str, corners: Sequence[Point], version: int | None = None) -> QRCode:
+    """Build a :class:`QRCode` from corners in code order (TL, TR, BR, BL)."""
+    pts = [(float(x), float(y)) for x, y in corners]
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = pts
+    center = ((x0 + x1 + x2 + x3) / 4.0, (y0 + y1 + y2 + y3) / 4.0)
+    # Top edge direction, averaged with the bottom edge; y points down so CCW angle = atan2(-dy, dx).
+    dx = (x1 - x0) + (x2 - x3)
+    dy = (y1 - y0) + (y2 - y3)
+    angle = math.degrees(math.atan2(-dy, dx))
+    sides = [math.dist(pts[i], pts[(i + 1) % 4]) for i in range(4)]
+    modules = 17 + 4 * (version or version_for(text))
+    return QRCode(text, (pts[0], pts[1], pts[2], pts[3]), center, _normalise(angle), sum(sides) / 4 / modules)
+
+
+def _normalise(angle: float) -> float:
+    """Degrees in (-180, 180]."""
+    angle = math.fmod(angle, 360.0)
+    if angle <= -180.0:
+        angle += 360.0
+    elif angle > 180.0:
+        angle -= 360.0
+    return angle
+
+
+def to_gray(image: np.ndarray) -> np.ndarray:
+    import cv2
+
+    if image.ndim == 2:
+        return image
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+class QRBackend(Protocol):
+    name: str
+
+    def decode(self, gray: np.ndarray) -> list[QRCode]:
+        """Every QR code in a grayscale image; never raises on an image without codes."""
+        ...
+
+
+class ZxingBackend:
+    """zxing-cpp: finds codes at any rotation; corners come in code order."""
+
+    name = "zxing"
+
+    def __init__(self, try_downscale: bool = False) -> None:
+        import zxingcpp
+
+        self._zxing = zxingcpp
+        self._formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+        self._try_downscale = try_downscale
+
+    def decode(self, gray: np.ndarray) -> list[QRCode]:
+        results = self._zxing.read_barcodes(
+            np.ascontiguousarray(gray),
+            formats=self._formats,
+            try_rotate=True,
+            try_downscale=self._try_downscale,
+            try_invert=False,
+        )
+        codes = []
+        for result in results:
+            if not result.valid:
+                continue
+            p = result.position
+            corners = [(pt.x, pt.y) for pt in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
+            codes.append(code_from_corners(result.text, corners))
+        return codes
+
+
+class PyzbarBackend:
+    """pyzbar (libzbar): corners come as an unordered outline; the finder patterns tell which is which."""
+
+    name = "pyzbar"
+
+    def __init__(self) -> None:
+        from pyzbar import pyzbar
+
+        self._pyzbar = pyzbar
+        self._symbols = [pyzbar.ZBarSymbol.QRCODE]
+
+    def decode(self, gray: np.ndarray) -> list[QRCode]:
+        codes = []
+        for result in self._pyzbar.decode(np.ascontiguousarray(gray), symbols=self._symbols):
+            try:
+                text = result.data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = result.data.decode("latin-1")
+            polygon = [(float(p.x), float(p.y)) for p in result.polygon]
+            if len(polygon) < 4:
+                continue
+            corners = order_corners_by_finders(gray, polygon, 17 + 4 * version_for(text))
+            codes.append(code_from_corners(text, corners))
+        return codes
+
+
+# Dark/light modules along the diagonal of a finder pattern, from the code's corner inwards.
+_FINDER_DIAGONAL = (True, False, True, True, True, False, True)
+
+
+def order_corners_by_finders(gray: np.ndarray, polygon: Sequence[Point], modules: int) -> list[Point]:
+    """Four corners in code order (TL, TR, BR, BL) from an unordered outline: the corner without a
+    finder pattern on its diagonal is bottom-right; the sense of turning fixes the other two."""
+    import cv2
+
+    pts = np.array(polygon, dtype=np.float32)
+    hull = cv2.convexHull(pts).reshape(-1, 2)
+    if len(hull) != 4:
+        hull = cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float32)
+    h, w = gray.shape[:2]
+
+    def sample(x: float, y: float) -> float:
+        return float(gray[int(min(h - 1, max(0, round(y)))), int(min(w - 1, max(0, round(x))))])
+
+    threshold = 128.0
+    x0, y0 = hull.min(axis=0)
+    x1, y1 = hull.max(axis=0)
+    patch = gray[int(max(0, y0)) : int(min(h, y1 + 1)), int(max(0, x0)) : int(min(w, x1 + 1))]
+    if patch.size:
+        threshold = float(patch.mean())
+    scores = []
+    for index in range(4):
+        corner, opposite = hull[index], hull[(index + 2) % 4]
+        score = 0
+        for step, dark in enumerate(_FINDER_DIAGONAL):
+            x, y = corner + (opposite - corner) * ((step + 0.5) / modules)
+            score += (sample(float(x), float(y)) < threshold) == dark
+        scores.append(score)
+    br = int(np.argmin(scores))
+    tl = (br + 2) % 4
+    first, second = (tl + 1) % 4, (tl + 3) % 4
+
+    def turns_clockwise(candidate: int) -> bool:
+        a, b = hull[candidate] - hull[tl], hull[br] - hull[candidate]
+        return float(a[0] * b[1] - a[1] * b[0]) > 0
+
+    tr, bl = (first, second) if turns_clockwise(first) else (second, first)
+    return [(float(hull[i][0]), float(hull[i][1])) for i in (tl, tr, br, bl)]
+
+
+_BACKENDS: dict[str, Callable[[], QRBackend]] = {
+    "zxing": ZxingBackend,
+    "pyzbar": PyzbarBackend,
+}
+DEFAULT_BACKEND = "zxing"
+
+
+def backend_names() -> list[str]:
+    return list(_BACKENDS)
+
+
+def get_backend(name: str | None = None) -> QRBackend:
+    """A backend by name (``zxing``, ``pyzbar``); None gives the default."""
+    key = name or DEFAULT_BACKEND
+    try:
+        factory = _BACKENDS[key]
+    except KeyError:
+        raise ValueError(f"unknown QR backend {key!r}; choose from {', '.join(_BACKENDS)}") from None
+    return factory()
+
+
+def decode(
+    image: np.ndarray, backend: QRBackend | None = None, rois: Iterable[Rect] | None = None
+) -> list[QRCode]:
+    """Decode the whole image, or only the given regions (results in full-image pixels, deduplicated)."""
+    reader = backend or get_backend()
+    gray = to_gray(image)
+    if rois is None:
+        return reader.decode(gray)
+    height, width = gray.shape[:2]
+    found: list[QRCode] = []
+    for x, y, w, h in rois:
+        x0, y0 = max(0, int(x)), max(0, int(y))
+        x1, y1 = min(width, int(x + w)), min(height, int(y + h))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        for code in reader.decode(gray[y0:y1, x0:x1]):
+            code = code.shifted(x0, y0)
+            if not any(
+                other.text == code.text and math.dist(other.center, code.center) < 2 * code.module_px * 3
+                for other in found
+            ):
+                found.append(code)
+    return found
