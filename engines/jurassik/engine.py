@@ -1,0 +1,689 @@
+"""The Jurassik game and its states (English and Spanish editions).
+
+The excavation zone is a grid of cells, each holding a token or ``None`` (a free space):
+
+* ``"D3-2"``: a dinosaur tile, skeleton side up (known to everybody);
+* ``"?"``: an action tile, question mark up; its face is unknown to the engine until it is revealed;
+* ``"ROCK"``: a revealed Rock, which stays in its cell forever;
+* ``"START"``: the beginning-of-excavation tile, until the first player lifts it.
+
+Face-down action tiles are a chance node, as in OpenSpiel: after a player takes one, ``current_player()`` is
+CHANCE and ``chance_outcomes()`` weighs each face by how many tiles of that face have not been seen yet
+(those still face down in the zone and those set aside unseen in the box at setup).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.core import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    IllegalAction,
+    Outcome,
+    Rule,
+    RuleBook,
+    State,
+    StateFormatError,
+)
+from engines.core.game import Option
+from engines.jurassik.actions import (
+    CODEC,
+    Decline,
+    Discard,
+    Exchange,
+    RemoveStart,
+    ReturnTile,
+    Reveal,
+    Steal,
+    Take,
+)
+from engines.jurassik.components import (
+    ACTION_MIX,
+    DINOSAURS_IN_BOX,
+    EDITIONS,
+    FACES,
+    HIDDEN,
+    POINTS,
+    ROCK,
+    START,
+    all_dino_tiles,
+    dino_id,
+    dinosaur_of,
+    normalize_dino,
+    parse_dino,
+    setup_for,
+    tile_sort_key,
+)
+from engines.jurassik.rules import RULEBOOKS
+
+PHASES = ("start", "take", "reveal", "discard", "steal", "exchange", "return", "twice", "over")
+
+#: the rule that governs each phase (cited when an action does not fit the phase)
+PHASE_RULE = {
+    "start": "JK-START",
+    "take": "JK-TURN",
+    "reveal": "JK-REVEAL",
+    "discard": "JK-DISCARD",
+    "steal": "JK-STEAL",
+    "exchange": "JK-EXCHANGE",
+    "return": "JK-RETURN",
+    "twice": "JK-TWICE",
+    "over": "JK-END",
+}
+
+MAX_GRID_SIDE = 20
+
+_NEIGHBOURS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """Orthogonal neighbours of every cell (flat indices); the table edge has none."""
+    key = (rows, cols)
+    found = _NEIGHBOURS.get(key)
+    if found is None:
+        table = []
+        for r in range(rows):
+            for c in range(cols):
+                near = []
+                if r > 0:
+                    near.append((r - 1) * cols + c)
+                if r < rows - 1:
+                    near.append((r + 1) * cols + c)
+                if c > 0:
+                    near.append(r * cols + c - 1)
+                if c < cols - 1:
+                    near.append(r * cols + c + 1)
+                table.append(tuple(near))
+        found = tuple(table)
+        _NEIGHBOURS[key] = found
+    return found
+
+
+class JurassikGame(Game):
+    name = "jurassik"
+    title = "Jurassik"
+    min_players = 2
+    max_players = 5
+
+    def __init__(self) -> None:
+        self.rulebook = RULEBOOKS["en"]
+        self.codec = CODEC
+        self.options = (
+            Option("edition", "en", EDITIONS, "rulebook edition: en (23 action tiles) or es (22)"),
+            Option(
+                "long_game",
+                False,
+                (False, True),
+                "English only: all the tiles (10 dinosaurs, 23 action tiles, 8x8) for any player count",
+            ),
+        )
+
+    def rules_for_edition(self, edition: str) -> RuleBook:
+        return RULEBOOKS[edition]
+
+    def new_initial_state(
+        self,
+        players: Sequence[str],
+        rng: random.Random | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> JurassikState:
+        """Random setup: which dinosaurs are used and where every tile lies (seeded by ``rng``).
+
+        The action tiles are laid face down and stay unknown: the ones not drawn go to the box unseen, so
+        the engine only ever knows how many of each face have not been seen yet.
+        """
+        names = self.check_players(players)
+        resolved = self.resolve_options(options)
+        edition: str = resolved["edition"]
+        long_game: bool = resolved["long_game"]
+        try:
+            setup = setup_for(edition, len(names), long_game)
+        except ValueError as error:
+            raise StateFormatError(str(error)) from error
+        rng = rng if rng is not None else random.Random(0)
+        in_box = DINOSAURS_IN_BOX[edition]
+        chosen = sorted(rng.sample(range(1, in_box + 1), setup.dinosaurs))
+        tiles: list[str | None] = [dino_id(d, p) for d in chosen for p in range(1, 5)]
+        tiles += [HIDDEN] * setup.actions + [START]
+        rng.shuffle(tiles)
+        left_out = [dino_id(d, p) for d in range(1, in_box + 1) if d not in chosen for p in range(1, 5)]
+        return JurassikState(
+            game=self,
+            edition=edition,
+            long_game=long_game,
+            players=names,
+            rows=setup.rows,
+            cols=setup.cols,
+            cells=tiles,
+            hands={name: [] for name in names},
+            box_dinos=left_out,
+            box_actions=dict.fromkeys(FACES[edition], 0),
+            box_start=False,
+            unseen=dict(ACTION_MIX[edition]),
+            turn=0,
+            phase="start",
+            twice_left=0,
+            reveal_cell=None,
+            end_reason="",
+            last_event="",
+        )
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> JurassikState:
+        from engines.jurassik.state_format import parse_state
+
+        return parse_state(self, data)
+
+    def score_report(self, data: Any) -> dict[str, Any]:
+        from engines.jurassik.reports import score_report
+
+        return score_report(data)
+
+    def legal_report(self, data: Any) -> dict[str, Any]:
+        from engines.jurassik.reports import legal_report
+
+        return legal_report(self, data)
+
+
+class JurassikState(State):
+    """One Jurassik playthrough. Only ``apply`` (on a clone) changes these fields."""
+
+    game: JurassikGame
+
+    def __init__(
+        self,
+        *,
+        game: JurassikGame,
+        edition: str,
+        long_game: bool,
+        players: tuple[str, ...],
+        rows: int,
+        cols: int,
+        cells: list[str | None],
+        hands: dict[str, list[str]],
+        box_dinos: list[str],
+        box_actions: dict[str, int],
+        box_start: bool,
+        unseen: dict[str, int],
+        turn: int,
+        phase: str,
+        twice_left: int,
+        reveal_cell: int | None,
+        end_reason: str,
+        last_event: str,
+    ) -> None:
+        self.game = game
+        self.edition = edition
+        self.long_game = long_game
+        self._players = players
+        self.rows = rows
+        self.cols = cols
+        self.cells = cells
+        self.hands = hands
+        self.box_dinos = box_dinos
+        self.box_actions = box_actions
+        self.box_start = box_start
+        self.unseen = unseen
+        self.turn = turn
+        self.phase = phase
+        self.twice_left = twice_left
+        self.reveal_cell = reveal_cell
+        self.end_reason = end_reason
+        self.last_event = last_event
+        self.rules = RULEBOOKS[edition]
+
+    # -- whose move -------------------------------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    @property
+    def to_play(self) -> str:
+        """The player whose turn it is (also while a reveal is pending)."""
+        return self._players[self.turn]
+
+    def current_player(self) -> str:
+        if self.phase == "over":
+            return TERMINAL
+        if self.phase == "reveal":
+            return CHANCE
+        return self._players[self.turn]
+
+    def game_over_rule(self) -> Rule:
+        return self.rules["JK-END"]
+
+    def _illegal(self, rule_id: str, detail: str) -> IllegalAction:
+        return IllegalAction(self.rules[rule_id], detail)
+
+    # -- the zone ---------------------------------------------------------------------------------------
+    def cell_index(self, row: int, col: int) -> int:
+        return row * self.cols + col
+
+    def cell_of(self, index: int) -> tuple[int, int]:
+        return divmod(index, self.cols)
+
+    def tile_at(self, row: int, col: int) -> str | None:
+        return self.cells[self.cell_index(row, col)]
+
+    def _is_accessible(self, index: int) -> bool:
+        token = self.cells[index]
+        if token is None or token in (ROCK, START):
+            return False
+        cells = self.cells
+        return any(cells[j] is None for j in _neighbours(self.rows, self.cols)[index])
+
+    def accessible_cells(self, dinosaurs_only: bool = False) -> list[int]:
+        """Flat indices of the accessible tiles (a revealed Rock is never accessible)."""
+        cells = self.cells
+        found = []
+        for index, near in enumerate(_neighbours(self.rows, self.cols)):
+            token = cells[index]
+            if token is None or token in (ROCK, START):
+                continue
+            if dinosaurs_only and token == HIDDEN:
+                continue
+            for j in near:
+                if cells[j] is None:
+                    found.append(index)
+                    break
+        return found
+
+    def _any_accessible_dinosaur(self) -> bool:
+        cells = self.cells
+        for index, near in enumerate(_neighbours(self.rows, self.cols)):
+            token = cells[index]
+            if token is None or token in (ROCK, START, HIDDEN):
+                continue
+            for j in near:
+                if cells[j] is None:
+                    return True
+        return False
+
+    # -- holdings ---------------------------------------------------------------------------------------
+    def complete_dinosaurs(self, player: str) -> list[int]:
+        """Dinosaurs of which ``player`` holds all 4 pieces: complete, and never separated again."""
+        counts = Counter(dinosaur_of(tile) for tile in self.hands[player])
+        return sorted(d for d, n in counts.items() if n == 4)
+
+    def loose_tiles(self, player: str) -> list[str]:
+        """Tiles of ``player`` that are not part of a complete dinosaur."""
+        hand = self.hands[player]
+        counts = Counter(dinosaur_of(tile) for tile in hand)
+        return [tile for tile in hand if counts[dinosaur_of(tile)] < 4]
+
+    def _others_loose(self, player: str) -> list[tuple[str, str]]:
+        return [
+            (other, tile) for other in self._players if other != player for tile in self.loose_tiles(other)
+        ]
+
+    # -- actions ----------------------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase == "over":
+            return []
+        if phase == "reveal":
+            return [action for action, _ in self.chance_outcomes()]
+        player = self._players[self.turn]
+        if phase == "start":
+            return [RemoveStart(player)]
+        if phase == "take" or phase == "twice":
+            actions: list[Action] = [
+                Take(player, *self.cell_of(i)) for i in self.accessible_cells(dinosaurs_only=phase == "twice")
+            ]
+            if phase == "twice":
+                actions.append(Decline(player))
+            return actions
+        if phase == "discard":
+            return [Discard(player, tile) for tile in self.loose_tiles(player)]
+        if phase == "steal":
+            steals: list[Action] = [Steal(player, other, tile) for other, tile in self._others_loose(player)]
+            return [*steals, Decline(player)]
+        if phase == "exchange":
+            others = self._others_loose(player)
+            exchanges: list[Action] = [
+                Exchange(player, give, other, take)
+                for give in self.loose_tiles(player)
+                for other, take in others
+            ]
+            return [*exchanges, Decline(player)]
+        if phase == "return":
+            return [ReturnTile(player, tile) for tile in self.box_dinos] + [Decline(player)]
+        raise AssertionError(f"unknown phase {phase}")
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.phase != "reveal":
+            return []
+        total = sum(self.unseen.values())
+        return [(Reveal(face), count / total) for face, count in self.unseen.items() if count > 0]
+
+    def clone(self) -> JurassikState:
+        new = object.__new__(JurassikState)
+        new.__dict__.update(self.__dict__)
+        new.cells = self.cells[:]
+        new.hands = {name: hand[:] for name, hand in self.hands.items()}
+        new.box_dinos = self.box_dinos[:]
+        new.box_actions = self.box_actions.copy()
+        new.unseen = self.unseen.copy()
+        return new
+
+    def _apply_in_place(self, action: Action) -> None:
+        phase = self.phase
+        if phase == "reveal":
+            if not isinstance(action, Reveal):
+                raise self._illegal("JK-REVEAL", "the action tile just taken must be revealed first")
+            self._reveal(action.face)
+            return
+        if isinstance(action, Reveal):
+            raise self._illegal("JK-REVEAL", "no action tile is waiting to be revealed")
+        player = getattr(action, "player", None)
+        if player != self.to_play:
+            raise self._illegal("JK-TURN", f"it is {self.to_play}'s turn, not {player}'s")
+        handler = _HANDLERS.get((phase, type(action)))
+        if handler is None and isinstance(action, ReturnTile) and self.edition != "en":
+            raise self._illegal("JK-RETURN", "the Spanish edition has no Returning action tile")
+        if handler is None:
+            raise self._illegal(PHASE_RULE[phase], _PHASE_WAIT[phase].format(player=self.to_play))
+        handler(self, action)
+
+    # -- the steps --------------------------------------------------------------------------------------
+    def _remove_start(self, action: RemoveStart) -> None:
+        index = self.cells.index(START)
+        self.cells[index] = None
+        self.box_start = True
+        self.phase = "take"
+        self.last_event = f"{action.player} removed the beginning-of-excavation tile"
+        if not self.accessible_cells():
+            self._finish("no tile is accessible")
+
+    def _checked_take(self, action: Take) -> int:
+        if not (0 <= action.row < self.rows and 0 <= action.col < self.cols):
+            raise self._illegal("JK-ACCESS", f"({action.row}, {action.col}) is outside the excavation zone")
+        index = self.cell_index(action.row, action.col)
+        token = self.cells[index]
+        if token is None:
+            raise self._illegal("JK-ACCESS", f"({action.row}, {action.col}) is a free space, no tile there")
+        if token == ROCK:
+            raise self._illegal("JK-ROCK", f"the Rock at ({action.row}, {action.col}) can never be taken")
+        if not self._is_accessible(index):
+            raise self._illegal(
+                "JK-ACCESS", f"{token} at ({action.row}, {action.col}) has no side next to a free space"
+            )
+        return index
+
+    def _take(self, action: Take) -> None:
+        index = self._checked_take(action)
+        token = self.cells[index]
+        assert token is not None
+        if token == HIDDEN:
+            self.phase = "reveal"
+            self.reveal_cell = index
+            self.last_event = f"{action.player} took an action tile at ({action.row}, {action.col})"
+            return
+        self._take_dinosaur(action, index, token)
+
+    def _take_twice(self, action: Take) -> None:
+        index = self._checked_take(action)
+        token = self.cells[index]
+        assert token is not None
+        if token == HIDDEN:
+            raise self._illegal("JK-TWICE", "while playing twice only dinosaur tiles may be taken")
+        self._take_dinosaur(action, index, token)
+
+    def _take_dinosaur(self, action: Take, index: int, tile: str) -> None:
+        self.cells[index] = None
+        self.hands[action.player].append(tile)
+        self.last_event = f"{action.player} took {tile}" + self._completion_note(action.player, tile)
+        if not self._any_accessible_dinosaur():
+            self._finish(f"{tile} was the last accessible dinosaur tile")
+            return
+        if self.phase == "twice":
+            self.twice_left -= 1
+            if self.twice_left > 0:
+                return
+        self._end_turn()
+
+    def _completion_note(self, player: str, tile: str) -> str:
+        dinosaur = dinosaur_of(tile)
+        if dinosaur in self.complete_dinosaurs(player):
+            return f"; D{dinosaur} is complete"
+        return ""
+
+    def _reveal(self, face: str) -> None:
+        if face not in FACES[self.edition]:
+            raise self._illegal(
+                "JK-SETUP" if face != "return" else "JK-RETURN",
+                f"the {self.edition} edition has no {face!r} action tile",
+            )
+        if self.unseen.get(face, 0) <= 0:
+            raise self._illegal("JK-SETUP", f"every {face!r} action tile has already been revealed")
+        index = self.reveal_cell
+        assert index is not None
+        self.unseen[face] -= 1
+        self.reveal_cell = None
+        player = self.to_play
+        if face == "rock":
+            self.cells[index] = ROCK
+            self.last_event = f"{player} revealed a Rock; it stays in place and the turn ends"
+            self._end_turn()
+            return
+        self.cells[index] = None
+        self.box_actions[face] += 1
+        possible, why_not = self._can_carry_out(face, player)
+        if not possible:
+            self.last_event = f"{player} revealed {face}: it cannot be carried out ({why_not}), no effect"
+            self._end_turn()
+            return
+        self.last_event = f"{player} revealed {face}"
+        self.phase = face
+        self.twice_left = 2 if face == "twice" else 0
+
+    def _can_carry_out(self, face: str, player: str) -> tuple[bool, str]:
+        if face == "discard":
+            return bool(self.loose_tiles(player)), f"{player} holds no loose tile"
+        if face == "steal":
+            return bool(self._others_loose(player)), "no other player holds a loose tile"
+        if face == "exchange":
+            if not self.loose_tiles(player):
+                return False, f"{player} holds no loose tile"
+            return bool(self._others_loose(player)), "no other player holds a loose tile"
+        if face == "return":
+            return bool(self.box_dinos), "the box holds no dinosaur tile"
+        if face == "twice":
+            return self._any_accessible_dinosaur(), "no dinosaur tile is accessible"
+        raise AssertionError(face)
+
+    def _discard(self, action: Discard) -> None:
+        self._check_loose(action.player, action.tile, "JK-DISCARD", "discard")
+        self.hands[action.player].remove(action.tile)
+        self.box_dinos.append(action.tile)
+        self.last_event = f"{action.player} discarded {action.tile} into the box"
+        self._end_turn()
+
+    def _steal(self, action: Steal) -> None:
+        if action.victim == action.player or action.victim not in self.hands:
+            raise self._illegal("JK-STEAL", f"{action.victim!r} is not another player")
+        self._check_loose(action.victim, action.tile, "JK-STEAL", "steal")
+        self.hands[action.victim].remove(action.tile)
+        self.hands[action.player].append(action.tile)
+        self.last_event = f"{action.player} stole {action.tile} from {action.victim}" + self._completion_note(
+            action.player, action.tile
+        )
+        self._end_turn()
+
+    def _exchange(self, action: Exchange) -> None:
+        if action.other == action.player or action.other not in self.hands:
+            raise self._illegal("JK-EXCHANGE", f"{action.other!r} is not another player")
+        self._check_loose(action.player, action.give, "JK-EXCHANGE", "give")
+        self._check_loose(action.other, action.take, "JK-EXCHANGE", "take")
+        self.hands[action.player].remove(action.give)
+        self.hands[action.other].remove(action.take)
+        self.hands[action.player].append(action.take)
+        self.hands[action.other].append(action.give)
+        self.last_event = (
+            f"{action.player} gave {action.give} to {action.other} for {action.take}"
+            + self._completion_note(action.player, action.take)
+            + self._completion_note(action.other, action.give)
+        )
+        self._end_turn()
+
+    def _return(self, action: ReturnTile) -> None:
+        if action.tile not in self.box_dinos:
+            raise self._illegal("JK-RETURN", f"{action.tile!r} is not a dinosaur tile in the box")
+        self.box_dinos.remove(action.tile)
+        self.hands[action.player].append(action.tile)
+        self.last_event = f"{action.player} took {action.tile} from the box" + self._completion_note(
+            action.player, action.tile
+        )
+        self._end_turn()
+
+    def _decline(self, action: Decline) -> None:
+        self.last_event = f"{action.player} used no more of the {self.phase} action"
+        self._end_turn()
+
+    def _check_loose(self, holder: str, tile: str, rule_id: str, verb: str) -> None:
+        if tile not in self.hands[holder]:
+            raise self._illegal(rule_id, f"{holder} does not hold {tile!r}, so cannot {verb} it")
+        if dinosaur_of(tile) in self.complete_dinosaurs(holder):
+            raise self._illegal(
+                "JK-COMPLETE",
+                f"{tile} belongs to {holder}'s complete D{dinosaur_of(tile)}, which cannot be separated",
+            )
+
+    def _end_turn(self) -> None:
+        self.turn = (self.turn + 1) % len(self._players)
+        self.phase = "take"
+        self.twice_left = 0
+        if not self.accessible_cells():
+            self._finish(f"{self.to_play} must take a tile and none is accessible")
+
+    def _finish(self, reason: str) -> None:
+        self.phase = "over"
+        self.twice_left = 0
+        self.end_reason = reason
+
+    # -- explanations -----------------------------------------------------------------------------------
+    def rules_for(self, action: Action) -> list[Rule]:
+        ids: list[str] = []
+        if isinstance(action, RemoveStart):
+            ids = ["JK-START"]
+        elif isinstance(action, Take):
+            ids = ["JK-TURN", "JK-ACCESS"]
+            if self.phase == "twice":
+                ids.append("JK-TWICE")
+            inside = 0 <= action.row < self.rows and 0 <= action.col < self.cols
+            token = self.tile_at(action.row, action.col) if inside else None
+            ids.append("JK-REVEAL" if token == HIDDEN else "JK-DINO")
+        elif isinstance(action, Reveal):
+            face_rule = "JK-ROCK" if action.face == "rock" else PHASE_RULE.get(action.face, "JK-REVEAL")
+            ids = ["JK-REVEAL", face_rule]
+            ids.append("JK-NO-EFFECT")
+        elif isinstance(action, Discard):
+            ids = ["JK-DISCARD", "JK-COMPLETE", "JK-BOX"]
+        elif isinstance(action, Steal):
+            ids = ["JK-STEAL", "JK-COMPLETE"]
+        elif isinstance(action, Exchange):
+            ids = ["JK-EXCHANGE", "JK-COMPLETE"]
+        elif isinstance(action, ReturnTile):
+            ids = ["JK-RETURN", "JK-BOX"]
+        elif isinstance(action, Decline):
+            ids = [PHASE_RULE[self.phase]]
+        after = self.apply(action)
+        assert isinstance(after, JurassikState)
+        if after.phase == "over":
+            ids.append("JK-END")
+        return [self.rules[i] for i in dict.fromkeys(ids)]
+
+    # -- scores -----------------------------------------------------------------------------------------
+    def scores(self) -> Outcome:
+        totals, breakdown = score_hands(self.hands)
+        best = max(totals.values())
+        winners = tuple(name for name in self._players if totals[name] == best)
+        return Outcome(totals, breakdown, winners, self.end_reason if self.phase == "over" else "in progress")
+
+    # -- views and serialization ------------------------------------------------------------------------
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        """The table as anybody sees it. Nothing is private among players; face-down action tiles are "?"
+        and the engine does not know their faces, so nothing can leak."""
+        data = self.to_dict()
+        data["current_player"] = self.current_player()
+        data["accessible"] = [list(self.cell_of(i)) for i in self.accessible_cells()]
+        data["complete"] = {name: [f"D{d}" for d in self.complete_dinosaurs(name)] for name in self._players}
+        outcome = self.scores()
+        data["scores"] = {name: outcome.scores[name] for name in self._players}
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        grid = [self.cells[r * self.cols : (r + 1) * self.cols] for r in range(self.rows)]
+        return {
+            **self.header(),
+            "edition": self.edition,
+            "long_game": self.long_game,
+            "players": list(self._players),
+            "to_play": self.to_play,
+            "phase": self.phase,
+            "twice_left": self.twice_left,
+            "reveal_cell": None if self.reveal_cell is None else list(self.cell_of(self.reveal_cell)),
+            "grid": grid,
+            "hands": {name: sorted(self.hands[name], key=tile_sort_key) for name in self._players},
+            "box": {
+                "dinosaurs": sorted(self.box_dinos, key=tile_sort_key),
+                "actions": dict(self.box_actions),
+                "start": self.box_start,
+            },
+            "unseen_actions": dict(self.unseen),
+            "end_reason": self.end_reason,
+            "last_event": self.last_event,
+        }
+
+
+def score_hands(hands: Mapping[str, Sequence[str]]) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Totals and per-dinosaur breakdown (``{"D1": 10, "D3": 1}``) of each player's tiles."""
+    totals: dict[str, int] = {}
+    breakdown: dict[str, dict[str, int]] = {}
+    for name, hand in hands.items():
+        counts = Counter(dinosaur_of(tile) for tile in hand)
+        parts = {f"D{d}": POINTS[counts[d]] for d in sorted(counts)}
+        breakdown[name] = parts
+        totals[name] = sum(parts.values())
+    return totals, breakdown
+
+
+_PHASE_WAIT = {
+    "start": "{player} must first remove the beginning-of-excavation tile",
+    "take": "{player} must take one accessible tile",
+    "discard": "{player} must discard one loose tile into the box",
+    "steal": "{player} must steal a loose tile or decline",
+    "exchange": "{player} must exchange a loose tile or decline",
+    "return": "{player} must take a dinosaur tile from the box or decline",
+    "twice": "{player} may take another accessible dinosaur tile or decline",
+    "over": "the game is over",
+}
+
+_HANDLERS: dict[tuple[str, type], Any] = {
+    ("start", RemoveStart): JurassikState._remove_start,
+    ("take", Take): JurassikState._take,
+    ("twice", Take): JurassikState._take_twice,
+    ("twice", Decline): JurassikState._decline,
+    ("discard", Discard): JurassikState._discard,
+    ("steal", Steal): JurassikState._steal,
+    ("steal", Decline): JurassikState._decline,
+    ("exchange", Exchange): JurassikState._exchange,
+    ("exchange", Decline): JurassikState._decline,
+    ("return", ReturnTile): JurassikState._return,
+    ("return", Decline): JurassikState._decline,
+}
+
+__all__ = [
+    "PHASES",
+    "JurassikGame",
+    "JurassikState",
+    "all_dino_tiles",
+    "normalize_dino",
+    "parse_dino",
+    "score_hands",
+]
