@@ -1,0 +1,534 @@
+"""The game store: SQLite in WAL mode in the state directory, an append-only event log that loses nothing.
+
+Tables:
+
+- ``games``: one row per game (engine name, players with seats and colours, options, seed, the initial
+  state as JSON, start and finish times, the outcome once over);
+- ``events``: one row per committed action, append-only: the action JSON, who made it, where it came from
+  (camera, button, web, bot), the stable observation that explained it, a JPEG of the frame, the rule
+  cited, the scores after it. Undo is an event (``kind = "undo"``, naming the event it takes back) and a
+  correction is the engine's ``Correct`` action; nothing is ever updated or deleted;
+- ``checkpoints``: the full state after some events, so that resuming a long game replays only the tail;
+- ``notices``: objections and questions raised by the loop (the audit trail of disputes; not game events).
+
+Every append is its own transaction with ``synchronous=FULL``: when :meth:`Store.append` returns, the event
+survives a crash or a power cut, so the loop shows a signal only after it. Resuming replays the events
+from the stored initial state (or the newest usable checkpoint) and gives exactly the same state.
+
+A database that cannot be opened or fails SQLite's quick check is moved aside (``*.corrupt-<time>``) and
+reported in :attr:`Store.problems`; start-up goes on with a fresh database.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engines.core import Action, EngineError, Game, State, get_game
+
+log = logging.getLogger(__name__)
+
+DB_NAME = "companion.db"
+SCHEMA_VERSION = 1
+#: a checkpoint (full state JSON) every this many events
+CHECKPOINT_EVERY = 25
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    title TEXT NOT NULL,
+    players TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER,
+    settings TEXT NOT NULL,
+    initial_state TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    outcome TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    action TEXT,
+    undoes INTEGER,
+    player TEXT,
+    source TEXT NOT NULL,
+    at REAL NOT NULL,
+    observation TEXT,
+    photo BLOB,
+    rule TEXT,
+    scores TEXT,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS checkpoints (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS notices (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id INTEGER NOT NULL,
+    after_seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked (unknown game, an event log the engine no longer accepts)."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One committed event as stored."""
+
+    game_id: int
+    seq: int
+    kind: str  # "action" | "correct" | "undo"
+    action: dict[str, Any] | None
+    undoes: int | None
+    player: str | None
+    source: str
+    at: float
+    observation: dict[str, Any] | None
+    has_photo: bool
+    rule: dict[str, Any] | None
+    scores: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "action": self.action,
+            "undoes": self.undoes,
+            "player": self.player,
+            "source": self.source,
+            "at": self.at,
+            "has_photo": self.has_photo,
+            "rule": self.rule,
+            "scores": self.scores,
+        }
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game_id: int
+    game: str
+    title: str
+    players: list[dict[str, Any]]
+    options: dict[str, Any]
+    seed: int | None
+    settings: dict[str, Any]
+    initial_state: dict[str, Any]
+    started: float
+    finished: float | None
+    outcome: dict[str, Any] | None
+
+    @property
+    def player_names(self) -> list[str]:
+        return [p["name"] for p in self.players]
+
+    def summary(self) -> dict[str, Any]:
+        winners = (self.outcome or {}).get("winners", [])
+        return {
+            "game_id": self.game_id,
+            "game": self.game,
+            "title": self.title,
+            "started": self.started,
+            "finished": self.finished,
+            "players": self.players,
+            "over": self.finished is not None,
+            "winners": winners,
+        }
+
+
+def _dumps(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+class Store:
+    """The companion's database in ``state_dir``. Thread-safe (one connection behind a lock)."""
+
+    def __init__(self, state_dir: str | os.PathLike[str], checkpoint_every: int = CHECKPOINT_EVERY) -> None:
+        self.state_dir = Path(state_dir)
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.state_dir / DB_NAME
+        self.checkpoint_every = checkpoint_every
+        self.problems: list[str] = []
+        self._lock = threading.RLock()
+        self._db = self._open()
+
+    # -- opening, corruption ----------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = self._connect()
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if not check or check[0] != "ok":
+                db.close()
+                raise sqlite3.DatabaseError(f"quick_check: {check[0] if check else 'no answer'}")
+            db.executescript(SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                db.close()
+                raise sqlite3.DatabaseError(f"unknown schema version {row[0]}")
+            return db
+        except sqlite3.DatabaseError as error:
+            moved = self._move_aside()
+            message = f"the database {self.path} could not be used ({error}); "
+            message += f"moved aside to {moved}, starting fresh"
+            log.error(message)
+            self.problems.append(message)
+            db = self._connect()
+            db.executescript(SCHEMA)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            return db
+
+    def _move_aside(self) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        counter = 1
+        while target.exists():
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{counter}")
+            counter += 1
+        for suffix in ("", "-wal", "-shm"):
+            source = Path(str(self.path) + suffix)
+            if source.exists():
+                source.rename(Path(str(target) + suffix))
+        return target
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    # -- games ------------------------------------------------------------------------------------------
+    def new_game(
+        self,
+        game: Game,
+        initial_state: State,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Record a new game and its initial state; returns its id."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO games (game, title, players, options, seed, settings, initial_state, started)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game.name,
+                    game.title,
+                    _dumps([dict(p) for p in players]),
+                    _dumps(dict(options or {})),
+                    seed,
+                    _dumps(dict(settings or {})),
+                    _dumps(initial_state.to_dict()),
+                    time.time(),
+                ),
+            )
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return game_id
+
+    def game(self, game_id: int) -> GameRecord:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, game, title, players, options, seed, settings, initial_state, started, finished,"
+                " outcome FROM games WHERE id=?",
+                (game_id,),
+            ).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in the store")
+        return GameRecord(
+            row[0],
+            row[1],
+            row[2],
+            _loads(row[3]),
+            _loads(row[4]),
+            row[5],
+            _loads(row[6]),
+            _loads(row[7]),
+            row[8],
+            row[9],
+            _loads(row[10]),
+        )
+
+    def games(self) -> list[GameRecord]:
+        with self._lock:
+            ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id")]
+        return [self.game(game_id) for game_id in ids]
+
+    def latest_game_id(self) -> int | None:
+        with self._lock:
+            row = self._db.execute("SELECT max(id) FROM games").fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    def finish(self, game_id: int, outcome: Mapping[str, Any]) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE games SET finished=?, outcome=? WHERE id=? AND finished IS NULL",
+                (time.time(), _dumps(dict(outcome)), game_id),
+            )
+
+    def reopen(self, game_id: int) -> None:
+        """An undo after the end makes the game run again."""
+        with self._transaction() as db:
+            db.execute("UPDATE games SET finished=NULL, outcome=NULL WHERE id=?", (game_id,))
+
+    # -- events -----------------------------------------------------------------------------------------
+    def append(
+        self,
+        game_id: int,
+        kind: str,
+        action: Mapping[str, Any] | None,
+        *,
+        player: str | None = None,
+        source: str = "camera",
+        observation: Mapping[str, Any] | None = None,
+        photo: bytes | None = None,
+        rule: Mapping[str, Any] | None = None,
+        scores: Mapping[str, Any] | None = None,
+        undoes: int | None = None,
+        state_after: State | None = None,
+    ) -> StoredEvent:
+        """Append one event durably (committed with synchronous=FULL before this returns)."""
+        if kind not in ("action", "correct", "undo"):
+            raise StoreError(f"unknown event kind {kind!r}")
+        at = time.time()
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT coalesce(max(seq), 0) FROM events WHERE game_id=?", (game_id,)
+            ).fetchone()
+            seq = int(row[0]) + 1
+            db.execute(
+                "INSERT INTO events (game_id, seq, kind, action, undoes, player, source, at, observation,"
+                " photo, rule, scores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    seq,
+                    kind,
+                    _dumps(dict(action) if action is not None else None),
+                    undoes,
+                    player,
+                    source,
+                    at,
+                    _dumps(dict(observation) if observation is not None else None),
+                    photo,
+                    _dumps(dict(rule) if rule is not None else None),
+                    _dumps(dict(scores) if scores is not None else None),
+                ),
+            )
+            if state_after is not None and self.checkpoint_every and seq % self.checkpoint_every == 0:
+                db.execute(
+                    "INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?)",
+                    (game_id, seq, _dumps(state_after.to_dict())),
+                )
+        return StoredEvent(
+            game_id,
+            seq,
+            kind,
+            dict(action) if action is not None else None,
+            undoes,
+            player,
+            source,
+            at,
+            dict(observation) if observation is not None else None,
+            photo is not None,
+            dict(rule) if rule is not None else None,
+            dict(scores) if scores is not None else None,
+        )
+
+    def events(self, game_id: int, with_observation: bool = False) -> list[StoredEvent]:
+        """Every event of a game, oldest first."""
+        columns = "observation" if with_observation else "NULL"
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT game_id, seq, kind, action, undoes, player, source, at, "
+                f"{columns}, photo IS NOT NULL, rule, scores FROM events WHERE game_id=? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+        return [
+            StoredEvent(
+                r[0],
+                r[1],
+                r[2],
+                _loads(r[3]),
+                r[4],
+                r[5],
+                r[6],
+                r[7],
+                _loads(r[8]),
+                bool(r[9]),
+                _loads(r[10]),
+                _loads(r[11]),
+            )
+            for r in rows
+        ]
+
+    def event(self, game_id: int, seq: int) -> StoredEvent | None:
+        for event in self.events(game_id, with_observation=True):
+            if event.seq == seq:
+                return event
+        return None
+
+    def event_count(self, game_id: int) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT count(*) FROM events WHERE game_id=?", (game_id,)).fetchone()
+        return int(row[0])
+
+    def photo(self, game_id: int, seq: int) -> bytes | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT photo FROM events WHERE game_id=? AND seq=?", (game_id, seq)
+            ).fetchone()
+        return None if row is None or row[0] is None else bytes(row[0])
+
+    def add_notice(
+        self, game_id: int, after_seq: int, kind: str, text: str, detail: Mapping[str, Any]
+    ) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO notices (game_id, after_seq, kind, text, detail, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, after_seq, kind, text, _dumps(dict(detail)), time.time()),
+            )
+
+    def notices(self, game_id: int) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT after_seq, kind, text, detail, at FROM notices WHERE game_id=? ORDER BY id",
+                (game_id,),
+            ).fetchall()
+        return [
+            {"after_seq": r[0], "kind": r[1], "text": r[2], "detail": _loads(r[3]), "at": r[4]} for r in rows
+        ]
+
+    # -- replay -----------------------------------------------------------------------------------------
+    def replay(self, game_id: int, upto: int | None = None) -> ReplayResult:
+        """The state of a game after its events (up to and including ``upto``), replayed from the stored
+        initial state or the newest checkpoint that lies on the surviving line of play."""
+        record = self.game(game_id)
+        try:
+            game = get_game(record.game)
+        except KeyError as error:
+            raise StoreError(str(error)) from error
+        events = [e for e in self.events(game_id) if upto is None or e.seq <= upto]
+        # the effective line of play: undo takes back the newest surviving action
+        line: list[StoredEvent] = []
+        line_at: dict[int, tuple[int, ...]] = {}
+        for event in events:
+            if event.kind == "undo":
+                if line:
+                    line.pop()
+            else:
+                line.append(event)
+            line_at[event.seq] = tuple(e.seq for e in line)
+        final_line = tuple(e.seq for e in line)
+        start_state: State | None = None
+        start_index = 0
+        with self._lock:
+            checkpoints = self._db.execute(
+                "SELECT seq, state FROM checkpoints WHERE game_id=? ORDER BY seq DESC", (game_id,)
+            ).fetchall()
+        for seq, text in checkpoints:
+            prefix = line_at.get(seq)
+            if prefix is None or final_line[: len(prefix)] != prefix:
+                continue
+            try:
+                start_state = game.state_from_dict(json.loads(text))
+            except (EngineError, ValueError) as error:
+                self.problems.append(
+                    f"game {game_id}: checkpoint {seq} unusable ({error}); replaying further back"
+                )
+                continue
+            start_index = len(prefix)
+            break
+        try:
+            state = start_state if start_state is not None else game.state_from_dict(record.initial_state)
+            for event in line[start_index:]:
+                state = state.apply(game.action_from_dict(event.action))
+        except EngineError as error:
+            raise StoreError(f"game {game_id}: the event log does not replay ({error})") from error
+        return ReplayResult(record, game, state, line, len(events))
+
+
+@dataclass
+class ReplayResult:
+    record: GameRecord
+    game: Game
+    state: State
+    line: list[StoredEvent]  # the surviving actions, oldest first
+    event_count: int
+
+
+def export_game(store: Store, game_id: int) -> dict[str, Any]:
+    """A game as one JSON document: setup, every event (without photos), final state and outcome."""
+    record = store.game(game_id)
+    result = store.replay(game_id)
+    outcome = result.state.outcome()
+    return {
+        "format": "dinotable-game/1",
+        "game_id": record.game_id,
+        "game": record.game,
+        "title": record.title,
+        "players": record.players,
+        "options": record.options,
+        "seed": record.seed,
+        "settings": record.settings,
+        "started": record.started,
+        "finished": record.finished,
+        "initial_state": record.initial_state,
+        "events": [
+            {**event.to_dict(), "observation": event.observation} for event in store.events(game_id, True)
+        ],
+        "notices": store.notices(game_id),
+        "final_state": result.state.to_dict(),
+        "scores": result.state.scores().to_dict(),
+        "outcome": outcome.to_dict() if outcome is not None else None,
+    }
+
+
+def action_player(state: State, action: Action) -> str | None:
+    """Who an action belongs to, for the log (the player to act; None at a chance node)."""
+    player = state.current_player()
+    return None if player.startswith("<") else player
