@@ -113,7 +113,8 @@ def local_scale(matrix: np.ndarray, point: Point) -> float:
     """Pixels per millimetre of the homography near ``point`` (geometric mean of the two axes)."""
     x, y = point
     base, east, south = apply_homography(matrix, [(x, y), (x + 1.0, y), (x, y + 1.0)])
-    area = abs(np.cross(east - base, south - base))
+    (ax, ay), (bx, by) = east - base, south - base
+    area = abs(ax * by - ay * bx)
     return float(math.sqrt(area))
 
 
@@ -310,21 +311,40 @@ def make_hand(
 
     tone = rng.choice([(196, 150, 120), (224, 180, 150), (150, 105, 80), (110, 75, 55), (235, 200, 175)])
     # Walk round the outline: arm (one side), palm, four fingers, thumb, palm, arm (other side).
-    outline: list[Point] = [at(-length / scale - 40.0, -38.0), at(-110.0, -38.0), at(-70.0, -44.0)]
-    finger_lengths = [rng.uniform(48, 60), rng.uniform(62, 75), rng.uniform(58, 72), rng.uniform(45, 58)]
-    spread = rng.uniform(0.0, 6.0)
-    base_across = [-31.0, -11.0, 9.0, 28.0]
-    for across, finger in zip(base_across, finger_lengths):
-        tip = finger - 75.0 + 60.0
+    # The middle finger's tip is at ``reach``; the knuckles are one finger length behind it.
+    lengths = [rng.uniform(52, 62), rng.uniform(66, 76), rng.uniform(62, 72), rng.uniform(48, 58)]
+    knuckles = -lengths[1]
+    spread = rng.uniform(0.0, 0.25)  # fingers fan out a little
+    arm_end = -length / scale - 40.0
+    outline: list[Point] = [
+        at(arm_end, -36.0),
+        at(knuckles - 100.0, -34.0),
+        at(knuckles - 70.0, -42.0),
+        at(knuckles - 10.0, -41.0),
+    ]
+    for across, finger in zip([-28.5, -9.5, 9.5, 28.5], lengths):
+        tip_across = across * (1.0 + spread)
+        tip = knuckles + finger
         outline += [
-            at(-16.0, across - 8.0),
-            at(tip - 8.0, across * (1 + spread / 40) - 8.0),
-            at(tip, across * (1 + spread / 40)),
-            at(tip - 8.0, across * (1 + spread / 40) + 8.0),
-            at(-16.0, across + 8.0),
+            at(knuckles, across - 8.5),
+            at(tip - 7.0, tip_across - 7.5),
+            at(tip - 2.0, tip_across - 5.0),
+            at(tip, tip_across),
+            at(tip - 2.0, tip_across + 5.0),
+            at(tip - 7.0, tip_across + 7.5),
+            at(knuckles, across + 8.5),
         ]
-    outline += [at(-40.0, 44.0), at(-5.0, 72.0), at(5.0, 66.0), at(-50.0, 46.0), at(-110.0, 38.0)]
-    outline.append(at(-length / scale - 40.0, 38.0))
+    thumb = rng.uniform(0.0, 15.0)
+    outline += [
+        at(knuckles - 18.0, 40.0),
+        at(knuckles + 8.0 - thumb, 60.0 + thumb * 0.3),
+        at(knuckles + 4.0 - thumb, 71.0 + thumb * 0.3),
+        at(knuckles - 6.0 - thumb, 72.0 + thumb * 0.3),
+        at(knuckles - 45.0, 50.0),
+        at(knuckles - 80.0, 42.0),
+        at(knuckles - 100.0, 34.0),
+        at(arm_end, 36.0),
+    ]
     return Occluder(polygon=tuple(outline), rgb=tone)
 
 
