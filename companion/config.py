@@ -1,0 +1,354 @@
+"""The configuration file: a TOML file read with :mod:`tomllib`, validated with errors that say where.
+
+Every key has a documented default (:data:`EXAMPLE` is the annotated file that ``companion run
+--write-config`` writes); an absent file means all defaults. Example::
+
+    game = "jurassic-parts"          # or jurassik, jurassic-brunch, isla-nublar (aliases: jp, brunch...)
+    seed = 1                         # setup shuffles (bots and the demo); omit for a random one
+
+    [options]                        # the engine's setup options, e.g. edition = "es" for Jurassik
+    [house_rules]                    # the engine's house-rule options (RULES-NOTES.md readings by default)
+
+    [[seats]]                        # clockwise from seat 0; one per player, 1 to 6
+    name = "Ana"
+    colour = "red"                   # red blue green yellow purple orange (Brunch: blue and orange)
+    [[seats]]
+    name = "Bo"
+    colour = "blue"
+
+    [pins]                           # BCM numbers; see docs/wiring.md for the defaults
+    [camera]
+    source = "picamera"              # picamera | usb:N | folder:PATH | video:PATH | synthetic
+    fps = 15
+    max_age_s = 1.0                  # a frame older than this means the camera is lost
+    [store]
+    state_dir = "~/.local/state/dinotable"   # $STATE_DIRECTORY under systemd
+    [web]
+    bind = "127.0.0.1"
+    port = 8080
+    lan = false                      # true binds 0.0.0.0 and requires a PIN
+    pin = ""
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engines.core import EngineError, get_game
+from hw.panel import DEFAULT_PINS, PanelPins
+
+SEAT_COLOURS: dict[str, tuple[int, int, int]] = {
+    "red": (200, 40, 40),
+    "blue": (40, 80, 200),
+    "green": (40, 160, 60),
+    "yellow": (230, 200, 40),
+    "purple": (130, 60, 170),
+    "orange": (240, 130, 30),
+}
+DEFAULT_GAME = "jurassic-parts"
+DEFAULT_SEATS = ("red", "blue", "green")
+CAMERA_KINDS = ("picamera", "usb", "folder", "video", "synthetic")
+
+EXAMPLE = __doc__.split("Example::", 1)[1] if __doc__ else ""
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    colour: str
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "colour": self.colour, "seat": self.seat}
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "picamera"
+    fps: float = 15.0
+    max_age_s: float = 1.0
+    width: int = 1640
+    height: int = 1232
+
+    @property
+    def kind(self) -> str:
+        return self.source.split(":", 1)[0]
+
+    @property
+    def argument(self) -> str:
+        return self.source.split(":", 1)[1] if ":" in self.source else ""
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    bind: str = "127.0.0.1"
+    port: int = 8080
+    lan: bool = False
+    pin: str = ""
+
+
+def default_state_dir() -> Path:
+    """systemd's StateDirectory when run as the service, else the XDG state directory."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "dinotable"
+
+
+@dataclass(frozen=True)
+class Config:
+    game: str = DEFAULT_GAME
+    options: Mapping[str, Any] = field(default_factory=dict)
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+    seats: tuple[Seat, ...] = tuple(Seat(c, c, i) for i, c in enumerate(DEFAULT_SEATS))
+    seed: int | None = None
+    pins: PanelPins = DEFAULT_PINS
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    state_dir: Path = field(default_factory=default_state_dir)
+    web: WebConfig = field(default_factory=WebConfig)
+    source: str = "<defaults>"
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def engine_options(self) -> dict[str, Any]:
+        """Setup options and house rules together, as the engine takes them."""
+        return {**dict(self.options), **dict(self.house_rules)}
+
+    def settings(self) -> dict[str, Any]:
+        """What the web page's settings view shows and may send back to :func:`config_from_settings`."""
+        game = get_game(self.game)
+        return {
+            "game": game.name,
+            "title": game.title,
+            "options": dict(self.options),
+            "house_rules": dict(self.house_rules),
+            "seats": [seat.to_dict() for seat in self.seats],
+            "seed": self.seed,
+            "available_options": [
+                {
+                    "name": option.name,
+                    "default": option.default,
+                    "choices": list(option.choices),
+                    "help": option.help,
+                    "house_rule": option.house_rule,
+                }
+                for option in game.options
+            ],
+            "colours": list(SEAT_COLOURS),
+        }
+
+
+def _fail(source: str, key: str, message: str) -> ConfigError:
+    return ConfigError(f"{source}: {key}: {message}")
+
+
+def _table(data: Mapping[str, Any], key: str, source: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise _fail(source, key, f"must be a table, not {type(value).__name__}")
+    return dict(value)
+
+
+def config_from_dict(
+    data: Mapping[str, Any], source: str = "<settings>", base: Config | None = None
+) -> Config:
+    """Validate a parsed config (the TOML file's content, or the web page's settings) into a Config."""
+    base = base or Config()
+    known = {"game", "seed", "options", "house_rules", "seats", "pins", "camera", "store", "web"}
+    unknown = set(data) - known - {"title", "available_options", "colours"}
+    if unknown:
+        raise _fail(source, ", ".join(sorted(unknown)), f"unknown key(s); known: {', '.join(sorted(known))}")
+
+    game_name = data.get("game", base.game)
+    if not isinstance(game_name, str):
+        raise _fail(source, "game", "must be a game name")
+    try:
+        game = get_game(game_name)
+    except KeyError as error:
+        raise _fail(source, "game", str(error.args[0])) from error
+
+    seed = data.get("seed", base.seed if "game" not in data else None)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise _fail(source, "seed", f"must be an integer, not {seed!r}")
+
+    options = _table(data, "options", source) if "options" in data else {}
+    house_rules = _table(data, "house_rules", source) if "house_rules" in data else {}
+    house_names = {option.name for option in game.options if option.house_rule}
+    for name in house_rules:
+        if name not in house_names:
+            raise _fail(
+                source,
+                f"house_rules.{name}",
+                f"not a house rule of {game.title}; house rules: {', '.join(sorted(house_names)) or 'none'}",
+            )
+    try:
+        game.resolve_options({**options, **house_rules})
+    except EngineError as error:
+        raise _fail(source, "options", str(error)) from error
+
+    seats_data = data.get("seats")
+    if seats_data is None:
+        seats = (
+            base.seats
+            if base.game == game.name
+            else tuple(Seat(c, c, i) for i, c in enumerate(DEFAULT_SEATS[: max(game.min_players, 2)]))
+        )
+    else:
+        if not isinstance(seats_data, list) or not seats_data:
+            raise _fail(source, "seats", "must be a list of [[seats]] tables with name and colour")
+        built = []
+        for index, entry in enumerate(seats_data):
+            if isinstance(entry, str):
+                entry = {"name": entry, "colour": entry}
+            if not isinstance(entry, Mapping):
+                raise _fail(source, f"seats[{index}]", "must be a table with name and colour")
+            colour = entry.get("colour")
+            if colour not in SEAT_COLOURS:
+                raise _fail(
+                    source,
+                    f"seats[{index}].colour",
+                    f"must be one of {', '.join(SEAT_COLOURS)}, not {colour!r}",
+                )
+            name = entry.get("name", colour)
+            if not isinstance(name, str) or not name.strip():
+                raise _fail(source, f"seats[{index}].name", "must be a non-empty text")
+            extra = set(entry) - {"name", "colour", "seat"}
+            if extra:
+                raise _fail(source, f"seats[{index}]", f"unknown key(s) {', '.join(sorted(extra))}")
+            built.append(Seat(name.strip(), str(colour), index))
+        seats = tuple(built)
+    if len({s.colour for s in seats}) != len(seats):
+        raise _fail(source, "seats", "two seats share a colour")
+    if len({s.name for s in seats}) != len(seats):
+        raise _fail(source, "seats", "two seats share a name")
+    if len(seats) > 6:
+        raise _fail(source, "seats", "at most 6 seats")
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise _fail(
+            source,
+            "seats",
+            f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(seats)}",
+        )
+
+    pins = base.pins
+    if "pins" in data:
+        try:
+            pins = PanelPins.from_mapping(_table(data, "pins", source))
+        except (TypeError, ValueError) as error:
+            raise _fail(source, "pins", str(error)) from error
+    if len(seats) > len(pins.seats):
+        raise _fail(source, "pins.seats", f"{len(seats)} seats need {len(seats)} seat LED pins")
+
+    camera = base.camera
+    if "camera" in data:
+        cam = _table(data, "camera", source)
+        extra = set(cam) - {"source", "fps", "max_age_s", "width", "height"}
+        if extra:
+            raise _fail(source, "camera", f"unknown key(s) {', '.join(sorted(extra))}")
+        camera = CameraConfig(
+            source=str(cam.get("source", camera.source)),
+            fps=_number(cam, "fps", camera.fps, source, 0.1, 120),
+            max_age_s=_number(cam, "max_age_s", camera.max_age_s, source, 0.05, 60),
+            width=int(_number(cam, "width", camera.width, source, 64, 8192)),
+            height=int(_number(cam, "height", camera.height, source, 64, 8192)),
+        )
+        if camera.kind not in CAMERA_KINDS:
+            raise _fail(
+                source,
+                "camera.source",
+                f"must start with one of {', '.join(CAMERA_KINDS)}, not {camera.source!r}",
+            )
+        if camera.kind in ("folder", "video") and not camera.argument:
+            raise _fail(
+                source, "camera.source", f"{camera.kind}: needs a path, e.g. {camera.kind}:/data/frames"
+            )
+
+    state_dir = base.state_dir
+    if "store" in data:
+        store = _table(data, "store", source)
+        if "state_dir" in store:
+            if not isinstance(store["state_dir"], str) or not store["state_dir"]:
+                raise _fail(source, "store.state_dir", "must be a directory path")
+            state_dir = Path(os.path.expanduser(store["state_dir"]))
+
+    web = base.web
+    if "web" in data:
+        table = _table(data, "web", source)
+        extra = set(table) - {"bind", "port", "lan", "pin"}
+        if extra:
+            raise _fail(source, "web", f"unknown key(s) {', '.join(sorted(extra))}")
+        lan = table.get("lan", web.lan)
+        if not isinstance(lan, bool):
+            raise _fail(source, "web.lan", "must be true or false")
+        pin = str(table.get("pin", web.pin))
+        bind = str(table.get("bind", "0.0.0.0" if lan else "127.0.0.1"))
+        port = table.get("port", web.port)
+        if not isinstance(port, int) or not 1 <= port <= 65535:
+            raise _fail(source, "web.port", f"must be a port number 1..65535, not {port!r}")
+        if lan and (len(pin) < 4 or not pin.isdigit()):
+            raise _fail(source, "web.pin", "LAN access needs a PIN of at least 4 digits")
+        if not lan and bind not in ("127.0.0.1", "localhost", "::1"):
+            raise _fail(source, "web.bind", "binding beyond loopback needs lan = true (and a PIN)")
+        web = WebConfig(bind=bind, port=port, lan=lan, pin=pin)
+
+    return Config(
+        game=game.name,
+        options=options,
+        house_rules=house_rules,
+        seats=seats,
+        seed=seed,
+        pins=pins,
+        camera=camera,
+        state_dir=state_dir,
+        web=web,
+        source=source,
+    )
+
+
+def _number(
+    table: Mapping[str, Any], key: str, default: float, source: str, low: float, high: float
+) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise _fail(source, f"camera.{key}", f"must be a number {low}..{high}, not {value!r}")
+    return float(value)
+
+
+def load_config(path: str | os.PathLike[str] | None) -> Config:
+    """Read and validate the config file; None or a missing default path gives the defaults."""
+    if path is None:
+        return Config()
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError as error:
+        raise ConfigError(f"{file}: no such config file") from error
+    except OSError as error:
+        raise ConfigError(f"{file}: cannot read it ({error.strerror})") from error
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{file}: not valid TOML ({error})") from error
+    return config_from_dict(data, source=str(file))
+
+
+def config_from_settings(settings: Mapping[str, Any], base: Config) -> Config:
+    """The web page's new-game settings over the running config (pins, camera, store and web stay)."""
+    allowed = {"game", "seed", "options", "house_rules", "seats"}
+    data = {key: value for key, value in settings.items() if key in allowed}
+    bad = set(settings) - allowed - {"title", "available_options", "colours"}
+    if bad:
+        raise ConfigError(f"<settings>: {', '.join(sorted(bad))}: cannot be changed from the web page")
+    return config_from_dict(data, source="<settings>", base=base)

@@ -1,0 +1,130 @@
+"""The TOML configuration: defaults, validation with errors naming the key, the web's settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.config import EXAMPLE, Config, ConfigError, config_from_settings, load_config
+
+GOOD = """
+game = "jurassik"
+seed = 7
+
+[options]
+edition = "es"
+
+[[seats]]
+name = "Ana"
+colour = "red"
+
+[[seats]]
+name = "Bo"
+colour = "purple"
+
+[pins]
+seats = [5, 6]
+buzzer = 12
+
+[camera]
+source = "folder:/tmp/frames"
+fps = 10
+
+[store]
+state_dir = "/tmp/dinotable-test"
+
+[web]
+lan = true
+pin = "4821"
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "companion.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_full_config_loads(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, GOOD))
+    assert config.game == "jurassik" and config.seed == 7
+    assert config.players == ["Ana", "Bo"]
+    assert [s.colour for s in config.seats] == ["red", "purple"]
+    assert config.engine_options == {"edition": "es"}
+    assert config.pins.seats == (5, 6) and config.pins.buzzer == 12
+    assert config.camera.kind == "folder" and config.camera.argument == "/tmp/frames"
+    assert config.state_dir == Path("/tmp/dinotable-test")
+    assert config.web.lan and config.web.bind == "0.0.0.0"
+
+
+def test_defaults_are_safe() -> None:
+    config = Config()
+    assert config.web.bind == "127.0.0.1" and not config.web.lan
+    assert config.pins.confirm == 23
+    assert load_config(None) == config
+
+
+def test_the_documented_example_is_valid_toml_and_loads(tmp_path: Path) -> None:
+    text = EXAMPLE.replace('"jurassic-parts"', '"jurassik"')
+    text = "\n".join(line[4:] if line.startswith("    ") else line for line in text.splitlines())
+    config = load_config(write(tmp_path, text))
+    assert config.players == ["Ana", "Bo"] and config.game == "jurassik"
+    assert config.camera.source == "picamera" and config.web.port == 8080
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ('game = "chess"', "game: unknown game"),
+        ('colour = "purple"', "share a colour"),
+        ('edition = "fr"', "options: option 'edition'"),
+        ('source = "folder:/tmp/frames"\nfps = "fast"', "camera.fps"),
+        ('pin = "4821"', "web.pin"),
+        ("buzzer = 12", "pins"),
+        ("seed = 7", "seed"),
+    ],
+)
+def test_bad_values_are_named(tmp_path: Path, change: str, message: str) -> None:
+    text = GOOD
+    replacements = {
+        'game = "chess"': ('game = "jurassik"', 'game = "chess"'),
+        'colour = "purple"': ('colour = "purple"', 'colour = "red"'),
+        'edition = "fr"': ('edition = "es"', 'edition = "fr"'),
+        'source = "folder:/tmp/frames"\nfps = "fast"': ("fps = 10", 'fps = "fast"'),
+        'pin = "4821"': ('pin = "4821"', 'pin = "48"'),
+        "buzzer = 12": ("buzzer = 12", "buzzer = 5"),
+        "seed = 7": ("seed = 7", 'seed = "seven"'),
+    }
+    old, new = replacements[change]
+    text = text.replace(old, new)
+    with pytest.raises(ConfigError, match=message.split(":")[0]) as caught:
+        load_config(write(tmp_path, text))
+    assert str(tmp_path) in str(caught.value)
+
+
+def test_unreadable_and_malformed_files(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "missing.toml")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(write(tmp_path, "game = "))
+    with pytest.raises(ConfigError, match="unknown key"):
+        load_config(write(tmp_path, 'game = "jurassik"\nlasers = true'))
+    with pytest.raises(ConfigError, match="takes 2-5 players"):
+        load_config(write(tmp_path, 'game = "jurassik"\n[[seats]]\ncolour = "red"'))
+    with pytest.raises(ConfigError, match="needs lan"):
+        load_config(write(tmp_path, 'game = "jurassik"\n[web]\nbind = "0.0.0.0"'))
+
+
+def test_web_settings_change_the_game_but_not_the_hardware(tmp_path: Path) -> None:
+    base = load_config(write(tmp_path, GOOD))
+    new = config_from_settings(
+        {"game": "jurassik", "seats": [{"name": "X", "colour": "blue"}, "green"]}, base
+    )
+    assert new.players == ["X", "green"] and new.pins == base.pins and new.web == base.web
+    with pytest.raises(ConfigError, match="cannot be changed"):
+        config_from_settings({"pins": {"buzzer": 4}}, base)
+    settings = new.settings()
+    assert settings["game"] == "jurassik" and {o["name"] for o in settings["available_options"]} >= {
+        "edition"
+    }
