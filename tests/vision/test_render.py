@@ -55,8 +55,11 @@ def sample_scene(tag_size: float = 34.0) -> Scene:
     return scene
 
 
+QR_ONLY = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+
+
 def decode(image: np.ndarray) -> dict[str, zxingcpp.Barcode]:
-    return {code.text: code for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)}
+    return {code.text: code for code in zxingcpp.read_barcodes(image, formats=QR_ONLY)}
 
 
 def zxing_corners(code: zxingcpp.Barcode) -> np.ndarray:
@@ -122,8 +125,8 @@ def test_ground_truth_agrees_with_the_homography(scene: Scene) -> None:
         np.testing.assert_allclose(truth.corners, frame.to_pixels(tag_corners(tag)), atol=1e-6)
         np.testing.assert_allclose(frame.to_table([truth.center])[0], tag.center, atol=1e-6)
         assert truth.modules == 21 and truth.visible == 1.0 and truth.in_frame
-    for peg, truth in zip(scene.pegs, frame.pegs):
-        np.testing.assert_allclose(truth.center, frame.to_pixels([peg.center])[0], atol=1e-6)
+    for peg, peg_truth in zip(scene.pegs, frame.pegs):
+        np.testing.assert_allclose(peg_truth.center, frame.to_pixels([peg.center])[0], atol=1e-6)
 
 
 def test_pegs_are_drawn_at_their_pixels_in_their_colour(scene: Scene) -> None:
