@@ -67,5 +67,25 @@ def register(subparsers: Any) -> None:
     _register_more(subparsers)
 
 
+def _tags(args: argparse.Namespace) -> int:
+    from vision import sheets, tags
+
+    try:
+        games = list(tags.GAME_CODES) if args.game.lower() == "all" else [tags.game_code(args.game)]
+        written = []
+        for game in games:
+            written += [str(path) for path in sheets.write_sheets(game, args.out, seed=args.seed)]
+    except (ValueError, OSError) as error:
+        return _fail(str(error))
+    _print_json({"written": written})
+    return 0
+
+
 def _register_more(subparsers: Any) -> None:
-    """Commands that need the rest of the vision package (added as it lands)."""
+    tags = subparsers.add_parser(
+        "tags", help="write printable tag sheets (PDF, true size, cut marks) and the manifest of a game"
+    )
+    tags.add_argument("game", help="JP, JK, JB, IN (or a game name), or 'all'")
+    tags.add_argument("--out", default=".", help="output directory (default: current)")
+    tags.add_argument("--seed", type=int, default=1, help="seed of the opaque back ids of this printed set")
+    tags.set_defaults(handler=_tags)

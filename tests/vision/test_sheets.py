@@ -1,0 +1,53 @@
+"""`companion tags`: PDF sheets at true size with every tag of a game, the markers, and the manifest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from companion.cli import main
+from vision import sheets, tags
+
+
+def test_sheets_hold_every_tag_at_its_printed_size(tmp_path: Path) -> None:
+    pdf_path, manifest_path = sheets.write_sheets("JB", tmp_path)
+    data = pdf_path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert b"/MediaBox [0 0 595.28 841.89]" in data  # A4 in points: 1 mm = 72/25.4 pt, no scaling
+    manifest = json.loads(manifest_path.read_text())
+    assert manifest["game"] == "JB"
+    assert len(manifest["tags"]) == len(tags.manifest_for("JB").entries) == 4 + 11 + 28 + 28
+
+
+def test_placement_fits_the_page_and_never_overlaps(tmp_path: Path) -> None:
+    placed: list[tuple[float, float, float, float]] = []
+
+    class Recorder(FPDF):
+        def line(self, x1: float, y1: float, x2: float, y2: float) -> None:
+            placed.append((x1, y1, x2, y2))
+            super().line(x1, y1, x2, y2)
+
+    pdf = Recorder(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    entries = list(tags.manifest_for("JP").entries.values())
+    assert sheets._place_stickers(pdf, "JP", entries, "test") == 116
+    assert placed
+    assert all(0 <= x <= sheets.PAGE_W for x1, _, x2, _ in placed for x in (x1, x2))
+    assert all(0 <= y <= sheets.PAGE_H for _, y1, _, y2 in placed for y in (y1, y2))
+    assert pdf.pages_count >= 2
+
+
+def test_tags_command_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tags", "all", "--out", str(tmp_path)]) == 0
+    written = json.loads(capsys.readouterr().out)["written"]
+    assert len(written) == 8
+    assert {Path(p).name for p in written} >= {"jp-tags.pdf", "in-manifest.json"}
+
+
+def test_tags_command_unknown_game_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tags", "chess", "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1

@@ -1,0 +1,100 @@
+"""The DT1 scheme: manifests per game, opaque backs, strict validation that never raises."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision import tags
+from vision.stamps import qr_matrix
+
+
+def test_payload_and_parse_round_trip() -> None:
+    text = tags.payload("jurassic-parts", "F07")
+    assert text == "DT1:JP:F07"
+    parsed = tags.parse_payload(text)
+    assert isinstance(parsed, tags.ParsedPayload)
+    assert (parsed.game, parsed.component_id) == ("JP", "F07")
+
+
+@pytest.mark.parametrize("game", list(tags.GAME_CODES))
+def test_every_manifest_payload_fits_a_version_1_or_2_code(game: str) -> None:
+    manifest = tags.manifest_for(game)
+    for text in manifest.payloads():
+        assert set(text) <= tags.ALPHANUMERIC
+        assert qr_matrix(text).shape[0] in (21, 25)
+
+
+def test_jurassic_parts_manifest_lists_58_tiles_with_fossils_rocks_and_mirrored_backs() -> None:
+    manifest = tags.manifest_for("JP")
+    fronts = [e for e in manifest.entries.values() if e.face == "front"]
+    backs = [e for e in manifest.entries.values() if e.face == "back"]
+    assert len(fronts) == 58 and len(backs) == 58
+    assert {e.component_id for e in fronts} == {f"F{n:02d}" for n in range(1, 59)}
+    assert all(e.component and e.rocks is not None and len(e.rocks) == 6 for e in fronts)
+    # backs reveal nothing: no component name; their rock multiset matches the fronts' mirrored rocks
+    assert all(e.component == "" and e.rocks is not None for e in backs)
+    assert sorted(tags.mirror_rocks(e.rocks or ()) for e in fronts) == sorted(e.rocks or () for e in backs)
+    assert all(len(e.component_id) == 5 for e in backs)
+
+
+def test_back_ids_depend_on_the_seed_only() -> None:
+    first = {e.component_id for e in tags.manifest_for("JB", 1).entries.values() if e.face == "back"}
+    again = {e.component_id for e in tags._build("JB", 1).entries.values() if e.face == "back"}
+    other = {e.component_id for e in tags.manifest_for("JB", 2).entries.values() if e.face == "back"}
+    assert first == again and first != other and len(first) == 28
+
+
+def test_manifest_json_round_trip() -> None:
+    manifest = tags.manifest_for("JK")
+    again = tags.Manifest.from_dict(manifest.to_dict())
+    assert again.entries == manifest.entries
+
+
+def test_validator_counts_rejections_and_reports_duplicates() -> None:
+    validator = tags.TagValidator(tags.manifest_for("JP"))
+    assert validator.check("DT1:JP:F01") is not None
+    assert validator.check("DT1:JP:F01") is None
+    assert validator.check("DT1:JK:D1-1") is None
+    assert validator.check("DT1:JP:F99") is None
+    assert validator.check("hello") is None
+    assert validator.check("DT2:JP:F01") is None
+    assert validator.check("DT1:JP") is None
+    assert validator.duplicates == ["F01"]
+    assert validator.rejected == {
+        tags.OTHER_GAME: 1,
+        tags.UNKNOWN_ID: 1,
+        tags.NOT_ALPHANUMERIC: 1,
+        tags.OTHER_SCHEME: 1,
+        tags.MALFORMED: 1,
+    }
+
+
+def test_unknown_game_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown game"):
+        tags.game_code("chess")
+
+
+_CHARS = st.sampled_from([*sorted(tags.ALPHANUMERIC), "_", "a", "é", "\x00", "\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=40),
+        st.text(_CHARS, max_size=30),
+        st.builds(lambda g, i: f"DT1:{g}:{i}", st.sampled_from(["JP", "JK", "JB", "IN", "XX", ""]),
+                  st.text(_CHARS, max_size=25)),
+        st.binary(max_size=20),
+        st.none(),
+        st.integers(),
+    )
+)
+def test_bad_payloads_never_raise_and_are_counted(text: object) -> None:
+    validator = tags.TagValidator(tags.manifest_for("JP"))
+    result = validator.check(text)
+    if result is None:
+        assert sum(validator.rejected.values()) == 1
+    else:
+        assert isinstance(text, str) and text == tags.payload("JP", result.component_id)

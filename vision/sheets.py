@@ -1,0 +1,168 @@
+"""Printable tag sheets: PDF at true size in millimetres (print at 100 %, no "fit to page").
+
+Each sticker is the QR code with its white quiet zone and a small caption under it, with cut marks at
+its corners. Fronts come first, then the opaque backs (to be stuck on the other side of the same
+components, in any order: they reveal nothing), then a page of calibration markers (ArUco DICT_4X4_50,
+ids 0-3, clockwise from top-left at the corners of the table area). The manifest JSON goes alongside.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from fpdf import FPDF
+
+from vision import tags
+from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM
+from vision.stamps import qr_matrix
+
+PAGE_W, PAGE_H = 210.0, 297.0  # A4 portrait, mm
+MARGIN = 10.0
+QUIET_MODULES = 2
+CAPTION_MM = 3.5
+GUTTER_MM = 4.0
+CUT_MARK_MM = 2.0
+
+
+def _new_pdf(title: str) -> FPDF:
+    pdf = FPDF(orientation="P", unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    pdf.set_title(title)
+    pdf.set_creator("Dino Table Companion")
+    return pdf
+
+
+def _cut_marks(pdf: FPDF, x: float, y: float, w: float, h: float) -> None:
+    p = pdf
+    p.set_draw_color(120, 120, 120)
+    p.set_line_width(0.1)
+    gap, length = 0.8, CUT_MARK_MM
+    for cx, cy, sx, sy in ((x, y, -1, -1), (x + w, y, 1, -1), (x + w, y + h, 1, 1), (x, y + h, -1, 1)):
+        p.line(cx + sx * gap, cy, cx + sx * (gap + length), cy)
+        p.line(cx, cy + sy * gap, cx, cy + sy * (gap + length))
+
+
+def _draw_qr(pdf: FPDF, text: str, x: float, y: float, side_mm: float) -> None:
+    """Dark modules as filled squares; (x, y) is the code's top-left corner (quiet zone outside)."""
+    matrix = qr_matrix(text)
+    n = matrix.shape[0]
+    module = side_mm / n
+    pdf.set_fill_color(0, 0, 0)
+    for row in range(n):
+        col = 0
+        while col < n:
+            if matrix[row, col]:
+                start = col
+                while col < n and matrix[row, col]:
+                    col += 1
+                # runs of dark modules as one rectangle (smaller files, no hairline seams)
+                pdf.rect(x + start * module, y + row * module, (col - start) * module, module, style="F")
+            else:
+                col += 1
+
+
+def _sticker_size(entry: tags.ManifestEntry) -> tuple[float, float]:
+    modules = qr_matrix(tags.payload("JP", "F01")).shape[0]  # version 1; version 2 scales the same side
+    quiet = entry.tag_mm * QUIET_MODULES / modules
+    side = entry.tag_mm + 2 * quiet
+    return side, side + CAPTION_MM
+
+
+def _caption(entry: tags.ManifestEntry) -> str:
+    if entry.face == "back":
+        return f"{entry.component_id} (back)"
+    return entry.component_id if not entry.component else f"{entry.component_id} {entry.component}"[:28]
+
+
+def _place_stickers(pdf: FPDF, game: str, entries: Iterable[tags.ManifestEntry], heading: str) -> int:
+    """Lay stickers out in rows, starting new pages as needed; returns how many were placed."""
+    placed = 0
+    x = y = row_h = 0.0
+    started = False
+    for entry in entries:
+        w, h = _sticker_size(entry)
+        if not started:
+            pdf.add_page()
+            _heading(pdf, heading)
+            x, y, row_h, started = MARGIN, MARGIN + 8.0, 0.0, True
+        if x + w > PAGE_W - MARGIN:
+            x, y, row_h = MARGIN, y + row_h + GUTTER_MM, 0.0
+        if y + h > PAGE_H - MARGIN:
+            pdf.add_page()
+            _heading(pdf, heading)
+            x, y, row_h = MARGIN, MARGIN + 8.0, 0.0
+        quiet = (w - entry.tag_mm) / 2
+        _draw_qr(pdf, tags.payload(game, entry.component_id), x + quiet, y + quiet, entry.tag_mm)
+        pdf.set_font("Helvetica", size=5)
+        pdf.set_text_color(60, 60, 60)
+        pdf.text(x + 0.5, y + w + CAPTION_MM - 1.0, _caption(entry))
+        _cut_marks(pdf, x, y, w, h)
+        x += w + GUTTER_MM
+        row_h = max(row_h, h)
+        placed += 1
+    return placed
+
+
+def _heading(pdf: FPDF, text: str) -> None:
+    pdf.set_font("Helvetica", size=8)
+    pdf.set_text_color(0, 0, 0)
+    pdf.text(MARGIN, MARGIN + 3.0, text)
+    pdf.set_font("Helvetica", size=6)
+    pdf.text(MARGIN, MARGIN + 6.0, "Print at 100 % (actual size). The 50 mm bar must measure 50 mm.")
+    pdf.set_fill_color(0, 0, 0)
+    pdf.rect(PAGE_W - MARGIN - 50.0, MARGIN + 1.0, 50.0, 1.0, style="F")
+
+
+def _marker_cells(marker_id: int) -> list[list[bool]]:
+    import cv2
+
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    bitmap = cv2.aruco.generateImageMarker(dictionary, marker_id, 6, borderBits=1)
+    return [[bool(v < 128) for v in row] for row in bitmap]
+
+
+def add_calibration_page(pdf: FPDF, size_mm: float = DEFAULT_MARKER_SIZE_MM) -> None:
+    """ArUco DICT_4X4_50 markers 0..3, each with a white margin and cut marks; stick them at the corners
+    of the table area clockwise from top-left (0 NW, 1 NE, 2 SE, 3 SW)."""
+    pdf.add_page()
+    _heading(pdf, "Calibration markers (ArUco DICT_4X4_50): 0 NW, 1 NE, 2 SE, 3 SW corner of the table area")
+    cell = size_mm / 6
+    margin = size_mm * 0.15
+    for index, marker_id in enumerate(CALIBRATION_MARKER_IDS):
+        col, row = index % 2, index // 2
+        x = MARGIN + 10 + col * (size_mm + 2 * margin + 30)
+        y = MARGIN + 20 + row * (size_mm + 2 * margin + 30)
+        pdf.set_fill_color(0, 0, 0)
+        for r, line in enumerate(_marker_cells(marker_id)):
+            for c, dark in enumerate(line):
+                if dark:
+                    pdf.rect(x + margin + c * cell, y + margin + r * cell, cell, cell, style="F")
+        _cut_marks(pdf, x, y, size_mm + 2 * margin, size_mm + 2 * margin)
+        pdf.set_font("Helvetica", size=7)
+        pdf.text(x, y + size_mm + 2 * margin + 5, f"marker {marker_id} ({size_mm:g} mm)")
+
+
+def write_sheets(game: str, out_dir: str | Path, seed: int = tags.DEFAULT_SEED) -> list[Path]:
+    """Write ``<game>-tags.pdf`` (fronts, backs, calibration markers) and ``<game>-manifest.json``."""
+    code = tags.game_code(game)
+    manifest = tags.manifest_for(code, seed)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    pdf = _new_pdf(f"Dino Table Companion tags: {tags.GAME_CODES[code]}")
+    name = tags.GAME_CODES[code]
+    fronts = [e for e in manifest.entries.values() if e.face == "front"]
+    other_sides = [e for e in manifest.entries.values() if e.face == "back" and e.component]
+    backs = [e for e in manifest.entries.values() if e.face == "back" and not e.component]
+    _place_stickers(pdf, code, fronts, f"{name}: fronts (set seed {seed})")
+    if other_sides:
+        _place_stickers(pdf, code, other_sides, f"{name}: second sides (each on the back of its front)")
+    if backs:
+        _place_stickers(pdf, code, backs, f"{name}: opaque backs (any order; they reveal nothing)")
+    add_calibration_page(pdf)
+    pdf_path = out / f"{code.lower()}-tags.pdf"
+    pdf.output(str(pdf_path))
+    manifest_path = out / f"{code.lower()}-manifest.json"
+    manifest_path.write_text(json.dumps(manifest.to_dict(), indent=1) + "\n", encoding="utf-8")
+    return [pdf_path, manifest_path]
