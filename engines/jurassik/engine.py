@@ -361,6 +361,11 @@ class JurassikState(State):
         total = sum(self.unseen.values())
         return [(Reveal(face), count / total) for face, count in self.unseen.items() if count > 0]
 
+    def apply(self, action: Action) -> JurassikState:
+        after = super().apply(action)
+        assert isinstance(after, JurassikState)
+        return after
+
     def clone(self) -> JurassikState:
         new = object.__new__(JurassikState)
         new.__dict__.update(self.__dict__)
@@ -593,7 +598,6 @@ class JurassikState(State):
         elif isinstance(action, Decline):
             ids = [PHASE_RULE[self.phase]]
         after = self.apply(action)
-        assert isinstance(after, JurassikState)
         if after.phase == "over":
             ids.append("JK-END")
         return [self.rules[i] for i in dict.fromkeys(ids)]

@@ -63,7 +63,7 @@ _RULES: list[tuple[str, str, str, str, str]] = [
         '* A tile is said "accessible" when one of its sides is next to a free space created by tiles that '
         "have previously been removed from the excavation zone.",
         "Una carta es “accesible” cuando uno de sus lados está al borde de un espacio libre, creado por las "
-        "cartas anteriormente retiradas de la zona de excavación.",
+        "cartas anteriormente retiradas de la zona de excavación ( ).",
         "Accessible: a tile in the zone with at least one side (orthogonal, not diagonal) next to a free "
         "space. A free space is a cell whose tile has been removed. The table's outer edge is not a free "
         "space.",
@@ -94,7 +94,7 @@ _RULES: list[tuple[str, str, str, str, str]] = [
         "The player can take an action tile, reveal it, and do the action immediately. Action tiles that "
         "have been turned over (face up) are removed from the excavation zone, except in the case of a "
         '"rock" tile, which remains where it was revealed (D.).',
-        "El jugador puede coger una carta acción, enseñarla, y efectuar la acción al momento. Las cartas "
+        "El jugador puede coger una carta acción , enseñarla, y efectuar la acción al momento. Las cartas "
         "acción a las cuales se les dio la vuelta tienen que ser retiradas de la zona de excavación (e), "
         "salvo las cartas rocas que se quedan donde se les ha dado la vuelta (f).",
         "An action tile is revealed and resolved at once, then leaves the zone (its cell becomes free), "
@@ -186,8 +186,8 @@ _RULES: list[tuple[str, str, str, str, str]] = [
         "has the most points is the best paleontologist of the game. The score can be even, so there can be "
         "several winners.",
         "una sola carta dinosaurio vale 1 punto; dos cartas del mismo dinosaurio valen 3 puntos; tres "
-        "cartas del mismo dinosaurio valen 6 puntos; Un dinosaurio completo (4 cartas) vale 10 puntos. El "
-        "jugador que haya totalizado la mayor cantidad de puntos es elegido el mejor paleontólogo de la "
+        "cartas del mismo dinosaurio valen 6 puntos; Un dinosaurio completo (4 cartas) vale 10 puntos [...] "
+        "El jugador que haya totalizado la mayor cantidad de puntos es elegido el mejor paleontólogo de la "
         "partida. En caso de igualdad puede ser que haya varios ganadores.",
         "Score per dinosaur held: 1 piece 1, 2 pieces 3, 3 pieces 6, 4 pieces 10. Equal best scores share "
         "the win.",
