@@ -1,0 +1,72 @@
+"""Jurassic Brunch: two triceratops teams graze four freely placed pasture boards under a raptor's eye.
+
+``import engines.jurassic_brunch`` registers the game as ``"jurassic-brunch"``. The full state format is in
+docs/jurassic-brunch.md; the readings of the rulebook are in shared/RULES-NOTES.md and in :mod:`.rules`.
+"""
+
+from engines.core import register_game
+from engines.jurassic_brunch.actions import (
+    Birth,
+    Charge,
+    EndTurn,
+    Expel,
+    Hide,
+    Look,
+    Move,
+    RaptorMove,
+    Reveal,
+    Steal,
+    UseSuperYummy,
+    Wake,
+)
+from engines.jurassic_brunch.area import (
+    ARRANGEMENTS,
+    BOARD_IDS,
+    DEFAULT_EGGS,
+    DEFAULT_EGGS_ARE_ASSUMED,
+    AreaError,
+    Board,
+    PlayingArea,
+    arrangement,
+    random_arrangement,
+)
+from engines.jurassic_brunch.game import JurassicBrunch
+from engines.jurassic_brunch.rules import RULES
+from engines.jurassic_brunch.serialize import check_conservation
+from engines.jurassic_brunch.state import BrunchState
+from engines.jurassic_brunch.tokens import TOKEN_COUNTS, TOKEN_KINDS, TOKEN_POINTS, kind_from_tag
+
+GAME = register_game(JurassicBrunch())
+
+__all__ = [
+    "ARRANGEMENTS",
+    "BOARD_IDS",
+    "DEFAULT_EGGS",
+    "DEFAULT_EGGS_ARE_ASSUMED",
+    "GAME",
+    "RULES",
+    "TOKEN_COUNTS",
+    "TOKEN_KINDS",
+    "TOKEN_POINTS",
+    "AreaError",
+    "Birth",
+    "Board",
+    "BrunchState",
+    "Charge",
+    "EndTurn",
+    "Expel",
+    "Hide",
+    "JurassicBrunch",
+    "Look",
+    "Move",
+    "PlayingArea",
+    "RaptorMove",
+    "Reveal",
+    "Steal",
+    "UseSuperYummy",
+    "Wake",
+    "arrangement",
+    "check_conservation",
+    "kind_from_tag",
+    "random_arrangement",
+]

@@ -1,0 +1,145 @@
+"""The Jurassic Brunch game: setup options and house rules, the initial state, and the CLI rulings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.core import Game, InputError, StateFormatError
+from engines.core.game import Option
+from engines.jurassic_brunch.actions import CODEC
+from engines.jurassic_brunch.area import (
+    ARRANGEMENTS,
+    COLOURS,
+    AreaError,
+    PlayingArea,
+    arrangement,
+    parse_board,
+    random_arrangement,
+)
+from engines.jurassic_brunch.rules import RULES
+from engines.jurassic_brunch.serialize import HOUSE_RULES, state_from_dict
+from engines.jurassic_brunch.state import TRICERATOPS_PER_PLAYER, BrunchState, rank
+from engines.jurassic_brunch.tokens import TOKEN_COUNTS, normalise_kind
+
+
+class JurassicBrunch(Game):
+    name = "jurassic-brunch"
+    title = "Jurassic Brunch"
+    min_players = 2
+    max_players = 2
+
+    def __init__(self) -> None:
+        self.rulebook = RULES
+        self.codec = CODEC
+        self.options = (
+            Option(
+                "arrangement",
+                "square",
+                (*ARRANGEMENTS, "random"),
+                "How the four boards are placed: the rulebook's square for a first game, another named "
+                "shape, or a random valid placement drawn from the setup rng.",
+            ),
+            Option(
+                "boards",
+                None,
+                (),
+                "Explicit placement (as seen on the table): a list of {id, centre, rotation}; overrides "
+                "'arrangement'.",
+            ),
+            Option("eggs", None, (), "Egg layout per board (local cells); default: the assumed layout."),
+            Option(
+                "charge_blocked_by_grass",
+                False,
+                (False, True),
+                "Grass tokens block a charge (by default a charge passes over them without eating).",
+                house_rule=True,
+            ),
+            Option(
+                "wake_same_turn",
+                False,
+                (False, True),
+                "A triceratops may be woken in the turn it fell asleep (by default: from the next turn).",
+                house_rule=True,
+            ),
+            Option(
+                "super_yummy_same_turn",
+                False,
+                (False, True),
+                "A Super Yummy may be used in the turn it was gained (by default: from the next turn).",
+                house_rule=True,
+            ),
+        )
+
+    # -- states -----------------------------------------------------------------------------------------
+    def new_initial_state(
+        self,
+        players: Sequence[str] = COLOURS,
+        rng: random.Random | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> BrunchState:
+        """Setup: boards placed, 4 triceratops each on their eggs, 1 in each pool, the raptor off the area,
+        28 face-down (unknown) tokens on the other cells. Blue plays first with a single action."""
+        names = self.check_players(players)
+        if sorted(names) != sorted(COLOURS):
+            raise StateFormatError("Jurassic Brunch is played by 'blue' and 'orange'")
+        resolved = self.resolve_options(options)
+        try:
+            if resolved["boards"] is not None:
+                if not isinstance(resolved["boards"], list):
+                    raise AreaError("the boards option is a list of {id, centre, rotation}")
+                boards = tuple(parse_board(item) for item in resolved["boards"])
+            elif resolved["arrangement"] == "random":
+                boards = random_arrangement(rng if rng is not None else random.Random(0))
+            else:
+                boards = arrangement(resolved["arrangement"])
+            area = PlayingArea(boards, resolved["eggs"])
+        except AreaError as error:
+            raise StateFormatError(str(error)) from None
+        state = BrunchState(self, area, {name: resolved[name] for name in HOUSE_RULES})
+        eggs = {cell: colour for colour in COLOURS for cell in area.egg_cells[colour]}
+        for cell, colour in eggs.items():
+            state.triceratops[cell] = (colour, None)
+        state.pool = {colour: TRICERATOPS_PER_PLAYER - len(area.egg_cells[colour]) for colour in COLOURS}
+        state.grass = set(area.cells) - set(eggs)
+        state.bag = dict(TOKEN_COUNTS)
+        if len(state.grass) != sum(TOKEN_COUNTS.values()):
+            raise StateFormatError("the egg layout must leave 28 spaces for the grass tokens")
+        return state
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> BrunchState:
+        return state_from_dict(self, data)
+
+    # -- rulings ----------------------------------------------------------------------------------------
+    def score_report(self, data: Any) -> dict[str, Any]:
+        """`companion score jurassic-brunch FILE`: tokens held and triceratops on the area at the end."""
+        from engines.jurassic_brunch.rulings import parse_score_input
+
+        holdings, on_area = parse_score_input(data)
+        losers = [player for player in holdings if on_area[player] == 0]
+        outcome = rank(holdings, losers)
+        return {
+            "players": {
+                player: {"total": outcome.scores[player], "breakdown": dict(outcome.breakdown[player])}
+                for player in holdings
+            },
+            "winners": list(outcome.winners),
+        }
+
+    def legal_report(self, data: Any) -> dict[str, Any]:
+        """`companion legal jurassic-brunch FILE`: a position (issue 7 format) or a full engine state."""
+        from engines.jurassic_brunch.rulings import state_from_position
+
+        if isinstance(data, Mapping) and "game" in data:
+            try:
+                state = self.state_from_dict(data)
+            except (StateFormatError, KeyError, TypeError) as error:
+                raise InputError(f"bad engine state: {error}") from None
+        else:
+            state = state_from_position(self, data)
+        return {"actions": [action.to_dict() for action in state.legal_actions()]}
+
+
+
+__all__ = ["JurassicBrunch", "normalise_kind"]
