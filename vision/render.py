@@ -529,7 +529,7 @@ def render(
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=(40, 40, 40),
     )
-    image = _apply_effects(image, effects, chance)
+    image = apply_effects(image, effects, chance)
 
     occluded = np.zeros((height, width), dtype=np.uint8)
     pixel_occluders: list[tuple[Point, ...]] = []
@@ -669,7 +669,10 @@ def _light_map(
     return result
 
 
-def _apply_effects(image: np.ndarray, effects: Effects, chance: random.Random) -> np.ndarray:
+def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> np.ndarray:
+    """The camera's photometric effects (blur, uneven light, noise, JPEG) on a rendered frame; hands are
+    geometry and are drawn by :func:`render`. The input is returned unchanged when no effect is on."""
+    chance = _as_random(rng)
     if effects.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), effects.blur)
     if effects.vignette > 0 or effects.gradient > 0 or effects.brightness != 1.0:
