@@ -1,0 +1,223 @@
+"""JSON, pictures and server-sent events: everything the page's script asks for."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from companion.session import TableSession
+from companion.web import drawing
+from companion.web.validate import field, json_object, only_fields, query_int
+from engines.core import EngineError
+
+blueprint = Blueprint("api", __name__)
+
+BUTTONS = ("confirm", "undo", "next", "mode")
+MAX_OPTION_INDEX = 10_000
+T = TypeVar("T")
+
+
+def table() -> TableSession:
+    session: TableSession = current_app.extensions["table_session"]
+    return session
+
+
+def ask(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Call the session, turning its refusals of bad input into clean 4xx answers."""
+    try:
+        return call(*args, **kwargs)
+    except LookupError as error:
+        abort(404, description=_message(error, "not found"))
+    except (EngineError, ValueError, TypeError) as error:
+        abort(400, description=_message(error, "bad request"))
+
+
+def _message(error: Exception, fallback: str) -> str:
+    text = str(error.args[0]) if error.args else ""
+    return text[:300] or fallback
+
+
+def _game_id() -> int | None:
+    return query_int("game", low=0)
+
+
+def _answer(result: dict[str, Any]) -> Response:
+    """A session answer: refusals (``ok`` false: illegal, nothing pending...) are 409 Conflict."""
+    response = jsonify(result)
+    if not result.get("ok", True):
+        response.status_code = 409
+    return response
+
+
+def _jpeg(data: bytes | None, what: str) -> Response:
+    if not data:
+        abort(404, description=f"no {what} yet")
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def _svg(text: str) -> Response:
+    return Response(text, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@blueprint.get("/snapshot")
+def snapshot() -> Response:
+    return jsonify(ask(table().snapshot))
+
+
+@blueprint.get("/frame.jpg")
+def frame() -> Response:
+    raw = request.args.get("raw", "0")
+    if raw not in ("0", "1"):
+        abort(400, description="raw must be 0 or 1")
+    return _jpeg(ask(table().frame_jpeg, annotated=raw == "0"), "camera frame")
+
+
+@blueprint.get("/history")
+def history() -> Response:
+    return jsonify(ask(table().history, _game_id()))
+
+
+@blueprint.get("/state/<int:seq>")
+def state_at(seq: int) -> Response:
+    return jsonify(ask(table().state_at, _bounded(seq), _game_id()))
+
+
+@blueprint.get("/photo/<int:seq>.jpg")
+def photo(seq: int) -> Response:
+    return _jpeg(ask(table().event_photo, _bounded(seq), _game_id()), f"photo for event {seq}")
+
+
+@blueprint.get("/games")
+def games() -> Response:
+    return jsonify(ask(table().games))
+
+
+@blueprint.get("/settings")
+def settings() -> Response:
+    return jsonify(ask(table().settings))
+
+
+@blueprint.get("/calibration")
+def calibration() -> Response:
+    return jsonify(ask(table().calibration))
+
+
+@blueprint.get("/board.svg")
+def board_svg() -> Response:
+    """The table as a picture: the slab or board, legal moves, last move, and a split with its shares."""
+    seq = query_int("seq", low=0)
+    snap = ask(table().snapshot)
+    if seq is not None:
+        past = ask(table().state_at, seq, _game_id())
+        snap = {**snap, "view": past.get("view"), "split": past.get("split"), "pending": None,
+                "legal": [], "last_event": past.get("event")}
+    return _svg(drawing.board_svg(snap))
+
+
+@blueprint.get("/scores.svg")
+def scores_svg() -> Response:
+    snap = ask(table().snapshot)
+    return _svg(drawing.score_chart_svg(ask(table().history, _game_id()), snap.get("players") or []))
+
+
+@blueprint.post("/press")
+def press() -> Response:
+    data = json_object()
+    only_fields(data, {"button"})
+    button = field(data, "button", str, check=lambda b: b in BUTTONS, why=f"one of {', '.join(BUTTONS)}")
+    return _answer(ask(table().press, button))
+
+
+@blueprint.post("/choose")
+def choose() -> Response:
+    data = json_object()
+    only_fields(data, {"index"})
+    index = field(data, "index", int, check=lambda i: 0 <= i <= MAX_OPTION_INDEX)
+    return _answer(ask(table().choose, index))
+
+
+@blueprint.post("/submit")
+def submit() -> Response:
+    data = json_object()
+    only_fields(data, {"action"})
+    action = field(data, "action", dict)
+    if not isinstance(action.get("kind"), str):
+        abort(400, description="an action needs a text 'kind'")
+    return _answer(ask(table().submit, action, "web"))
+
+
+@blueprint.post("/new-game")
+def new_game() -> Response:
+    data = json_object()
+    only_fields(data, {"settings"})
+    settings = field(data, "settings", dict)
+    only_fields(settings, {"game", "edition", "options", "house_rules", "players", "seed"})
+    field(settings, "game", str, check=lambda g: 0 < len(g) <= 40)
+    players = field(settings, "players", list, check=lambda p: 1 <= len(p) <= 6, why="1 to 6 players")
+    for player in players:
+        if not isinstance(player, dict):
+            abort(400, description="each player is an object {name, colour, seat}")
+        only_fields(player, {"name", "colour", "seat"})
+        field(player, "name", str, check=lambda n: 0 < len(n.strip()) <= 24, why="1-24 characters")
+        field(player, "colour", str, check=lambda c: c in drawing.SEAT_COLOURS,
+              why=f"one of {', '.join(drawing.SEAT_COLOURS)}")
+        field(player, "seat", int, required=False, check=lambda s: 0 <= s < 6)
+    for name in ("options", "house_rules"):
+        field(settings, name, dict, required=False)
+    field(settings, "edition", str, required=False, check=lambda e: len(e) <= 20)
+    field(settings, "seed", int, required=False, check=lambda s: 0 <= s < 2**32)
+    colours = [p["colour"] for p in players]
+    names = [p["name"].strip() for p in players]
+    if len(set(colours)) != len(colours) or len(set(names)) != len(names):
+        abort(400, description="every player needs their own name and colour")
+    return _answer(ask(table().new_game, settings))
+
+
+_streams_lock = threading.Lock()
+
+
+def _bounded(seq: int) -> int:
+    if seq > 10**9:
+        abort(404, description="no such event")
+    return seq
+
+
+@blueprint.get("/events")
+def events() -> Response:
+    """Server-sent events from ``session.events()``; the number of open streams is bounded.
+
+    Every event goes out as an unnamed ``data:`` message carrying its ``type``, so that the page's one
+    ``onmessage`` handler sees all of them; pings become SSE comments (they only keep the line open).
+    """
+    config = current_app.extensions["web_config"]
+    counter: list[int] = current_app.extensions.setdefault("open_streams", [0])
+    with _streams_lock:
+        if counter[0] >= config.max_streams:
+            abort(429, description="too many live connections: close a tab")
+        counter[0] += 1
+    released = threading.Event()
+
+    def release() -> None:
+        with _streams_lock:
+            if not released.is_set():
+                released.set()
+                counter[0] -= 1
+
+    session = table()
+
+    def stream() -> Iterator[str]:
+        yield "retry: 2000\n\n"
+        for event in session.events(timeout=10.0):
+            if event.get("type") == "ping":
+                yield ": ping\n\n"
+            else:
+                yield f"data: {json.dumps(event, default=str)}\n\n"
+
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(release)
+    return response

@@ -1,0 +1,175 @@
+"""The HTML pages. Each renders from the session on the server; the page script only re-fetches them when
+a live event arrives and swaps the parts marked ``data-live``, so every page also works without script."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
+
+from companion.web import drawing, security
+from companion.web.api import ask, table
+from companion.web.validate import query_int
+
+blueprint = Blueprint("pages", __name__)
+
+
+def _common() -> dict[str, Any]:
+    snap = ask(table().snapshot)
+    return {"snap": snap, "colours": _player_colours(snap), "rgb": drawing.rgb}
+
+
+def _player_colours(snap: dict[str, Any]) -> dict[str, str]:
+    return {str(p.get("name")): str(p.get("colour", "")) for p in snap.get("players") or []}
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=1, sort_keys=True, default=str)
+
+
+@blueprint.app_template_filter("pretty")
+def pretty_filter(value: Any) -> str:
+    return _pretty(value)
+
+
+@blueprint.app_template_filter("action_label")
+def action_label(action: Any) -> str:
+    """A short human label for an action dict: its kind and its most telling fields."""
+    if not isinstance(action, dict):
+        return str(action or "")
+    parts = [str(action.get("kind", "action")).replace("_", " ")]
+    for key, value in action.items():
+        if key in ("kind", "state") or value in (None, "", [], {}):
+            continue
+        text = json.dumps(value, default=str) if isinstance(value, list | dict) else str(value)
+        parts.append(f"{key.replace('_', ' ')} {text[:40]}")
+        if len(parts) >= 5:
+            break
+    return " · ".join(parts)
+
+
+@blueprint.app_template_filter("cc")
+def colour_class(colour: Any) -> str:
+    """CSS class of a seat colour (the page's policy forbids inline styles)."""
+    return f"c-{colour}" if colour in drawing.SEAT_COLOURS else "c-none"
+
+
+@blueprint.app_template_filter("totals")
+def totals_filter(scores: Any) -> dict[str, int]:
+    return drawing.totals_of(scores)
+
+
+@blueprint.get("/")
+def table_page() -> str:
+    return render_template("table.html", page="table", **_common())
+
+
+@blueprint.get("/scores")
+def scores_page() -> str:
+    common = _common()
+    scores = common["snap"].get("scores") or {}
+    players = scores.get("players") or {}
+    categories: list[str] = []
+    for entry in players.values():
+        for name in (entry.get("breakdown") or {}):
+            if name not in categories:
+                categories.append(name)
+    top = max([1, *[int(entry.get("total", 0)) for entry in players.values()]])
+    return render_template("scores.html", page="scores", players_scores=players, categories=categories,
+                           top=top, **common)
+
+
+@blueprint.get("/history")
+def history_page() -> str:
+    common = _common()
+    game_id = query_int("game", low=0)
+    events = ask(table().history, game_id)
+    seq = query_int("seq", low=0)
+    seqs = [int(e["seq"]) for e in events if isinstance(e.get("seq"), int)]
+    selected: dict[str, Any] | None = None
+    position = None
+    if seq is not None:
+        if seq not in seqs:
+            abort(404, description=f"no event {seq} in this game")
+        position = seqs.index(seq)
+        selected = {"event": events[position], "state": ask(table().state_at, seq, game_id)}
+    games = ask(table().games)
+    return render_template(
+        "history.html", page="history", events=events, selected=selected, seq=seq, game_id=game_id,
+        previous_seq=seqs[position - 1] if position else None,
+        next_seq=seqs[position + 1] if position is not None and position + 1 < len(seqs) else None,
+        last_seq=seqs[-1] if seqs else None, games=games, **common,
+    )
+
+
+@blueprint.get("/dispute")
+def dispute_page() -> str:
+    common = _common()
+    seq = query_int("seq", low=0)
+    past = None
+    if seq is not None:
+        events = {e.get("seq"): e for e in ask(table().history, None)}
+        if seq not in events:
+            abort(404, description=f"no event {seq} in this game")
+        past = {"event": events[seq], "state": ask(table().state_at, seq, None)}
+    return render_template("dispute.html", page="dispute", past=past, seq=seq, **common)
+
+
+@blueprint.get("/setup")
+def setup_page() -> str:
+    common = _common()
+    games = []
+    for game in installed_games():
+        games.append({
+            "name": game.name, "title": game.title, "min": game.min_players, "max": game.max_players,
+            "options": [
+                {"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help,
+                 "house_rule": o.house_rule}
+                for o in game.options
+            ],
+        })
+    return render_template("setup.html", page="setup", settings=ask(table().settings), games=games,
+                           calibration=ask(table().calibration), seat_colours=list(drawing.SEAT_COLOURS),
+                           **common)
+
+
+def installed_games() -> list[Any]:
+    """The engines that import cleanly: one broken engine must not take the setup page down with it."""
+    from engines.core import get_game
+    from engines.core.registry import ALIASES
+
+    names = dict.fromkeys(["jurassic-parts", "jurassik", "jurassic-brunch", "isla-nublar", *ALIASES.values()])
+    games = []
+    for name in names:
+        try:
+            games.append(get_game(name))
+        except Exception:  # an engine that is missing or fails to import is simply not offered
+            continue
+    return games
+
+
+@blueprint.get("/panel")
+def panel_page() -> str:
+    return render_template("panel.html", page="panel", **_common())
+
+
+@blueprint.route("/login", methods=["GET", "POST"])
+def login() -> Response | str | tuple[str, int]:
+    if not security.web_config().lan:
+        return redirect(url_for("pages.table_page"))
+    if request.method == "POST":
+        pin = request.form.get("pin", "")
+        if len(pin) > 12 or not security.check_pin(pin):
+            return render_template("login.html", page="login", wrong=True), 401
+        target = request.args.get("next", "")
+        safe = target.startswith("/") and not target.startswith("//") and "\\" not in target
+        return redirect(target if safe else url_for("pages.table_page"))
+    return render_template("login.html", page="login", wrong=False)
+
+
+@blueprint.post("/logout")
+def logout() -> Response:
+    session.clear()
+    return redirect(url_for("pages.table_page"))

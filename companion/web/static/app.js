@@ -1,0 +1,180 @@
+// Dino Table Companion: live updates and buttons. Plain script, no libraries, nothing from other sites.
+(function () {
+  "use strict";
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+  function toast(text, bad) {
+    const box = document.getElementById("toast");
+    box.textContent = text;
+    box.className = bad ? "show bad" : "show";
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(function () { box.className = ""; }, 3500);
+  }
+
+  async function post(url, body) {
+    const response = await fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify(body),
+    });
+    let answer = {};
+    try { answer = await response.json(); } catch (e) { answer = { ok: false, error: response.statusText }; }
+    if (response.status === 401 && document.body.dataset.lan === "1") {
+      location.href = "/login?next=" + encodeURIComponent(location.pathname + location.search);
+    }
+    if (!response.ok || answer.ok === false) {
+      toast(answer.error || ("refused (" + response.status + ")"), true);
+    } else {
+      toast("done");
+    }
+    scheduleRefresh(0);
+    return answer;
+  }
+
+  // Buttons: <button data-post="/api/press" data-body='{"button": "confirm"}'>
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-post]");
+    if (!button) return;
+    event.preventDefault();
+    button.disabled = true;
+    post(button.dataset.post, JSON.parse(button.dataset.body || "{}"))
+      .finally(function () { button.disabled = false; });
+  });
+
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("[data-autosubmit]")) event.target.form.submit();
+    if (event.target.id === "setup-game") showOptions();
+  });
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (form.matches("[data-submit-action]")) {
+      event.preventDefault();
+      let action;
+      try { action = JSON.parse(form.elements.action.value); } catch (e) { toast("that is not valid JSON", true); return; }
+      post("/api/submit", { action: action });
+    } else if (form.matches("[data-new-game]")) {
+      event.preventDefault();
+      post("/api/new-game", { settings: readSetup(form) });
+    }
+  });
+
+  function readSetup(form) {
+    const settings = { game: form.elements.game.value, options: {}, players: [] };
+    const fieldset = form.querySelector('fieldset.options[data-game="' + settings.game + '"]');
+    if (fieldset) {
+      fieldset.querySelectorAll("select[data-json]").forEach(function (select) {
+        settings.options[select.name.slice(4)] = JSON.parse(select.value);
+      });
+    }
+    for (let seat = 0; seat < 6; seat++) {
+      if (!form.elements["plays:" + seat].checked) continue;
+      settings.players.push({
+        name: form.elements["name:" + seat].value.trim(),
+        colour: form.elements["colour:" + seat].value,
+        seat: seat,
+      });
+    }
+    return settings;
+  }
+
+  function showOptions() {
+    const select = document.getElementById("setup-game");
+    if (!select) return;
+    document.querySelectorAll("fieldset.options").forEach(function (fieldset) {
+      fieldset.hidden = fieldset.dataset.game !== select.value;
+    });
+  }
+  showOptions();
+
+  // Live parts: on every event from the table, fetch this page again and swap the [data-live] parts.
+  let refreshTimer = null;
+  let refreshing = false;
+  let lastRefresh = 0;
+  function scheduleRefresh(delay) {
+    if (refreshTimer !== null) return;
+    const wait = delay === undefined ? Math.max(0, 400 - (Date.now() - lastRefresh)) : delay;
+    refreshTimer = setTimeout(refresh, wait);
+  }
+
+  async function refresh() {
+    refreshTimer = null;
+    if (refreshing) { scheduleRefresh(); return; }
+    refreshing = true;
+    lastRefresh = Date.now();
+    try {
+      const response = await fetch(location.pathname + location.search, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const html = await response.text();
+      const fresh = new DOMParser().parseFromString(html, "text/html");
+      document.querySelectorAll("[data-live][id]").forEach(function (old) {
+        const replacement = fresh.getElementById(old.id);
+        if (!replacement) return;
+        if (replacement.innerHTML === old.innerHTML) return;
+        if (old.contains(document.activeElement) && document.activeElement.matches("textarea, input, select")) return;
+        preloadThenSwap(old, replacement);
+      });
+      document.body.dataset.refreshed = String(Date.now());
+    } catch (e) {
+      // the companion restarting: the event stream reconnects by itself
+    } finally {
+      refreshing = false;
+    }
+  }
+
+  // Swap a live part once its new pictures have loaded, so that diagrams never flash empty.
+  function preloadThenSwap(old, replacement) {
+    const images = Array.from(replacement.querySelectorAll("img")).filter(function (img) {
+      return !old.querySelector('img[src="' + img.getAttribute("src") + '"]');
+    });
+    let left = images.length;
+    function swap() { old.replaceWith(replacement); showOptions(); }
+    if (left === 0) { swap(); return; }
+    images.forEach(function (img) {
+      const probe = new Image();
+      probe.onload = probe.onerror = function () { left -= 1; if (left === 0) swap(); };
+      probe.src = img.getAttribute("src");
+    });
+  }
+
+  let lastEvent = null;
+  function connect() {
+    if (!window.EventSource) return;
+    const source = new EventSource("/api/events");
+    source.onmessage = function (message) {
+      try { lastEvent = JSON.parse(message.data); } catch (e) { return; }
+      document.body.dataset.lastEvent = lastEvent.type || "";
+      if (lastEvent.type === "frame") return; // frames are fetched by the camera loop below
+      scheduleRefresh();
+    };
+    source.onerror = function () { document.body.dataset.live = "0"; };
+    source.onopen = function () { document.body.dataset.live = "1"; };
+  }
+  connect();
+
+  // Camera pictures: fetch the next frame when the last one has loaded (about two a second at most).
+  let frameCount = 0;
+  function nextFrame(delay) {
+    setTimeout(function () {
+      const images = document.querySelectorAll("img[data-refresh]");
+      if (document.hidden || images.length === 0) { nextFrame(1000); return; }
+      const probe = new Image();
+      probe.onload = function () {
+        frameCount += 1;
+        document.querySelectorAll("img[data-refresh]").forEach(function (img) {
+          img.src = probe.src;
+          img.classList.remove("missing");
+          img.dataset.count = String(frameCount);
+        });
+        nextFrame(500);
+      };
+      probe.onerror = function () {
+        images.forEach(function (img) { img.classList.add("missing"); });
+        nextFrame(2000);
+      };
+      probe.src = images[0].dataset.refresh + "?n=" + Date.now();
+    }, delay);
+  }
+  nextFrame(500);
+})();
