@@ -81,7 +81,53 @@ def _tags(args: argparse.Namespace) -> int:
     return 0
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from vision import calibration as cal
+
+    try:
+        image = read_image(args.image)
+        if (args.width is None) != (args.height is None):
+            raise BadInput("give both --width and --height, or neither (then the size is estimated)")
+        layout = None if args.width is None else cal.corner_layout(args.width, args.height)
+    except BadInput as error:
+        return _fail(str(error))
+    try:
+        calibration = cal.calibrate(image, layout, args.marker_size)
+    except cal.CalibrationError as error:
+        _print_json(
+            {
+                "ok": False,
+                "problems": [str(error)],
+                "markers": {
+                    str(i): {"visible": i in found}
+                    for i, found in [(i, cal.detect_markers(image)) for i in (0, 1, 2, 3)]
+                },
+            }
+        )
+        return 1
+    report = cal.self_test(image, calibration, args.min_module_px)
+    if args.out:
+        try:
+            calibration.save(args.out)
+        except OSError as error:
+            return _fail(f"cannot write {args.out}: {error.strerror or error}")
+        report["saved"] = args.out
+    _print_json(report)
+    return 0 if report["ok"] else 1
+
+
 def _register_more(subparsers: Any) -> None:
+    calibrate = subparsers.add_parser(
+        "calibrate",
+        help="fit camera pixels -> table mm from the 4 ArUco markers and print a self-test report",
+    )
+    calibrate.add_argument("image", help="a camera frame showing the four calibration markers")
+    calibrate.add_argument("--width", type=float, default=None, help="marker 0 to marker 1 distance, mm")
+    calibrate.add_argument("--height", type=float, default=None, help="marker 0 to marker 3 distance, mm")
+    calibrate.add_argument("--marker-size", type=float, default=40.0, help="printed marker side, mm")
+    calibrate.add_argument("--min-module-px", type=float, default=3.0, help="tag reading margin to check")
+    calibrate.add_argument("--out", default=None, help="write the calibration JSON here")
+    calibrate.set_defaults(handler=_calibrate)
     tags = subparsers.add_parser(
         "tags", help="write printable tag sheets (PDF, true size, cut marks) and the manifest of a game"
     )

@@ -1,0 +1,414 @@
+"""Camera pixels <-> table millimetres from the four ArUco calibration markers, zones, self-test, bump check.
+
+The markers (``cv2.aruco.DICT_4X4_50`` ids 0..3, clockwise from the top-left corner of the table area,
+axis-aligned on the table) give 16 corners with known table positions; a homography fitted to them maps
+frame pixels to table mm. While running, :class:`CalibrationMonitor` looks for the markers again near
+where they were (cheap: small crops) and reports a moved camera instead of trusting stale geometry.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.observation import CalibrationStatus
+from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM, Point, Zone
+
+#: A marker that moved more than this many pixels (beyond detection jitter) means the camera moved.
+DEFAULT_BUMP_TOLERANCE_PX = 6.0
+
+
+class CalibrationError(ValueError):
+    """The markers needed for a calibration are not (all) visible; the message says which."""
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(dictionary, parameters)
+
+
+_DETECTOR: cv2.aruco.ArucoDetector | None = None
+
+
+def detect_markers(
+    image: np.ndarray, rois: Iterable[tuple[int, int, int, int]] | None = None
+) -> dict[int, np.ndarray]:
+    """Calibration markers in the image: id -> (4, 2) corners (clockwise from the marker's top-left).
+
+    With ``rois`` only those crops are searched (what the running monitor does)."""
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = _detector()
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    found: dict[int, np.ndarray] = {}
+    regions = [(0, 0, gray.shape[1], gray.shape[0])] if rois is None else list(rois)
+    for x, y, w, h in regions:
+        x0, y0 = max(0, int(x)), max(0, int(y))
+        x1, y1 = min(gray.shape[1], int(x + w)), min(gray.shape[0], int(y + h))
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            continue
+        corners, ids, _ = _DETECTOR.detectMarkers(gray[y0:y1, x0:x1])
+        if ids is None:
+            continue
+        for marker_corners, marker_id in zip(corners, ids.ravel()):
+            if int(marker_id) in CALIBRATION_MARKER_IDS and int(marker_id) not in found:
+                found[int(marker_id)] = marker_corners.reshape(4, 2).astype(np.float64) + np.array([x0, y0])
+    return found
+
+
+def marker_corners_mm(center: Point, size: float) -> np.ndarray:
+    half = size / 2.0
+    cx, cy = center
+    return np.array(
+        [[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half], [cx - half, cy + half]]
+    )
+
+
+def corner_layout(width: float, height: float) -> dict[int, Point]:
+    """Marker centres at the corners of a ``width`` x ``height`` mm table area (vision.scene's layout)."""
+    return dict(zip(CALIBRATION_MARKER_IDS, [(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)]))
+
+
+def _apply(matrix: np.ndarray, points: np.ndarray | Sequence[Point]) -> np.ndarray:
+    array = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    mapped = np.hstack([array, np.ones((len(array), 1))]) @ matrix.T
+    result: np.ndarray = mapped[:, :2] / mapped[:, 2:3]
+    return result
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A fitted camera-to-table mapping and what the running monitor re-checks.
+
+    ``homography`` maps frame pixels to table mm. ``markers_px`` are the marker corners seen at calibration,
+    ``layout`` the marker centres in mm, ``zones`` the table's named regions, ``colours`` the seat colours
+    learned from the seats' own pieces (name -> Lab), ``image_size`` (width, height) of the frames.
+    """
+
+    homography: np.ndarray
+    markers_px: Mapping[int, np.ndarray]
+    layout: Mapping[int, Point]
+    marker_size: float = DEFAULT_MARKER_SIZE_MM
+    image_size: tuple[int, int] = (0, 0)
+    zones: tuple[Zone, ...] = ()
+    colours: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
+    reprojection_mm: float = 0.0
+
+    @property
+    def inverse(self) -> np.ndarray:
+        """Table mm -> frame pixels."""
+        return np.linalg.inv(self.homography)
+
+    def to_table(self, points_px: np.ndarray | Sequence[Point]) -> np.ndarray:
+        return _apply(self.homography, points_px)
+
+    def to_pixels(self, points_mm: np.ndarray | Sequence[Point]) -> np.ndarray:
+        return _apply(self.inverse, points_mm)
+
+    def px_per_mm(self, point_mm: Point) -> float:
+        """Local scale near a table point (geometric mean of the two axes)."""
+        x, y = point_mm
+        base, east, south = self.to_pixels([(x, y), (x + 1.0, y), (x, y + 1.0)])
+        (ax, ay), (bx, by) = east - base, south - base
+        return float(math.sqrt(abs(ax * by - ay * bx)))
+
+    def zone_at(self, point_mm: Point) -> str | None:
+        for zone in self.zones:
+            if zone.contains(point_mm):
+                return zone.name
+        return None
+
+    def with_zones(self, zones: Iterable[Zone]) -> Calibration:
+        return _replace(self, zones=tuple(zones))
+
+    def with_colours(self, colours: Mapping[str, tuple[float, float, float]]) -> Calibration:
+        return _replace(self, colours=dict(colours))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "homography": [[float(v) for v in row] for row in self.homography],
+            "markers_px": {str(k): v.round(2).tolist() for k, v in self.markers_px.items()},
+            "layout": {str(k): list(v) for k, v in self.layout.items()},
+            "marker_size": self.marker_size,
+            "image_size": list(self.image_size),
+            "zones": [{"name": z.name, "polygon": [list(p) for p in z.polygon]} for z in self.zones],
+            "colours": {k: list(v) for k, v in self.colours.items()},
+            "reprojection_mm": self.reprojection_mm,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Calibration:
+        try:
+            homography = np.array(data["homography"], dtype=np.float64)
+            if homography.shape != (3, 3) or not np.all(np.isfinite(homography)):
+                raise ValueError("homography must be a finite 3x3 matrix")
+            width, height = (int(v) for v in data.get("image_size", (0, 0)))
+            return cls(
+                homography=homography,
+                markers_px={
+                    int(k): np.array(v, dtype=np.float64).reshape(4, 2) for k, v in data["markers_px"].items()
+                },
+                layout={int(k): (float(v[0]), float(v[1])) for k, v in data["layout"].items()},
+                marker_size=float(data.get("marker_size", DEFAULT_MARKER_SIZE_MM)),
+                image_size=(width, height),
+                zones=tuple(
+                    Zone(str(z["name"]), tuple((float(p[0]), float(p[1])) for p in z["polygon"]))
+                    for z in data.get("zones", ())
+                ),
+                colours={
+                    str(k): (float(v[0]), float(v[1]), float(v[2]))
+                    for k, v in data.get("colours", {}).items()
+                },
+                reprojection_mm=float(data.get("reprojection_mm", 0.0)),
+            )
+        except (KeyError, TypeError, IndexError) as error:
+            raise ValueError(f"not a calibration: {error}") from error
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise ValueError(f"cannot read {path}: {error.strerror or error}") from error
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path} is not JSON: {error.msg}") from error
+        return cls.from_dict(data)
+
+
+def _replace(calibration: Calibration, **changes: Any) -> Calibration:
+    from dataclasses import replace
+
+    return replace(calibration, **changes)
+
+
+def _fit(
+    found: Mapping[int, np.ndarray], layout: Mapping[int, Point], size: float
+) -> tuple[np.ndarray, float]:
+    ids = [i for i in CALIBRATION_MARKER_IDS if i in found and i in layout]
+    px = np.vstack([found[i] for i in ids])
+    mm = np.vstack([marker_corners_mm(layout[i], size) for i in ids])
+    homography, _ = cv2.findHomography(px, mm, 0)
+    if homography is None:
+        raise CalibrationError("the markers do not fit a plane (degenerate view)")
+    error = float(np.sqrt(np.mean(np.sum((_apply(homography, px) - mm) ** 2, axis=1))))
+    return homography, error
+
+
+def estimate_layout(
+    found: Mapping[int, np.ndarray], size: float = DEFAULT_MARKER_SIZE_MM
+) -> dict[int, Point]:
+    """The table area's size from the markers alone (their printed size fixes the scale): the rectangle
+    (width, height) whose homography fits all 16 corners best, found by a coarse-to-fine search."""
+    if not all(i in found for i in CALIBRATION_MARKER_IDS):
+        raise CalibrationError("estimating the table size needs all four markers")
+    # First guess: marker 0's own square mapped out to the other markers' centres.
+    local, _ = cv2.findHomography(found[0], marker_corners_mm((0.0, 0.0), size), 0)
+    centres = {i: found[i].mean(axis=0) for i in CALIBRATION_MARKER_IDS}
+    guess = _apply(local, [centres[1], centres[3]])
+    width, height = max(size * 2, float(abs(guess[0][0]))), max(size * 2, float(abs(guess[1][1])))
+
+    def cost(w: float, h: float) -> float:
+        return _fit(found, corner_layout(w, h), size)[1]
+
+    step = 0.25
+    best = cost(width, height)
+    while step > 0.0005:
+        improved = False
+        for dw, dh in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
+            w, h = width * (1 + dw * step), height * (1 + dh * step)
+            candidate = cost(w, h)
+            if candidate < best:
+                best, width, height, improved = candidate, w, h, True
+        if not improved:
+            step /= 2
+    return corner_layout(round(width, 1), round(height, 1))
+
+
+def calibrate(
+    image: np.ndarray,
+    layout: Mapping[int, Point] | None = None,
+    marker_size: float = DEFAULT_MARKER_SIZE_MM,
+    zones: Iterable[Zone] = (),
+) -> Calibration:
+    """Fit the pixel -> mm homography from the four markers (all must be visible).
+
+    ``layout`` gives the marker centres in mm (e.g. :func:`corner_layout` of the table area); None
+    estimates the table area from the markers' printed size."""
+    found = detect_markers(image)
+    missing = [i for i in CALIBRATION_MARKER_IDS if i not in found]
+    if missing:
+        raise CalibrationError(f"calibration markers not visible: {', '.join(map(str, missing))}")
+    used = dict(layout) if layout is not None else estimate_layout(found, marker_size)
+    homography, error_mm = _fit(found, used, marker_size)
+    height, width = image.shape[:2]
+    return Calibration(homography, found, used, marker_size, (width, height), tuple(zones), {}, error_mm)
+
+
+# ------------------------------------------------------------------------------------------- bump check
+class CalibrationMonitor:
+    """Re-checks the markers every ``every`` frames near where they were at calibration.
+
+    All markers seen within ``tolerance_px``: ``ok``; fewer than two seen (hands over the corners):
+    ``markers-hidden`` (the homography is still used); two or more seen and any moved beyond tolerance:
+    ``bumped`` (untrusted, until :meth:`recalibrate` or the markers come back).
+    """
+
+    def __init__(
+        self, calibration: Calibration, tolerance_px: float = DEFAULT_BUMP_TOLERANCE_PX, every: int = 1
+    ):
+        self.calibration = calibration
+        self.tolerance_px = tolerance_px
+        self.every = max(1, every)
+        self._count = 0
+        self._last = CalibrationStatus("ok", tuple(sorted(calibration.markers_px)), 0.0, "calibrated")
+
+    def _rois(self, image_shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+        rois = []
+        for corners in self.calibration.markers_px.values():
+            x0, y0 = corners.min(axis=0)
+            x1, y1 = corners.max(axis=0)
+            pad = max(24.0, 0.8 * max(x1 - x0, y1 - y0))
+            rois.append((int(x0 - pad), int(y0 - pad), int(x1 - x0 + 2 * pad), int(y1 - y0 + 2 * pad)))
+        return rois
+
+    def check(self, image: np.ndarray, force: bool = False) -> CalibrationStatus:
+        self._count += 1
+        if not force and self._count % self.every != 1 and self.every > 1:
+            return self._last
+        found = detect_markers(image, self._rois(image.shape))
+        drifts = {
+            i: float(np.max(np.linalg.norm(found[i] - self.calibration.markers_px[i], axis=1)))
+            for i in found
+            if i in self.calibration.markers_px
+        }
+        seen = tuple(sorted(drifts))
+        worst = max(drifts.values(), default=0.0)
+        if len(seen) < 2:
+            hidden = [i for i in self.calibration.markers_px if i not in found]
+            status = CalibrationStatus("markers-hidden", seen, worst, f"markers not visible: {hidden}")
+            # A bumped camera stays bumped until the markers are seen back in place.
+            if self._last.state == "bumped":
+                status = CalibrationStatus("bumped", seen, self._last.drift_px, self._last.message)
+        elif worst > self.tolerance_px:
+            moved = [i for i, d in drifts.items() if d > self.tolerance_px]
+            status = CalibrationStatus(
+                "bumped", seen, worst, f"markers {moved} moved {worst:.1f} px: the camera moved; recalibrate"
+            )
+        else:
+            status = CalibrationStatus("ok", seen, worst, "markers in place")
+        self._last = status
+        return status
+
+    def recalibrate(self, image: np.ndarray) -> Calibration:
+        """Refit from this frame, keeping the layout, zones and colours."""
+        fresh = calibrate(
+            image, self.calibration.layout, self.calibration.marker_size, self.calibration.zones
+        )
+        self.calibration = fresh.with_colours(self.calibration.colours)
+        self._last = CalibrationStatus("ok", tuple(sorted(fresh.markers_px)), 0.0, "recalibrated")
+        return self.calibration
+
+
+# ------------------------------------------------------------------------------------------- self-test
+def lighting_report(image: np.ndarray, calibration: Calibration | None = None) -> dict[str, Any]:
+    """Brightness, clipping and unevenness over the table area (the whole frame when uncalibrated)."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    mask = np.ones(gray.shape, dtype=bool)
+    if calibration is not None and calibration.layout:
+        centres = np.array(list(calibration.layout.values()))
+        hull = cv2.convexHull(calibration.to_pixels(centres).astype(np.float32)).astype(np.int32)
+        area = np.zeros(gray.shape, np.uint8)
+        cv2.fillConvexPoly(area, hull, 1)
+        if area.any():
+            mask = area.astype(bool)
+    values = gray[mask]
+    small = cv2.resize(gray, (8, 8), interpolation=cv2.INTER_AREA).astype(float)
+    small_mask = cv2.resize(mask.astype(np.uint8), (8, 8), interpolation=cv2.INTER_NEAREST).astype(bool)
+    blocks = small[small_mask] if small_mask.any() else small.ravel()
+    mean = float(values.mean())
+    uneven = float((blocks.max() - blocks.min()) / max(1.0, blocks.mean()))
+    report: dict[str, Any] = {
+        "mean": round(mean, 1),
+        "contrast": round(float(values.std()), 1),
+        "clipped_bright": round(float((values >= 250).mean()), 4),
+        "clipped_dark": round(float((values <= 5).mean()), 4),
+        "unevenness": round(uneven, 3),
+    }
+    problems = []
+    if mean < 60:
+        problems.append("too dark")
+    if mean > 210:
+        problems.append("too bright")
+    if report["clipped_bright"] > 0.05:
+        problems.append("highlights clipped (glare)")
+    if uneven > 0.6:
+        problems.append("uneven light")
+    report["ok"] = not problems
+    report["problems"] = problems
+    return report
+
+
+def self_test(image: np.ndarray, calibration: Calibration, min_module_px: float = 3.0) -> dict[str, Any]:
+    """What ``companion calibrate`` prints: marker visibility, tag pixels per module, lighting, verdict."""
+    from vision import qr
+
+    found = detect_markers(image)
+    markers = {
+        str(i): {
+            "visible": i in found,
+            "drift_px": None
+            if i not in found
+            else round(float(np.max(np.linalg.norm(found[i] - calibration.markers_px[i], axis=1))), 2)
+            if i in calibration.markers_px
+            else None,
+        }
+        for i in CALIBRATION_MARKER_IDS
+    }
+    codes = qr.decode(image)
+    modules = sorted(code.module_px for code in codes)
+    tags_report: dict[str, Any] = {"read": len(codes)}
+    if modules:
+        tags_report.update(
+            min_module_px=round(modules[0], 2),
+            median_module_px=round(modules[len(modules) // 2], 2),
+            below_target=sum(1 for m in modules if m < min_module_px),
+        )
+    # The scale the layout gives at the table's corners: what a tag of a given size will get.
+    scales = [calibration.px_per_mm(p) for p in calibration.layout.values()]
+    lighting = lighting_report(image, calibration)
+    problems = [f"marker {i} not visible" for i in CALIBRATION_MARKER_IDS if i not in found]
+    if modules and modules[0] < min_module_px:
+        problems.append(
+            f"smallest tag has {modules[0]:.1f} px per module (< {min_module_px:g}): move the camera closer"
+        )
+    if calibration.reprojection_mm > 1.5:
+        problems.append(f"markers fit the plane to only {calibration.reprojection_mm:.1f} mm")
+    problems += lighting["problems"]
+    return {
+        "ok": not problems,
+        "problems": problems,
+        "markers": markers,
+        "reprojection_mm": round(calibration.reprojection_mm, 3),
+        "table_mm": _table_size(calibration.layout),
+        "px_per_mm": {"min": round(min(scales), 3), "max": round(max(scales), 3)},
+        "tags": tags_report,
+        "lighting": lighting,
+    }
+
+
+def _table_size(layout: Mapping[int, Point]) -> list[float]:
+    xs = [p[0] for p in layout.values()]
+    ys = [p[1] for p in layout.values()]
+    return [round(max(xs) - min(xs), 1), round(max(ys) - min(ys), 1)]
