@@ -290,6 +290,33 @@ def client(app: Any) -> Any:
     return app.test_client()
 
 
+@pytest.fixture
+def origin() -> str:
+    return ORIGIN
+
+
+@pytest.fixture
+def csrf() -> Any:
+    """``csrf(client)``: open the table page as a browser would and read the page's CSRF token."""
+    return csrf_of
+
+
+@pytest.fixture
+def post() -> Any:
+    """``post(client, url, body, token, origin=ORIGIN)``: a JSON POST as the page's script sends it."""
+    return post_json
+
+
+@pytest.fixture
+def fingerprint() -> Any:
+    """``fingerprint(table)``: what must not change when a request is refused."""
+
+    def of(table: EngineSession) -> tuple[int, dict[str, Any]]:
+        return len(table.history()), table.state.to_dict()
+
+    return of
+
+
 def csrf_of(client: Any) -> str:
     """Open the table page as a browser would and read the page's CSRF token."""
     page = client.get("/", headers={"Host": "localhost"})
