@@ -1,0 +1,187 @@
+"""The Isla Nublar Game: setup, options (expert variants), reading states, and the CLI rulings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.core import Game, InputError, StateFormatError
+from engines.core.game import Option
+from engines.isla_nublar.actions import CODEC
+from engines.isla_nublar.board import Board, default_board
+from engines.isla_nublar.cards import CLIENTS, CardSet, default_cards
+from engines.isla_nublar.rules import RULEBOOK
+from engines.isla_nublar.scoring import RULE_OF_KIND
+from engines.isla_nublar.state import (
+    BOXES_PER_PLAYER,
+    CAMPS_PER_PLAYER,
+    HAND_SIZE,
+    SCORE_MARKERS,
+    IslaNublarState,
+    add,
+    take,
+)
+
+#: camps each player puts in the general supply at setup, by player count
+GENERAL_CAMPS = {2: 2, 3: 1, 4: 0}
+
+
+def _draw(zone: dict[str, int], rng: random.Random) -> str:
+    cards = sorted(zone)
+    card = rng.choices(cards, weights=[zone[c] for c in cards], k=1)[0]
+    take(zone, card)
+    return card
+
+
+class IslaNublarGame(Game):
+    name = "isla-nublar"
+    title = "Jurassic World: Rückkehr zur Isla Nublar"
+    min_players = 2
+    max_players = 4
+
+    def __init__(self, board: Board | None = None, cards: CardSet | None = None) -> None:
+        self.board = board or default_board()
+        self.cards = cards or default_cards()
+        self.rulebook = RULEBOOK
+        self.codec = CODEC
+        self.options = (
+            Option("clients", False, (False, True), "expert variant The Clients (development tiles)"),
+            Option(
+                "individual_ratings",
+                False,
+                (False, True),
+                "expert variant Individual ratings (scoring cards are bought; a new camp scores nothing)",
+            ),
+        )
+
+    def with_board(self, board: Board) -> IslaNublarGame:
+        return IslaNublarGame(board, self.cards)
+
+    # -- setup ------------------------------------------------------------------------------------------
+    def new_initial_state(
+        self,
+        players: Sequence[str],
+        rng: random.Random | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> IslaNublarState:
+        names = self.check_players(players)
+        resolved = self.resolve_options(options)
+        rng = rng or random.Random(0)
+        state = IslaNublarState(self, names, resolved)
+        figures = ["DINO-1", "DINO-2", "DINO-3", "DINO-4"]
+        rng.shuffle(figures)
+        state.dinos = dict(sorted(zip(figures, self.board.volcanoes, strict=True)))
+        cards = self.cards
+        for card in cards.of_group("dinosaur"):
+            add(state.dino_deck, card.card_id, card.count)
+        scoring: dict[str, int] = {}
+        for card in cards.of_group("scoring"):
+            add(scoring, card.card_id, card.count)
+        state.row = [_draw(scoring, rng) for _ in range(5)]
+        if resolved["individual_ratings"]:
+            state.scoring_deck = scoring
+        else:
+            state.box = scoring
+        for price, ids in cards.piles.items():
+            rest: dict[str, int] = {}
+            for card_id in ids:
+                add(rest, card_id, cards.cards[card_id].count)
+            state.piles[price] = {"top": _draw(rest, rng), "rest": rest}
+        general = GENERAL_CAMPS[len(names)]
+        on_tracks = len(CLIENTS) if resolved["clients"] else 0
+        for p in names:
+            deck: dict[str, int] = {}
+            for card in cards.of_group("starting"):
+                add(deck, card.card_id, card.count)
+            hand: dict[str, int] = {}
+            for _ in range(HAND_SIZE):
+                add(hand, _draw(deck, rng))
+            state.zones[p]["hand"] = hand
+            state.zones[p]["draw"] = deck
+            state.personal[p] = {
+                "boxes": BOXES_PER_PLAYER - on_tracks,
+                "camps": CAMPS_PER_PLAYER - SCORE_MARKERS - general,
+            }
+            state.general[p] = {"boxes": 0, "camps": general}
+        if resolved["clients"]:
+            a_tiles = sorted(t.tile_id for t in cards.tiles.values() if t.tile_set == "A")
+            b_tiles = sorted(t.tile_id for t in cards.tiles.values() if t.tile_set == "B")
+            rng.shuffle(a_tiles)
+            rng.shuffle(b_tiles)
+            for i, client in enumerate(CLIENTS):
+                finish = next(
+                    t.tile_id for t in cards.tiles.values() if t.tile_set == "finish" and t.client == client
+                )
+                state.tracks[client] = [*a_tiles[3 * i : 3 * i + 3], *b_tiles[2 * i : 2 * i + 2], finish]
+        return state
+
+    def state_from_dict(self, data: Mapping[str, Any]) -> IslaNublarState:
+        from engines.isla_nublar.serial import state_from_dict
+
+        try:
+            return state_from_dict(self, data)
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise StateFormatError(f"malformed {self.name} state: {error}") from error
+
+    # -- rulings for the CLI ----------------------------------------------------------------------------
+    def _state_for_report(self, data: Any) -> tuple[IslaNublarState, Any]:
+        if not isinstance(data, Mapping):
+            raise InputError('expected a JSON object: an isla-nublar state, or {"state": ..., "action": ...}')
+        action = None
+        if "state" in data and "game" not in data:
+            action = data.get("action")
+            data = data["state"]
+        try:
+            return self.state_from_dict(data), action
+        except StateFormatError as error:
+            raise InputError(" ".join(str(error).split())) from None
+
+    def legal_report(self, data: Any) -> dict[str, Any]:
+        """The legal actions in a state (optionally: whether one given action is legal, and why)."""
+        state, action_data = self._state_for_report(data)
+        report: dict[str, Any] = {
+            "game": self.name,
+            "to_move": state.current_player(),
+            "pending": state.tasks[0]["t"] if state.tasks else ("over" if state.over else "main"),
+        }
+        if state.is_chance_node():
+            report["chance"] = [
+                {"action": a.to_dict(), "probability": round(w, 6)} for a, w in state.chance_outcomes()
+            ]
+        legal = state.legal_actions()
+        report["count"] = len(legal)
+        report["legal"] = [a.to_dict() for a in legal]
+        if action_data is not None:
+            try:
+                action = self.action_from_dict(action_data)
+            except StateFormatError as error:
+                raise InputError(" ".join(str(error).split())) from None
+            report["explanation"] = state.explain(action).to_dict()
+        return report
+
+    def score_report(self, data: Any) -> dict[str, Any]:
+        """Scores on the track, and what each scoring card would give each player on the board right now."""
+        state, _ = self._state_for_report(data)
+        outcome = state.scores()
+        cards: dict[str, Any] = {}
+        for card in self.cards.of_group("scoring"):
+            cards[card.card_id] = {
+                "kind": card.scoring["kind"],
+                "rule": RULE_OF_KIND[card.scoring["kind"]],
+                "in_row": [i for i, c in enumerate(state.row) if c == card.card_id],
+                "points": {p: state.scoring_card_points(card.card_id, p) for p in state.players},
+            }
+        return {
+            "game": self.name,
+            "over": state.over,
+            "ending": state.ending,
+            **outcome.to_dict(),
+            "scoring_row": list(state.row),
+            "active_scoring": [c for c in state.row[:3] if c is not None]
+            if not state.options["individual_ratings"]
+            else [],
+            "scoring_cards": cards,
+        }
