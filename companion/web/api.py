@@ -155,12 +155,12 @@ def new_game() -> Response:
     data = json_object()
     only_fields(data, {"settings"})
     settings = field(data, "settings", dict)
-    only_fields(settings, {"game", "edition", "options", "house_rules", "players", "seed"})
+    only_fields(settings, {"game", "options", "house_rules", "seats", "seed"})
     field(settings, "game", str, check=lambda g: 0 < len(g) <= 40)
-    players = field(settings, "players", list, check=lambda p: 1 <= len(p) <= 6, why="1 to 6 players")
+    players = field(settings, "seats", list, check=lambda p: 1 <= len(p) <= 6, why="1 to 6 seats")
     for player in players:
         if not isinstance(player, dict):
-            abort(400, description="each player is an object {name, colour, seat}")
+            abort(400, description="each seat is an object {name, colour, seat}")
         only_fields(player, {"name", "colour", "seat"})
         field(player, "name", str, check=lambda n: 0 < len(n.strip()) <= 24, why="1-24 characters")
         field(player, "colour", str, check=lambda c: c in drawing.SEAT_COLOURS,
@@ -168,7 +168,6 @@ def new_game() -> Response:
         field(player, "seat", int, required=False, check=lambda s: 0 <= s < 6)
     for name in ("options", "house_rules"):
         field(settings, name, dict, required=False)
-    field(settings, "edition", str, required=False, check=lambda e: len(e) <= 20)
     field(settings, "seed", int, required=False, check=lambda s: 0 <= s < 2**32)
     colours = [p["colour"] for p in players]
     names = [p["name"].strip() for p in players]

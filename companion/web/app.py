@@ -65,6 +65,15 @@ class WebConfig:
             )
 
     @classmethod
+    def from_config(cls, web: Any, **overrides: Any) -> WebConfig:
+        """From the config file's ``[web]`` table (``companion.config.WebConfig``: bind, port, lan, pin)."""
+        values = {"host": web.bind, "port": web.port, "lan": web.lan, "pin": web.pin or None}
+        values.update(overrides)
+        if values["lan"] and is_loopback(values["host"]):
+            values["host"] = "0.0.0.0"
+        return cls(**values)
+
+    @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> WebConfig:
         """Build from a config-file section; unknown keys are an error, not silently ignored."""
         data = dict(data or {})

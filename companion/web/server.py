@@ -46,7 +46,7 @@ def make(app: Flask, config: WebConfig) -> BaseWSGIServer:
         raise ValueError("LAN access is off: the server binds to the loopback address only")
     app.debug = False
     server = make_server(config.host, config.port, app, threaded=True, passthrough_errors=False)
-    server.daemon_threads = True
+    server.daemon_threads = True  # type: ignore[attr-defined]
     return server
 
 

@@ -55,7 +55,7 @@ class EngineSession:
         self.presses: dict[str, int] = {"confirm": 0, "undo": 0, "next": 0, "mode": 0}
         self.frames = 0
         self.new_game({"game": game or preferred_game(),
-                       "players": [{"name": p, "colour": p, "seat": i} for i, p in enumerate(players)],
+                       "seats": [{"name": p, "colour": p, "seat": i} for i, p in enumerate(players)],
                        "seed": seed})
 
     # -- helpers for tests ------------------------------------------------------------------------------
@@ -252,15 +252,15 @@ class EngineSession:
 
     def new_game(self, settings: dict[str, Any]) -> dict[str, Any]:
         game = get_game(settings["game"])
-        players = [dict(p) for p in settings["players"]]
-        options = game.resolve_options(settings.get("options"))
+        players = [dict(p) for p in settings["seats"]]
+        options = game.resolve_options({**settings.get("options", {}), **settings.get("house_rules", {})})
         rng = random.Random(settings.get("seed", 1))
         initial = game.new_initial_state([p["name"] for p in players], rng=rng, options=options)
         with self._lock:
             self._games.append({"game_id": len(self._games) + 1, "name": game.name, "players": players,
                                 "started": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
                                 "states": [initial], "events": [], "photos": {}, "rng": rng})
-            self._settings = {"game": game.name, "options": options, "players": players}
+            self._settings = {"game": game.name, "options": options, "house_rules": {}, "seats": players}
             self.pending = None
         self._emit({"type": "new_game"})
         return {"ok": True, "game_id": self._game["game_id"]}

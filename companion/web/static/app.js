@@ -61,16 +61,17 @@
   });
 
   function readSetup(form) {
-    const settings = { game: form.elements.game.value, options: {}, players: [] };
+    const settings = { game: form.elements.game.value, options: {}, house_rules: {}, seats: [] };
     const fieldset = form.querySelector('fieldset.options[data-game="' + settings.game + '"]');
     if (fieldset) {
       fieldset.querySelectorAll("select[data-json]").forEach(function (select) {
-        settings.options[select.name.slice(4)] = JSON.parse(select.value);
+        const group = select.dataset.house === "1" ? settings.house_rules : settings.options;
+        group[select.name.slice(4)] = JSON.parse(select.value);
       });
     }
     for (let seat = 0; seat < 6; seat++) {
       if (!form.elements["plays:" + seat].checked) continue;
-      settings.players.push({
+      settings.seats.push({
         name: form.elements["name:" + seat].value.trim(),
         colour: form.elements["colour:" + seat].value,
         seat: seat,
