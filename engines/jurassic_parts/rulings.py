@@ -1,0 +1,130 @@
+"""`companion split FILE`: rule on an observed slab (is it split, who takes how many tiles)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core import InputError
+from engines.jurassic_parts.components import COMPONENT_BY_ID
+from engines.jurassic_parts.slab import NO_CHISEL, Layout, rank_contributors, shares
+
+SHARE_CAP = 6
+SPLIT_RULES = ["JP-SPLIT", "JP-SPLIT-SMALLER", "JP-SPLIT-EQUAL", "JP-SPLIT-INTERIOR", "JP-CONTRIBUTORS",
+               "JP-SHARES", "JP-CHISELS-RETURNED"]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def split_ruling(data: Any) -> dict[str, Any]:
+    """The split ruling for a slab described as in issue 2; :class:`InputError` (one line) when bad.
+
+    Input: ``{"players": [clockwise names], "current": name, "tiles": [{"id", "q", "r"}],
+    "chisels": [{"a": id, "b": id, "player": name}]}``.
+    """
+    if not isinstance(data, Mapping):
+        raise InputError("expected a JSON object with players, current, tiles and chisels")
+    players = data.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
+        raise InputError("\"players\" must be a non-empty list of player names")
+    if len(set(players)) != len(players):
+        raise InputError("\"players\" lists a player twice")
+    current = data.get("current")
+    if current not in players:
+        raise InputError(f"unknown player {current!r} as \"current\"")
+    tiles = data.get("tiles")
+    if not isinstance(tiles, list) or not tiles:
+        raise InputError("\"tiles\" must be a non-empty list of {id, q, r}")
+    ids: list[str] = []
+    cells: list[tuple[int, int]] = []
+    slot_of_id: dict[str, int] = {}
+    cell_owner: dict[tuple[int, int], str] = {}
+    for index, tile in enumerate(tiles):
+        if not isinstance(tile, Mapping):
+            raise InputError(f"tiles[{index}] must be an object with id, q and r")
+        tile_id = tile.get("id")
+        if not isinstance(tile_id, str) or tile_id not in COMPONENT_BY_ID:
+            raise InputError(f"unknown tile {tile_id!r} in tiles[{index}]")
+        if tile_id in slot_of_id:
+            raise InputError(f"duplicate tile {tile_id}")
+        q, r = tile.get("q"), tile.get("r")
+        if not isinstance(q, int) or not isinstance(r, int) or not _is_int(q) or not _is_int(r):
+            raise InputError(f"tile {tile_id} needs integer q and r")
+        cell = (q, r)
+        if cell in cell_owner:
+            raise InputError(f"tiles {cell_owner[cell]} and {tile_id} are both on cell ({q}, {r})")
+        cell_owner[cell] = tile_id
+        slot_of_id[tile_id] = len(ids)
+        ids.append(tile_id)
+        cells.append(cell)
+    layout = Layout(cells)
+    owner = [NO_CHISEL] * len(layout.gaps)
+    chisels = data.get("chisels", [])
+    if not isinstance(chisels, list):
+        raise InputError("\"chisels\" must be a list of {a, b, player}")
+    player_index = {name: i for i, name in enumerate(players)}
+    for index, chisel in enumerate(chisels):
+        if not isinstance(chisel, Mapping):
+            raise InputError(f"chisels[{index}] must be an object with a, b and player")
+        a, b, who = chisel.get("a"), chisel.get("b"), chisel.get("player")
+        for end in (a, b):
+            if not isinstance(end, str) or end not in slot_of_id:
+                raise InputError(f"chisels[{index}] names unknown tile {end!r} (not on the slab)")
+        assert isinstance(a, str) and isinstance(b, str)
+        if who not in player_index:
+            raise InputError(f"chisels[{index}] belongs to unknown player {who!r}")
+        gap = layout.gap_of.get((slot_of_id[a], slot_of_id[b]))
+        if gap is None:
+            raise InputError(f"chisel between {a} and {b}: the tiles are not adjacent")
+        if owner[gap] != NO_CHISEL:
+            raise InputError(f"two chisels on the gap between {a} and {b}")
+        owner[gap] = player_index[who]
+    on_slab = [True] * len(ids)
+    parts = layout.parts(on_slab, owner)
+    if len(parts) == 1:
+        return {"split": False, "rules": ["JP-SPLIT"]}
+    if len(parts) > 2:
+        raise InputError(f"the slab is in {len(parts)} parts; a split makes exactly 2")
+    first, second = parts
+    active = player_index[current]
+    if len(first) == len(second):
+        # the part holding the smallest tile id first
+        ordered = sorted(parts, key=lambda part: min(ids[s] for s in part))
+        options = [_option(layout, ids, players, owner, active, part, other)
+                   for part, other in (ordered, ordered[::-1])]
+        return {"split": True, "equal": True, "options": options, "rules": SPLIT_RULES}
+    smaller, larger = (first, second) if len(first) < len(second) else (second, first)
+    option = _option(layout, ids, players, owner, active, smaller, larger)
+    return {"split": True, "equal": False, "options": [option], "rules": SPLIT_RULES}
+
+
+def _option(layout: Layout, ids: list[str], players: list[str], owner: list[int], active: int,
+            awarded: set[int], rest: set[int]) -> dict[str, Any]:
+    n = len(players)
+    border_counts = [0] * n
+    inside_counts = [0] * n
+    border_gaps: list[dict[str, str]] = []
+    for gap, (a, b) in enumerate(layout.gaps):
+        who = owner[gap]
+        if who == NO_CHISEL:
+            continue
+        if (a in awarded) != (b in awarded):
+            border_counts[who] += 1
+            border_gaps.append({"a": ids[a], "b": ids[b], "player": players[who]})
+        elif a in awarded:
+            inside_counts[who] += 1
+    ranked = rank_contributors(border_counts, active)
+    takes, leftover = shares(len(awarded), len(ranked), SHARE_CAP)
+    return {
+        "smaller": sorted(ids[s] for s in awarded),
+        "larger": sorted(ids[s] for s in rest),
+        "ranking": [
+            {"player": players[p], "chisels": border_counts[p], "takes": t} for p, t in zip(ranked, takes)
+        ],
+        "field_leader": leftover,
+        "returned_dull": {players[p]: c for p, c in enumerate(border_counts) if c},
+        "returned_sharp": {players[p]: c for p, c in enumerate(inside_counts) if c},
+        "border": border_gaps,
+    }

@@ -1,0 +1,228 @@
+"""Slab geometry: tiles at axial hex cells, the gaps between neighbours, rocks, and split detection.
+
+A :class:`Layout` is built once per observed (or generated) slab and shared by every state of that game:
+cells, neighbours, gap indices, rocky sides and crack costs never change while tiles are taken away. What
+changes (which tiles are still on the slab, which gaps hold a chisel) lives in the state as flat lists that
+the functions here read: ``on_slab[slot]`` and ``owner[gap]`` (``-1`` for an uncracked gap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from math import ceil
+from typing import Any
+
+#: direction k (counter-clockwise from east) -> axial (dq, dr); the opposite of k is (k + 3) % 6
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+NO_CHISEL = -1
+
+Cell = tuple[int, int]
+
+
+def rotate_rocks(rocks: Sequence[bool], rotation: int) -> tuple[bool, ...]:
+    """Rocks at table direction k for a tile turned ``rotation`` sixth turns counter-clockwise."""
+    return tuple(bool(rocks[(k - rotation) % 6]) for k in range(6))
+
+
+class Layout:
+    """The fixed geometry of one slab: slots (tiles) at cells, gaps between neighbouring slots."""
+
+    __slots__ = (
+        "_actions",
+        "adjacency",
+        "backs",
+        "base_rocks",
+        "cells",
+        "cost",
+        "gap_of",
+        "gaps",
+        "neighbours",
+        "ring_gaps",
+        "rocks",
+        "rocky_sides",
+        "rotations",
+        "slot_of",
+    )
+
+    def __init__(
+        self,
+        cells: Sequence[Cell],
+        base_rocks: Sequence[Sequence[bool]] | None = None,
+        rotations: Sequence[int] | None = None,
+        backs: Sequence[str | None] | None = None,
+    ) -> None:
+        """``base_rocks[slot]``: the tile's rocks at its rotation 0 (as listed for the side that is up);
+        ``rotations[slot]``: sixth turns counter-clockwise; ``backs[slot]``: back id of a face-down tile."""
+        self.cells: tuple[Cell, ...] = tuple((int(q), int(r)) for q, r in cells)
+        self.slot_of: dict[Cell, int] = {cell: slot for slot, cell in enumerate(self.cells)}
+        if len(self.slot_of) != len(self.cells):
+            raise ValueError("two tiles on one cell")
+        n = len(self.cells)
+        self.base_rocks: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(bool(x) for x in r) for r in base_rocks) if base_rocks is not None else ((False,) * 6,) * n
+        self.rotations: tuple[int, ...] = tuple(int(r) % 6 for r in rotations) if rotations else (0,) * n
+        self.backs: tuple[str | None, ...] = tuple(backs) if backs is not None else (None,) * n
+        #: rocks per table direction k
+        self.rocks: tuple[tuple[bool, ...], ...] = tuple(
+            rotate_rocks(r, rot) for r, rot in zip(self.base_rocks, self.rotations))
+        gaps: list[tuple[int, int]] = []
+        gap_of: dict[tuple[int, int], int] = {}
+        neighbours: list[list[tuple[int, int]]] = [[(-1, -1)] * 6 for _ in range(n)]
+        cost: list[int] = []
+        rocky: list[int] = []
+        for slot, (q, r) in enumerate(self.cells):
+            for k, (dq, dr) in enumerate(DIRECTIONS):
+                other = self.slot_of.get((q + dq, r + dr))
+                if other is None:
+                    continue
+                if other > slot:
+                    gap = len(gaps)
+                    gaps.append((slot, other))
+                    gap_of[(slot, other)] = gap
+                    gap_of[(other, slot)] = gap
+                    sides = int(self.rocks[slot][k]) + int(self.rocks[other][(k + 3) % 6])
+                    rocky.append(sides)
+                    cost.append(1 + sides)
+                neighbours[slot][k] = (other, gap_of[(slot, other)])
+        self.gaps: tuple[tuple[int, int], ...] = tuple(gaps)
+        self.gap_of = gap_of
+        self.cost: tuple[int, ...] = tuple(cost)
+        self.rocky_sides: tuple[int, ...] = tuple(rocky)
+        self.neighbours: tuple[tuple[tuple[int, int], ...], ...] = tuple(tuple(row) for row in neighbours)
+        self.adjacency: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(pair for pair in row if pair[0] >= 0) for row in neighbours
+        )
+        # ring_gaps[slot][k]: the gap between the neighbours in directions k and k+1 (they touch), or -1
+        ring: list[tuple[int, ...]] = []
+        for slot in range(n):
+            row = []
+            for k in range(6):
+                a = neighbours[slot][k][0]
+                b = neighbours[slot][(k + 1) % 6][0]
+                row.append(gap_of.get((a, b), -1) if a >= 0 and b >= 0 else -1)
+            ring.append(tuple(row))
+        self.ring_gaps: tuple[tuple[int, ...], ...] = tuple(ring)
+        self._actions: dict[Any, Any] = {}
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+    def gap_between(self, a: Cell, b: Cell) -> int | None:
+        sa = self.slot_of.get(a)
+        sb = self.slot_of.get(b)
+        if sa is None or sb is None:
+            return None
+        return self.gap_of.get((sa, sb))
+
+    def gap_cells(self, gap: int) -> tuple[Cell, Cell]:
+        a, b = self.gaps[gap]
+        return self.cells[a], self.cells[b]
+
+    # -- connectivity over uncracked gaps between slots still on the slab ---------------------------------
+
+    def connected(self, start: int, goal: int, on_slab: Sequence[bool], owner: Sequence[int]) -> bool:
+        """Whether ``goal`` is reachable from ``start`` through uncracked gaps (depth-first, early exit)."""
+        if start == goal:
+            return True
+        adjacency = self.adjacency
+        seen = {start}
+        stack = [start]
+        while stack:
+            slot = stack.pop()
+            for other, gap in adjacency[slot]:
+                if owner[gap] == NO_CHISEL and other not in seen and on_slab[other]:
+                    if other == goal:
+                        return True
+                    seen.add(other)
+                    stack.append(other)
+        return False
+
+    def component(self, start: int, on_slab: Sequence[bool], owner: Sequence[int],
+                  without: int = -1) -> set[int]:
+        """Slots reachable from ``start`` through uncracked gaps (pretending ``without`` is gone)."""
+        adjacency = self.adjacency
+        seen = {start}
+        stack = [start]
+        while stack:
+            slot = stack.pop()
+            for other, gap in adjacency[slot]:
+                if owner[gap] == NO_CHISEL and other not in seen and other != without and on_slab[other]:
+                    seen.add(other)
+                    stack.append(other)
+        return seen
+
+    def parts(self, on_slab: Sequence[bool], owner: Sequence[int]) -> list[set[int]]:
+        """The slab's parts: connected components of the slots on the slab."""
+        found: list[set[int]] = []
+        seen: set[int] = set()
+        for slot in range(len(self.cells)):
+            if on_slab[slot] and slot not in seen:
+                part = self.component(slot, on_slab, owner)
+                seen |= part
+                found.append(part)
+        return found
+
+    def removal_splits(self, slot: int, on_slab: Sequence[bool], owner: Sequence[int]) -> bool:
+        """Whether taking ``slot`` away would leave the rest of the slab in more than one part."""
+        row = self.neighbours[slot]
+        linked = [False] * 6
+        count = 0
+        for k in range(6):
+            other, gap = row[k]
+            if other >= 0 and on_slab[other] and owner[gap] == NO_CHISEL:
+                linked[k] = True
+                count += 1
+        if count <= 1:
+            return False
+        # fast path: the linked neighbours hold together around the ring without this tile
+        ring = self.ring_gaps[slot]
+        groups = 0
+        for k in range(6):
+            if linked[k]:
+                previous = (k - 1) % 6
+                if not (linked[previous] and owner[ring[previous]] == NO_CHISEL):
+                    groups += 1
+        if groups <= 1:  # 0: all six linked in an unbroken ring
+            return False
+        neighbours = [row[k][0] for k in range(6) if linked[k]]
+        reached = self.component(neighbours[0], on_slab, owner, without=slot)
+        return not all(other in reached for other in neighbours)
+
+
+# -- split arithmetic shared by the engine and the command-line ruling -------------------------------------
+
+
+def shares(size: int, contributors: int, cap: int = 6) -> tuple[list[int], int]:
+    """Tiles each ranked contributor takes (ceil(left/2), at most ``cap``) and the Field Leader's rest."""
+    takes = []
+    left = size
+    for _ in range(contributors):
+        take = min(cap, ceil(left / 2))
+        takes.append(take)
+        left -= take
+    return takes, left
+
+
+def rank_contributors(counts: Sequence[int], active: int) -> list[int]:
+    """Player indices with at least one border chisel: more chisels first, ties clockwise from ``active``."""
+    n = len(counts)
+    ranked = [p for p in range(n) if counts[p] > 0]
+    ranked.sort(key=lambda p: (-counts[p], (p - active) % n))
+    return ranked
+
+
+def border_and_inside(layout: Layout, awarded: Iterable[int], on_slab: Sequence[bool],
+                      owner: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Gaps holding a chisel on the border of ``awarded`` (to the rest of the slab) and inside it."""
+    inside_set = set(awarded)
+    border: list[int] = []
+    inside: list[int] = []
+    seen: set[int] = set()
+    for slot in inside_set:
+        for other, gap in layout.adjacency[slot]:
+            if owner[gap] == NO_CHISEL or gap in seen or not on_slab[other]:
+                continue
+            seen.add(gap)
+            (inside if other in inside_set else border).append(gap)
+    return border, inside
