@@ -120,3 +120,9 @@ def test_legal_bad_input_exits_2_with_one_line(capsys: Any, monkeypatch: Any, st
 def test_golden_examples(capsys: Any, monkeypatch: Any, args: list[str], golden: str) -> None:
     args = [*args[:2], str(EXAMPLES / args[2])]
     assert ok(capsys, monkeypatch, args) == json.loads((EXAMPLES / golden).read_text(encoding="utf-8"))
+
+
+def test_the_documented_state_is_the_example_file() -> None:
+    text = (EXAMPLES.parent / "jurassik.md").read_text(encoding="utf-8")
+    block = text.split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(block) == json.loads((EXAMPLES / "jurassik-state.json").read_text(encoding="utf-8"))
