@@ -1,0 +1,181 @@
+"""Per-game table layouts: where things lie on the table (mm); engine state -> :class:`~vision.scene.Scene`.
+
+One module per game (``jurassic_parts``, ``jurassik``, ``jurassic_brunch``, ``isla_nublar``), each with a
+frozen layout dataclass (table size, play-area placement, tag size, seat zones, reveal spot, box) and
+``scene_for(state, layout) -> Scene`` for the synthetic renderer. The vision pipeline and move inference use
+the same layouts (zones and the lattice's placement) so what is drawn and what is read agree.
+
+Shared here: seat colours, the seat zones around a table (seats go clockwise: up the west side, then down
+the east side), and small geometry helpers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from vision.render import CameraModel
+from vision.scene import RGB, Point, Zone
+
+#: Seat colours in seat order (CONVENTIONS.md); also the chisel, camp, box and LED colours.
+SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
+SEAT_RGB: dict[str, RGB] = {
+    "red": (200, 40, 40),
+    "blue": (40, 80, 200),
+    "green": (40, 160, 60),
+    "yellow": (230, 200, 40),
+    "purple": (130, 60, 170),
+    "orange": (240, 130, 30),
+}
+
+#: The table every layout uses by default: 16:9 like the camera, so the frame is filled.
+TABLE_WIDTH = 1280.0
+TABLE_HEIGHT = 720.0
+#: Width of the seat strips along the west and east edges; the middle is the play area and its margins.
+SEAT_STRIP = 330.0
+#: Keep seat zones clear of the corner calibration markers (40 mm plus a white margin).
+MARKER_CLEARANCE = 38.0
+
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def rect_polygon(rect: Rect) -> tuple[Point, ...]:
+    x0, y0, x1, y1 = rect
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def square(center: Point, side: float, angle: float = 0.0) -> tuple[Point, ...]:
+    """A square of ``side`` mm centred on ``center``, turned ``angle`` degrees counter-clockwise."""
+    half = side / 2.0
+    return tuple(
+        offset(center, rotate((u, v), angle))
+        for u, v in ((-half, -half), (half, -half), (half, half), (-half, half))
+    )
+
+
+def rotate(vector: Point, angle: float) -> Point:
+    """Rotate a table vector ``angle`` degrees counter-clockwise as seen from above (y points south)."""
+    radians = math.radians(angle)
+    c, s = math.cos(radians), math.sin(radians)
+    x, y = vector
+    return (x * c + y * s, -x * s + y * c)
+
+
+def offset(point: Point, vector: Point) -> Point:
+    return (point[0] + vector[0], point[1] + vector[1])
+
+
+def circle_polygon(center: Point, radius: float, points: int = 24) -> tuple[Point, ...]:
+    return tuple(
+        (
+            center[0] + radius * math.cos(2 * math.pi * i / points),
+            center[1] + radius * math.sin(2 * math.pi * i / points),
+        )
+        for i in range(points)
+    )
+
+
+def shade(rgb: RGB, factor: float) -> RGB:
+    return (
+        int(max(0, min(255, rgb[0] * factor))),
+        int(max(0, min(255, rgb[1] * factor))),
+        int(max(0, min(255, rgb[2] * factor))),
+    )
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player's place at the table: colour, the zone in front of them and the way they face.
+
+    ``facing`` is the angle (degrees, counter-clockwise, 0 = north) at which that player's own pieces lie so
+    that they can read them: 270 on the west side (tops towards the east), 90 on the east side.
+    """
+
+    index: int
+    colour: str
+    rect: Rect
+    facing: float
+
+    @property
+    def rgb(self) -> RGB:
+        return SEAT_RGB[self.colour]
+
+    @property
+    def zone(self) -> Zone:
+        return Zone(f"seat:{self.colour}", rect_polygon(self.rect))
+
+    def slots(self, pitch_x: float, pitch_y: float, margin: float = 6.0) -> list[Point]:
+        """Places for the player's pieces in the zone, in the order they are filled: rows across the zone
+        from the player's side outwards (so the first pieces lie nearest the player)."""
+        x0, y0, x1, y1 = self.rect
+        columns = max(1, int((x1 - x0 - 2 * margin) // pitch_x))
+        rows = max(1, int((y1 - y0 - 2 * margin) // pitch_y))
+        left = x0 + (x1 - x0 - columns * pitch_x) / 2.0 + pitch_x / 2.0
+        top = y0 + (y1 - y0 - rows * pitch_y) / 2.0 + pitch_y / 2.0
+        order_x = range(columns) if self.facing != 90.0 else range(columns - 1, -1, -1)
+        # West-side players sit at x0: fill columns from x0 outwards; east-side players from x1 inwards.
+        return [(left + c * pitch_x, top + r * pitch_y) for c in order_x for r in range(rows)]
+
+
+def seats_around(
+    count: int,
+    colours: Sequence[str] = SEAT_COLOURS,
+    width: float = TABLE_WIDTH,
+    height: float = TABLE_HEIGHT,
+    strip: float = SEAT_STRIP,
+) -> tuple[Seat, ...]:
+    """``count`` seats, clockwise: the first half up the west side (from the south), the rest down the
+    east side (from the north). Each seat's zone is a rectangle in its strip."""
+    if not 1 <= count <= len(colours):
+        raise ValueError(f"{count} seats, but {len(colours)} colours")
+    west = (count + 1) // 2
+    east = count - west
+    seats: list[Seat] = []
+    top, bottom = MARKER_CLEARANCE, height - MARKER_CLEARANCE
+    for i in range(west):
+        y1 = bottom - i * (bottom - top) / west
+        y0 = bottom - (i + 1) * (bottom - top) / west
+        seats.append(Seat(len(seats), colours[len(seats)], (8.0, y0 + 4.0, strip, y1 - 4.0), 270.0))
+    for i in range(east):
+        y0 = top + i * (bottom - top) / east
+        y1 = top + (i + 1) * (bottom - top) / east
+        seats.append(
+            Seat(len(seats), colours[len(seats)], (width - strip, y0 + 4.0, width - 8.0, y1 - 4.0), 90.0)
+        )
+    return tuple(seats)
+
+
+def recommended_camera(tilt: float = 0.0, yaw: float = 0.0, roll: float = 0.0) -> CameraModel:
+    """The 2304x1296 camera framing a layout's table with just the markers' margin."""
+    return CameraModel(tilt=tilt, yaw=yaw, roll=roll, margin=28.0, border=0.015)
+
+
+class StableIds:
+    """Hands out ids from a pool to keys and remembers them, so the same physical piece keeps its printed
+    id from frame to frame (a face-down tile's back id must not change while it lies still).
+
+    Keys first seen together are served in sorted order, so a fresh instance is deterministic too.
+    """
+
+    def __init__(self, pool: Sequence[str]) -> None:
+        self._pool = list(pool)
+        self._given: dict[object, str] = {}
+
+    def get(self, key: object) -> str:
+        if key not in self._given:
+            used = set(self._given.values())
+            free = [candidate for candidate in self._pool if candidate not in used]
+            if not free:
+                raise ValueError(f"no id left in a pool of {len(self._pool)} for {key!r}")
+            self._given[key] = free[0]
+        return self._given[key]
+
+    def release(self, key: object) -> None:
+        """The piece left the table (into a hand or the box): its id may be reused by another key."""
+        self._given.pop(key, None)
+
+
+def chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
