@@ -36,7 +36,8 @@ from engines.jurassic_brunch.serialize import check_conservation
 from engines.jurassic_brunch.state import BrunchState
 from engines.jurassic_brunch.tokens import TOKEN_COUNTS, TOKEN_KINDS, TOKEN_POINTS, kind_from_tag
 
-GAME = register_game(JurassicBrunch())
+GAME = JurassicBrunch()
+register_game(GAME)
 
 __all__ = [
     "ARRANGEMENTS",

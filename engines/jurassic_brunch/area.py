@@ -139,7 +139,7 @@ class PlayingArea:
         eggs: Mapping[str, Mapping[str, Sequence[Cell]]] | None = None,
     ) -> None:
         self.boards: tuple[Board, ...] = tuple(sorted(boards, key=lambda board: board.board_id))
-        self.eggs = parse_eggs(eggs_to_dict(eggs) if eggs is not None else eggs_to_dict(DEFAULT_EGGS))
+        self.eggs = parse_eggs(eggs if eggs is not None else DEFAULT_EGGS)
         self.board_of: dict[Cell, str] = {}
         self._validate()
         self.cells: frozenset[Cell] = frozenset(self.board_of)

@@ -317,7 +317,9 @@ def _parse_pending(state: BrunchState, raw: Any) -> None:
     elif step == "steal":
         _object(raw, "pending steal", {"kind", "from"})
         victim = _colour(raw["from"], "pending steal from")
-        if victim == state.current or not state.stealable(victim):
+        if victim == state.current or not state.tokens[victim]["FLOWER"]:
+            raise _fail("a pending steal follows the Flower offered to the opponent")
+        if not state.stealable(victim, offered_flower=True):
             raise _fail("a pending steal needs an opponent with a token to take")
         state.pending = ("steal", victim)
     elif step == "birth":

@@ -145,6 +145,12 @@ class BrunchState(State):
         new.result = self.result
         return new
 
+    def apply(self, action: Action) -> BrunchState:
+        """The state after ``action`` (typed for this game); raises IllegalAction, ``self`` unchanged."""
+        new_state = super().apply(action)
+        assert isinstance(new_state, BrunchState)
+        return new_state
+
     def game_over_rule(self) -> Rule:
         return self.game.rule("JB-END")
 
@@ -214,9 +220,15 @@ class BrunchState(State):
     def hideout_room(self, player: str) -> int:
         return HIDEOUT_CAPACITY * self.tokens[player][HIDEOUT] - sum(self.hidden[player].values())
 
-    def stealable(self, player: str) -> dict[str, int]:
-        """Tokens the opponent can take with a Flower: not hidden, not the face-up Hideouts."""
-        return {k: n for k, n in self.tokens[player].items() if n and k != HIDEOUT}
+    def stealable(self, player: str, offered_flower: bool = False) -> dict[str, int]:
+        """Tokens the opponent can take with a Flower: not hidden, not the face-up Hideouts, and not the
+        Flower just offered (``offered_flower``) -- otherwise 'no token available' could never happen."""
+        counts = {k: n for k, n in self.tokens[player].items() if n and k != HIDEOUT}
+        if offered_flower:
+            counts[FLOWER] -= 1
+            if not counts[FLOWER]:
+                del counts[FLOWER]
+        return counts
 
     def on_area(self, player: str) -> int:
         return sum(1 for owner, _ in self.triceratops.values() if owner == player)
@@ -258,7 +270,7 @@ class BrunchState(State):
             total = sum(counts.values())
             return [(Reveal(kind), n / total) for kind, n in counts.items()]
         if step == "steal":
-            counts = self.stealable(detail)
+            counts = self.stealable(detail, offered_flower=True)
             total = sum(counts.values())
             return [(Steal(kind), n / total) for kind, n in counts.items()]
         return []
@@ -473,7 +485,7 @@ class BrunchState(State):
             self.pending = None
             self._apply_effect(action.token, detail)
         elif isinstance(action, Steal):
-            if self.stealable(detail).get(action.token, 0) <= 0:
+            if self.stealable(detail, offered_flower=True).get(action.token, 0) <= 0:
                 raise self._illegal("JB-FLOWER", f"{detail} has no {action.token} token that can be taken")
             self.tokens[detail][action.token] -= 1
             self.tokens[self.current][action.token] += 1
