@@ -406,6 +406,8 @@ class JurassikState(State):
             self._finish("no tile is accessible")
 
     def _checked_take(self, action: Take) -> int:
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (action.row, action.col)):
+            raise self._illegal("JK-ACCESS", f"row and col must be integers: {action.row!r}, {action.col!r}")
         if not (0 <= action.row < self.rows and 0 <= action.col < self.cols):
             raise self._illegal("JK-ACCESS", f"({action.row}, {action.col}) is outside the excavation zone")
         index = self.cell_index(action.row, action.col)

@@ -165,10 +165,11 @@ def test_nothing_is_created_or_lost_and_completes_stay_whole(setup: tuple[str, i
     choice=st.integers(0, 1000),
 )
 def test_actions_on_random_hands_keep_completes_whole(hands: list[list[str]], face: str, choice: int) -> None:
-    seen: set[str] = set()
-    unique = []
-    for hand in hands:
-        unique.append([t for t in hand if not (t in seen or seen.add(t))])  # type: ignore[func-returns-value]
+    owner: dict[str, int] = {}
+    for number, hand in enumerate(hands):
+        for tile in hand:
+            owner.setdefault(tile, number)  # a tile listed twice stays with its first holder
+    unique = [sorted(t for t, n in owner.items() if n == number) for number in range(len(hands))]
     names = PLAYERS[: len(unique)]
     state = jurassik().state_from_dict({
         "game": "jurassik", "format": 1, "players": names, "grid": [[None, "?", "D10-1", "D10-2"]],

@@ -57,6 +57,7 @@ def test_accessible_means_an_orthogonal_side_next_to_a_free_space(make: Maker) -
     assert refused(state, Take("ana", 2, 2)).rule.rule_id == "JK-ACCESS"
     assert refused(state, Take("ana", 1, 1)).rule.rule_id == "JK-ACCESS"  # a free space holds no tile
     assert refused(state, Take("ana", 5, 0)).rule.rule_id == "JK-ACCESS"  # outside the zone
+    assert refused(state, Take("ana", "0", 1)).rule.rule_id == "JK-ACCESS"  # type: ignore[arg-type]
 
 
 def test_the_table_edge_is_not_a_free_space(make: Maker) -> None:
