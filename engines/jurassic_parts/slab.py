@@ -42,6 +42,7 @@ class Layout:
         "rocky_sides",
         "rotations",
         "slot_of",
+        "wings",
     )
 
     def __init__(
@@ -102,6 +103,17 @@ class Layout:
                 row.append(gap_of.get((a, b), -1) if a >= 0 and b >= 0 else -1)
             ring.append(tuple(row))
         self.ring_gaps: tuple[tuple[int, ...], ...] = tuple(ring)
+        # wings[gap]: the tiles touching both ends of a gap, with the two gaps linking them to the ends
+        wings: list[tuple[tuple[int, int, int], ...]] = []
+        for a, b in gaps:
+            k = next(k for k in range(6) if neighbours[a][k][0] == b)
+            row2 = []
+            for side in ((k + 1) % 6, (k - 1) % 6):
+                c, gap_ac = neighbours[a][side]
+                if c >= 0:
+                    row2.append((c, gap_ac, gap_of[(c, b)]))
+            wings.append(tuple(row2))
+        self.wings: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(wings)
         self._actions: dict[Any, Any] = {}
 
     @property
@@ -122,21 +134,35 @@ class Layout:
     # -- connectivity over uncracked gaps between slots still on the slab ---------------------------------
 
     def connected(self, start: int, goal: int, on_slab: Sequence[bool], owner: Sequence[int]) -> bool:
-        """Whether ``goal`` is reachable from ``start`` through uncracked gaps (depth-first, early exit)."""
-        if start == goal:
-            return True
+        """Whether ``goal`` is reachable from ``start`` through uncracked gaps."""
+        return start == goal or self._reach(start, goal, on_slab, owner) is None
+
+    def cut_off(self, gap: int, on_slab: Sequence[bool], owner: Sequence[int]) -> set[int] | None:
+        """After a chisel on ``gap``: None if its two tiles still hold together, else the part of the first.
+
+        Most cracks leave a tile touching both ends with two uncracked gaps (a "wing"), checked first."""
+        for c, gap_a, gap_b in self.wings[gap]:
+            if owner[gap_a] == NO_CHISEL and owner[gap_b] == NO_CHISEL and on_slab[c]:
+                return None
+        a, b = self.gaps[gap]
+        return self._reach(a, b, on_slab, owner)
+
+    def _reach(self, start: int, goal: int, on_slab: Sequence[bool], owner: Sequence[int]) -> set[int] | None:
+        """Breadth-first from ``start``: None as soon as ``goal`` is reached, else everything reached."""
         adjacency = self.adjacency
         seen = {start}
-        stack = [start]
-        while stack:
-            slot = stack.pop()
+        queue = [start]
+        index = 0
+        while index < len(queue):
+            slot = queue[index]
+            index += 1
             for other, gap in adjacency[slot]:
                 if owner[gap] == NO_CHISEL and other not in seen and on_slab[other]:
                     if other == goal:
-                        return True
+                        return None
                     seen.add(other)
-                    stack.append(other)
-        return False
+                    queue.append(other)
+        return seen
 
     def component(self, start: int, on_slab: Sequence[bool], owner: Sequence[int],
                   without: int = -1) -> set[int]:
@@ -163,6 +189,48 @@ class Layout:
                 found.append(part)
         return found
 
+    def articulation_points(self, on_slab: Sequence[bool], owner: Sequence[int]) -> set[int]:
+        """Tiles whose removal would split the (connected) slab: one iterative Tarjan pass."""
+        n = len(self.cells)
+        start = next((s for s in range(n) if on_slab[s]), -1)
+        if start < 0:
+            return set()
+        adjacency = self.adjacency
+        disc = [0] * n
+        low = [0] * n
+        disc[start] = low[start] = 1
+        timer = 1
+        cut: set[int] = set()
+        root_children = 0
+        stack = [(start, -1, iter(adjacency[start]))]
+        while stack:
+            v, parent_gap, edges = stack[-1]
+            for w, gap in edges:
+                if gap == parent_gap or owner[gap] != NO_CHISEL or not on_slab[w]:
+                    continue
+                if disc[w]:
+                    if disc[w] < low[v]:
+                        low[v] = disc[w]
+                else:
+                    timer += 1
+                    disc[w] = low[w] = timer
+                    stack.append((w, gap, iter(adjacency[w])))
+                    break
+            else:
+                stack.pop()
+                if stack:
+                    u = stack[-1][0]
+                    if low[v] < low[u]:
+                        low[u] = low[v]
+                    if low[v] >= disc[u]:
+                        if len(stack) > 1:
+                            cut.add(u)
+                        else:
+                            root_children += 1
+        if root_children > 1:
+            cut.add(start)
+        return cut
+
     def removal_splits(self, slot: int, on_slab: Sequence[bool], owner: Sequence[int]) -> bool:
         """Whether taking ``slot`` away would leave the rest of the slab in more than one part."""
         row = self.neighbours[slot]
@@ -185,9 +253,24 @@ class Layout:
                     groups += 1
         if groups <= 1:  # 0: all six linked in an unbroken ring
             return False
-        neighbours = [row[k][0] for k in range(6) if linked[k]]
-        reached = self.component(neighbours[0], on_slab, owner, without=slot)
-        return not all(other in reached for other in neighbours)
+        targets = {row[k][0] for k in range(6) if linked[k]}
+        start = targets.pop()
+        # breadth-first from one neighbour, without this tile, until every other neighbour is reached
+        adjacency = self.adjacency
+        seen = {start, slot}
+        queue = [start]
+        index = 0
+        while index < len(queue):
+            current = queue[index]
+            index += 1
+            for other, gap in adjacency[current]:
+                if owner[gap] == NO_CHISEL and other not in seen and on_slab[other]:
+                    targets.discard(other)
+                    if not targets:
+                        return False
+                    seen.add(other)
+                    queue.append(other)
+        return True
 
 
 # -- split arithmetic shared by the engine and the command-line ruling -------------------------------------

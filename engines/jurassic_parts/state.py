@@ -142,13 +142,8 @@ class JurassicPartsState(State):
     # -- clone --------------------------------------------------------------------------------------------
     def clone(self) -> JurassicPartsState:
         new = object.__new__(JurassicPartsState)
-        new.game = self.game
-        new.layout = self.layout
-        new.names = self.names
-        new.options = self.options
-        new.first = self.first
+        new.__dict__.update(self.__dict__)  # scalars and immutable tuples are shared; lists copied below
         new.on_slab = self.on_slab[:]
-        new.slab_count = self.slab_count
         new.fossil = self.fossil[:]
         new.tile_id = self.tile_id[:]
         new.owner = self.owner[:]
@@ -157,29 +152,13 @@ class JurassicPartsState(State):
         new.sharp = self.sharp[:]
         new.on_board = self.on_board[:]
         new.amber = self.amber[:]
-        new.supply = self.supply
         new.loose = self.loose[:]
         new.in_sets = self.in_sets[:]
         new.complete = self.complete[:]
-        new.leader = self.leader
         new.cards = self.cards[:]
         new.revealed_cards = self.revealed_cards[:]
-        new.active = self.active
-        new.phase = self.phase
-        new.need = self.need
-        new.purchases = self.purchases
-        new.sold = self.sold
-        new.ignore_rocks = self.ignore_rocks
-        new.final = self.final
-        new.turn_number = self.turn_number
-        new.award_options = self.award_options
         new.pool = self.pool[:]
-        new.ranking = self.ranking
-        new.rank_pos = self.rank_pos
-        new.taken = self.taken
         new.pending = self.pending[:]
-        new.after_reveal = self.after_reveal
-        new.last_split = self.last_split
         return new
 
     # -- legal actions ------------------------------------------------------------------------------------
@@ -217,12 +196,7 @@ class JurassicPartsState(State):
         if phase == AWARD:
             return [AwardPart(name, cells[min(part)]) for part in self.award_options]
         if phase == PICKUP:
-            gaps = self.layout.gaps
-            return [
-                PickUpChisel(name, cells[gaps[g][0]], cells[gaps[g][1]])
-                for g, who in enumerate(self.owner)
-                if who == p
-            ]
+            return self._pickup_actions(p)
         # main phase
         budget = self.sharp[p]
         actions: list[Action] = []
@@ -268,13 +242,11 @@ class JurassicPartsState(State):
             return []
         on_slab = self.on_slab
         fossil = self.fossil
-        owner = self.owner
-        removal_splits = self.layout.removal_splits
+        cut = self.layout.articulation_points(on_slab, self.owner)
         return [
             slot
             for slot in range(len(on_slab))
-            if on_slab[slot] and fossil[slot] >= 0 and fossil[slot] != BONES
-            and not removal_splits(slot, on_slab, owner)
+            if on_slab[slot] and fossil[slot] >= 0 and fossil[slot] != BONES and slot not in cut
         ]
 
     def _commit_targets(self, p: int) -> list[int]:
@@ -377,9 +349,10 @@ class JurassicPartsState(State):
         self.on_board[p] += 1
         self.owner[gap] = p
         self.open_gaps.discard(gap)
-        if not layout.connected(sa, sb, self.on_slab, self.owner):
-            part_a = layout.component(sa, self.on_slab, self.owner)
-            part_b = layout.component(sb, self.on_slab, self.owner)
+        part_a = layout.cut_off(gap, self.on_slab, self.owner)
+        if part_a is not None:
+            on_slab = self.on_slab
+            part_b = {s for s in range(len(on_slab)) if on_slab[s] and s not in part_a}
             if len(part_a) == len(part_b):
                 self.award_options = (tuple(sorted(part_a)), tuple(sorted(part_b)))
                 self.phase = AWARD
@@ -555,6 +528,16 @@ class JurassicPartsState(State):
         self.pool = []
         self.final = True
         self.phase = MAIN
+
+    def _pickup_actions(self, p: int) -> list[Action]:
+        key = ("pick", p)
+        cached: list[PickUpChisel] | None = self.layout._actions.get(key)
+        if cached is None:
+            name = self.names[p]
+            cells = self.layout.cells
+            cached = [PickUpChisel(name, cells[a], cells[b]) for a, b in self.layout.gaps]
+            self.layout._actions[key] = cached
+        return [cached[g] for g, who in enumerate(self.owner) if who == p]
 
     def _do_pickup(self, action: PickUpChisel) -> None:
         p = self._check_turn(action, action.player, PICKUP)
