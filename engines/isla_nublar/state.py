@@ -626,9 +626,8 @@ class IslaNublarState(State):
                 "IN-CAMP" if isinstance(action, BuildCamp) else "IN-BOXES", f"{target} is a volcano"
             )
         if self.has_dino(target):
-            raise self.illegal(
-                "IN-DEFENCE" if isinstance(action, MoveBox) else "IN-BOXES", f"a dinosaur stands on {target}"
-            )
+            rule = {MoveBox: "IN-DEFENCE", BuildCamp: "IN-CAMP"}.get(type(action), "IN-BOXES")
+            raise self.illegal(rule, f"a dinosaur stands on {target}")
         if isinstance(action, PlaceBox):
             if self.personal[p]["boxes"] < 1:
                 raise self.illegal("IN-BOXES", f"{p} has no box in the personal supply")

@@ -1,0 +1,261 @@
+"""Board data, card data, setup, and the pieces: boxes, camps, supplies."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+from types import SimpleNamespace
+
+import pytest
+
+from engines.core import IllegalAction, StateFormatError
+from engines.isla_nublar import board_from_dict, cards_from_dict, default_board, default_cards
+from engines.isla_nublar.actions import BuildCamp, ChooseScoring, EndTurn, MoveBox, PlaceBox, PlayCard, StockUp
+
+
+def _board_json() -> dict:
+    return json.loads(resources.files("engines.isla_nublar").joinpath("data/board-default.json").read_text())
+
+
+def _cards_json() -> dict:
+    return json.loads(resources.files("engines.isla_nublar").joinpath("data/cards.json").read_text())
+
+
+# -- board data ---------------------------------------------------------------------------------------------
+def test_default_board_is_marked_and_consistent() -> None:
+    board = default_board()
+    assert board.default and "check it against the printed board" in board.note.lower()
+    assert len(board.volcanoes) == 4
+    for volcano in board.volcanoes:
+        assert board.columns[board.fields[volcano].column][0] == volcano
+    assert set(board.camp_points) == {1, 2, 3, 4} and board.camp_points[4] == 0
+    assert {f.landscape for f in board.fields.values() if not f.volcano} == {
+        "park", "mountain", "forest", "plain", "lake"}
+    for field in board.fields.values():
+        for other in field.neighbours:
+            assert field.field_id in board.fields[other].neighbours
+    # straight towards the southern tip is the next field of the same column
+    assert board.next_field("C2R0", "S") == "C2R1"
+    assert board.next_field("C2R8", "S") is None
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda b: b["fields"][5]["neighbours"].pop(), "neighbours"),
+        (lambda b: b["fields"][0].update(landscape="swamp"), "landscape"),
+        (lambda b: [f.update(volcano=False, landscape="park") for f in b["fields"] if f["id"] == "C1R0"],
+         "4 volcanoes"),
+        (lambda b: b.update(fields=[f for f in b["fields"] if f["id"] != "C3R5"]), "C3R"),
+        (lambda b: [f.update(area=1) for f in b["fields"] if f["id"] == "C3R9"], "areas must not rise"),
+        (lambda b: b["areas"].pop(), "areas"),
+        (lambda b: b["fields"].append(dict(b["fields"][0])), "duplicate"),
+    ],
+)
+def test_board_validation_names_the_problem(mutate, message: str) -> None:
+    data = _board_json()
+    mutate(data)
+    with pytest.raises(StateFormatError, match=message):
+        board_from_dict(data)
+
+
+def test_volcano_must_top_its_column() -> None:
+    data = _board_json()
+    for field in data["fields"]:
+        if field["id"] == "C1R0":
+            field.update(volcano=False, landscape="park")
+        if field["id"] == "C1R1":
+            field.update(volcano=True, landscape=None)
+    with pytest.raises(StateFormatError, match="not at the top"):
+        board_from_dict(data)
+
+
+# -- card data ----------------------------------------------------------------------------------------------
+def test_default_cards_totals() -> None:
+    cards = default_cards()
+    count = lambda group: sum(c.count for c in cards.of_group(group))  # noqa: E731
+    assert (count("action"), count("dinosaur"), count("scoring"), count("starting")) == (42, 20, 18, 10)
+    assert len(cards.piles) == 5 and len(cards.tiles) == 20
+    assert cards.default
+    kinds = {c.scoring["kind"] for c in cards.of_group("scoring")}
+    assert len(kinds) == 9
+    every_action = {do for c in cards.cards.values() for do, _ in c.actions}
+    assert every_action >= {"amber", "boxes", "defence", "hideout", "diversion", "inventory", "wear",
+                            "replenish", "change", "improve", "move_camp", "egg"}
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d["action_cards"][0].update(count=2), "42 action cards"),
+        (lambda d: d["action_cards"][0]["actions"].append({"do": "fly"}), "unknown action"),
+        (lambda d: d["scoring_cards"][0].update(kind="beauty"), "scoring kind"),
+        (lambda d: d["development_tiles"].pop(), "20 tiles"),
+    ],
+)
+def test_card_validation(mutate, message: str) -> None:
+    data = _cards_json()
+    mutate(data)
+    with pytest.raises(StateFormatError, match=message):
+        cards_from_dict(data)
+
+
+# -- setup --------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("players", "general", "personal"), [(2, 2, 6), (3, 1, 7), (4, 0, 8)])
+def test_setup_supplies_by_player_count(kit: SimpleNamespace, players: int, general: int, personal: int) -> None:
+    state = kit.fresh(("red", "blue", "green", "yellow")[:players])
+    for p in state.players:
+        assert state.personal[p] == {"boxes": 6, "camps": personal}
+        assert state.general[p] == {"boxes": 0, "camps": general}
+        assert sum(state.zones[p]["hand"].values()) == 5 and sum(state.zones[p]["draw"].values()) == 5
+    assert sorted(state.dinos.values()) == sorted(state.board.volcanoes)
+    assert all(slot is not None for slot in state.row)
+    assert all(pile["top"] is not None for pile in state.piles.values())
+    kit.checked(state)
+
+
+def test_clients_setup_puts_a_box_on_each_track(kit: SimpleNamespace) -> None:
+    state = kit.fresh(clients=True)
+    assert state.personal["red"]["boxes"] == 3
+    for client, track in state.tracks.items():
+        sets = [state.cards.tiles[t].tile_set for t in track]
+        assert sets == ["A", "A", "A", "B", "B", "finish"]
+        assert state.cards.tiles[track[-1]].client == client
+    kit.checked(state)
+
+
+# -- boxes --------------------------------------------------------------------------------------------------
+def test_box_points_place_and_move_boxes(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    kit.set_hand(s, "red", "S-BOXES2", "S-AMBER1", "S-AMBER1", "S-AMBER1", "S-BOXES2")
+    with pytest.raises(IllegalAction, match="IN-SURPLUS"):
+        s.apply(PlaceBox(player="red", field="C3R3"))
+    s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    assert s.box_points == 2
+    s = s.apply(PlaceBox(player="red", field="C3R3"))
+    s = s.apply(MoveBox(player="red", origin="C3R3", target="C3R4"))
+    assert s.boxes == {"C3R4": {"red": 1}} and s.personal["red"]["boxes"] == 5 and s.box_points == 0
+
+
+def test_never_on_a_volcano_or_a_dinosaur(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    kit.set_hand(s, "red", "S-BOXES2", "S-BOXES2", "S-BOXES2")
+    for _ in range(3):
+        s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    with pytest.raises(IllegalAction, match="IN-BOXES.*volcano"):
+        s.apply(PlaceBox(player="red", field="C2R0"))
+    s.dinos["DINO-1"] = "C3R3"
+    with pytest.raises(IllegalAction, match="IN-BOXES.*dinosaur"):
+        s.apply(PlaceBox(player="red", field="C3R3"))
+    with pytest.raises(IllegalAction, match="IN-CAMP.*dinosaur"):
+        s.apply(BuildCamp(player="red", field="C3R3"))
+    assert PlaceBox(player="red", field="C3R3") not in s.legal_actions()
+
+
+# -- camps --------------------------------------------------------------------------------------------------
+def test_camp_costs_four_box_points_and_saved_boxes_reduce_it(kit: SimpleNamespace) -> None:
+    # rulebook: red plays two cards with 2 boxes and takes 2 boxes already on the field back: camp paid
+    s = kit.fresh()
+    kit.put_boxes(s, "red", "C3R4", 2)
+    kit.set_hand(s, "red", "S-BOXES2", "S-BOXES2")
+    s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    with pytest.raises(IllegalAction, match="IN-CAMP"):
+        s.apply(BuildCamp(player="red", field="C1R1"))
+    s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    assert BuildCamp(player="red", field="C3R4", take_back=2) in s.legal_actions()
+    s2 = s.apply(BuildCamp(player="red", field="C3R4", take_back=2))
+    assert s2.camps["C3R4"] == ["red"] and "C3R4" not in s2.boxes
+    assert s2.personal["red"] == {"boxes": 6, "camps": 5}
+    assert s2.box_points == 2  # 4 played, the camp cost 4 - 2
+    with pytest.raises(IllegalAction, match="IN-CAMP-SAVE"):
+        s.apply(BuildCamp(player="red", field="C3R4", take_back=3))
+
+
+def test_camp_area_points_and_scoring_trigger_rotates_the_row(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    s.box_points = 4
+    row = list(s.row)
+    s = s.apply(BuildCamp(player="red", field="C1R1"))  # area 1: 3 points
+    assert s.score["red"] == {"camp areas": 3}
+    assert s.current_player() == "red" and s.tasks[0]["t"] == "choose-scoring"
+    assert {a.slot for a in s.legal_actions()} == {0, 1, 2}  # only the 3 active cards
+    with pytest.raises(IllegalAction, match="IN-SCORING"):
+        s.apply(ChooseScoring(player="red", slot=3))
+    expected = s.scoring_card_points(row[1], "red")
+    s = s.apply(ChooseScoring(player="red", slot=1))
+    assert s.score["red"].get("scoring cards", 0) == expected
+    assert s.row == [row[0], row[2], row[3], row[4], row[1]]
+
+
+@pytest.mark.parametrize(("field", "points"), [("C1R1", 3), ("C1R3", 2), ("C1R5", 1), ("C3R8", 0)])
+def test_camp_points_by_area(kit: SimpleNamespace, field: str, points: int) -> None:
+    s = kit.fresh(individual_ratings=True)
+    s.box_points = 4
+    s = s.apply(BuildCamp(player="red", field=field))
+    assert s.total("red") == points
+    assert not s.tasks  # Individual ratings: no scoring when setting up a camp
+
+
+def test_stacks_of_at_most_three_top_counts(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    kit.put_camp(s, "blue", "C3R3")
+    kit.put_camp(s, "red", "C3R3")
+    s.box_points = 8
+    s = s.apply(BuildCamp(player="red", field="C3R3"))
+    s = s.apply(ChooseScoring(player="red", slot=0))
+    assert s.camps["C3R3"] == ["blue", "red", "red"]
+    with pytest.raises(IllegalAction, match="IN-CAMP.*3 camps"):
+        s.apply(BuildCamp(player="red", field="C3R3"))
+
+
+def test_stock_up_from_the_general_supply(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    s.personal["red"]["boxes"] -= 2
+    s.general["red"]["boxes"] += 2
+    kit.checked(s)
+    s.box_points = 3
+    s = s.apply(StockUp(player="red", piece="box"))
+    s = s.apply(StockUp(player="red", piece="camp"))  # 2 players: 2 camps start in the general supply
+    assert s.personal["red"] == {"boxes": 5, "camps": 7} and s.general["red"] == {"boxes": 1, "camps": 1}
+    with pytest.raises(IllegalAction, match="IN-TURN"):
+        s.apply(StockUp(player="blue", piece="box"))  # not blue's turn
+    s.general["red"]["camps"] = 0
+    with pytest.raises(IllegalAction, match="IN-STOCK"):
+        s.apply(StockUp(player="red", piece="camp"))
+
+
+def test_surplus_expires_at_the_end_of_the_turn(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    kit.set_hand(s, "red", "S-BOXES2", "S-AMBER1")
+    s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    s = s.apply(PlayCard(player="red", card="S-AMBER1", use="amber"))
+    s = s.apply(EndTurn(player="red"))
+    while s.is_chance_node():
+        s = s.apply(s.chance_outcomes()[0][0])
+    assert (s.amber, s.box_points, s.active_player) == (0, 0, "blue")
+    assert s.zones["red"]["discard"] == {"S-AMBER1": 1, "S-BOXES2": 1}
+    assert sum(s.zones["red"]["hand"].values()) == 5 and sum(s.zones["red"]["draw"].values()) == 3
+
+
+def test_serialized_position_is_validated(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    data = s.to_dict()
+    assert kit.game.state_from_dict(json.loads(json.dumps(data))) == s
+    broken = copy.deepcopy(data)
+    broken["fields"]["C3R3"] = {"boxes": {"red": 1}}
+    with pytest.raises(StateFormatError, match="7 equipment boxes"):
+        kit.game.state_from_dict(broken)
+    broken = copy.deepcopy(data)
+    broken["fields"]["C3R3"] = {"camps": ["red", "red", "blue", "blue"]}
+    with pytest.raises(StateFormatError, match="at most 3"):
+        kit.game.state_from_dict(broken)
+    broken = copy.deepcopy(data)
+    broken["cards"]["red"]["hand"]["A6-AMBER4"] = 1
+    with pytest.raises(StateFormatError, match="A6-AMBER4"):
+        kit.game.state_from_dict(broken)
+    broken = copy.deepcopy(data)
+    broken["fields"]["C2R0"] = {"boxes": {"red": 1}}
+    broken["supply"]["red"]["personal"]["boxes"] = 5
+    with pytest.raises(StateFormatError, match="volcano"):
+        kit.game.state_from_dict(broken)
