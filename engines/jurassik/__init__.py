@@ -23,6 +23,7 @@ from engines.jurassik.components import (
     face_of_tag,
     setup_for,
 )
+from engines.jurassik.deal import HiddenDeal, deal_hidden_faces, reveal_for
 from engines.jurassik.engine import JurassikGame, JurassikState, score_hands
 from engines.jurassik.reports import legal_report, score_report
 from engines.jurassik.rules import RULEBOOKS
@@ -42,6 +43,7 @@ __all__ = [
     "Decline",
     "Discard",
     "Exchange",
+    "HiddenDeal",
     "JurassikGame",
     "JurassikState",
     "RemoveStart",
@@ -51,8 +53,10 @@ __all__ = [
     "Steal",
     "Take",
     "all_dino_tiles",
+    "deal_hidden_faces",
     "face_of_tag",
     "legal_report",
+    "reveal_for",
     "score_hands",
     "score_report",
     "setup_for",

@@ -122,6 +122,14 @@ class JurassikGame(Game):
                 (False, True),
                 "English only: all the tiles (10 dinosaurs, 23 action tiles, 8x8) for any player count",
             ),
+            Option(
+                "compulsory_actions",
+                False,
+                (False, True),
+                "house rule: Stealing, Exchanging and Returning must be used when possible (the rulebook "
+                "says they 'allow' it, so by default a player may decline)",
+                house_rule=True,
+            ),
         )
 
     def rules_for_edition(self, edition: str) -> RuleBook:
@@ -142,6 +150,7 @@ class JurassikGame(Game):
         resolved = self.resolve_options(options)
         edition: str = resolved["edition"]
         long_game: bool = resolved["long_game"]
+        compulsory: bool = resolved["compulsory_actions"]
         try:
             setup = setup_for(edition, len(names), long_game)
         except ValueError as error:
@@ -172,6 +181,7 @@ class JurassikGame(Game):
             reveal_cell=None,
             end_reason="",
             last_event="",
+            compulsory_actions=compulsory,
         )
 
     def state_from_dict(self, data: Mapping[str, Any]) -> JurassikState:
@@ -216,6 +226,7 @@ class JurassikState(State):
         reveal_cell: int | None,
         end_reason: str,
         last_event: str,
+        compulsory_actions: bool = False,
     ) -> None:
         self.game = game
         self.edition = edition
@@ -235,6 +246,7 @@ class JurassikState(State):
         self.reveal_cell = reveal_cell
         self.end_reason = end_reason
         self.last_event = last_event
+        self.compulsory_actions = compulsory_actions
         self.rules = RULEBOOKS[edition]
 
     # -- whose move -------------------------------------------------------------------------------------
@@ -342,7 +354,7 @@ class JurassikState(State):
             return [Discard(player, tile) for tile in self.loose_tiles(player)]
         if phase == "steal":
             steals: list[Action] = [Steal(player, other, tile) for other, tile in self._others_loose(player)]
-            return [*steals, Decline(player)]
+            return steals + self._declines(player)
         if phase == "exchange":
             others = self._others_loose(player)
             exchanges: list[Action] = [
@@ -350,10 +362,14 @@ class JurassikState(State):
                 for give in self.loose_tiles(player)
                 for other, take in others
             ]
-            return [*exchanges, Decline(player)]
+            return exchanges + self._declines(player)
         if phase == "return":
-            return [ReturnTile(player, tile) for tile in self.box_dinos] + [Decline(player)]
+            returns: list[Action] = [ReturnTile(player, tile) for tile in self.box_dinos]
+            return returns + self._declines(player)
         raise AssertionError(f"unknown phase {phase}")
+
+    def _declines(self, player: str) -> list[Action]:
+        return [] if self.compulsory_actions else [Decline(player)]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase != "reveal":
@@ -549,6 +565,10 @@ class JurassikState(State):
         self._end_turn()
 
     def _decline(self, action: Decline) -> None:
+        if self.compulsory_actions and self.phase != "twice":
+            raise self._illegal(
+                PHASE_RULE[self.phase], f"house rule compulsory_actions: use {self.phase} when possible"
+            )
         self.last_event = f"{action.player} used no more of the {self.phase} action"
         self._end_turn()
 
@@ -644,6 +664,7 @@ class JurassikState(State):
             "unseen_actions": dict(self.unseen),
             "end_reason": self.end_reason,
             "last_event": self.last_event,
+            "compulsory_actions": self.compulsory_actions,
         }
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 _KEYS = {
     "game", "format", "edition", "long_game", "players", "to_play", "phase", "twice_left", "reveal_cell",
-    "grid", "hands", "box", "unseen_actions", "end_reason", "last_event",
+    "grid", "hands", "box", "unseen_actions", "end_reason", "last_event", "compulsory_actions",
 }
 
 
@@ -115,6 +115,9 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
     long_game = data.get("long_game", False)
     if not isinstance(long_game, bool):
         raise _fail("long_game must be true or false")
+    compulsory = data.get("compulsory_actions", False)
+    if not isinstance(compulsory, bool):
+        raise _fail("compulsory_actions must be true or false")
     if long_game and edition != "en":
         raise _fail("the Spanish edition has no 'all tiles' long game")
     raw_players = data.get("players")
@@ -247,6 +250,7 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
         reveal_cell=reveal_cell,
         end_reason=end_reason,
         last_event=last_event,
+        compulsory_actions=compulsory,
     )
     if phase == "discard" and not state.loose_tiles(to_play):
         raise _fail(f"phase 'discard' but {to_play} holds no loose tile")

@@ -361,3 +361,34 @@ def test_passages_are_quoted_from_the_rulebook(edition: str) -> None:
             continue  # a table and a contents list, restated in one line
         for fragment in re.split(r"\[\.\.\.\]|; ", rule.passage):
             assert " ".join(fragment.split()).strip(" -") in text, (rule.rule_id, fragment)
+
+
+# -- house rule and the simulator's deal --
+def test_house_rule_compulsory_actions_removes_declining_but_not_stopping_twice(game: Any) -> None:
+    state = game.new_initial_state(["ana", "ben"], options={"compulsory_actions": True})
+    assert state.to_dict()["compulsory_actions"] is True
+    data = {"game": "jurassik", "format": 1, "players": ["ana", "ben"], "compulsory_actions": True,
+            "grid": [[None, "?", "D9-1", "D9-2"], ["D8-1", "?", "D8-2", "D8-3"]],
+            "hands": {"ben": ["D1-1"]}}
+    stealing = game.state_from_dict(data).apply(Take("ana", 0, 1)).apply(Reveal("steal"))
+    assert stealing.legal_actions() == [Steal("ana", "ben", "D1-1")]
+    assert refused(stealing, Decline("ana")).rule.rule_id == "JK-STEAL"
+    twice = game.state_from_dict(data).apply(Take("ana", 0, 1)).apply(Reveal("twice"))
+    assert Decline("ana") in twice.legal_actions()
+    assert twice.apply(Decline("ana")).current_player() == "ben"
+
+
+def test_a_simulator_deal_matches_the_unseen_mix_without_entering_the_state(game: Any) -> None:
+    import random
+
+    from engines.jurassik import deal_hidden_faces, reveal_for
+
+    state = game.new_initial_state(["ana", "ben"], random.Random(3))
+    deal = deal_hidden_faces(state, random.Random(4))
+    assert len(deal.under) == 11 and len(deal.set_aside) == 12
+    fronts = list(deal.under.values()) + list(deal.set_aside)
+    assert len(set(fronts)) == 23 and sum(f.startswith("ROCK-") for f in fronts) == 6
+    assert all(state.tile_at(r, c) == "?" for r, c in deal.under)
+    assert "ROCK-" not in str(state.view()) and reveal_for("TWICE-4") == Reveal("twice")
+    with pytest.raises(ValueError):
+        reveal_for("D1-1")
