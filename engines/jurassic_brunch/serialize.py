@@ -212,7 +212,7 @@ def parse_area(data: Any) -> PlayingArea:
 def state_from_dict(game: JurassicBrunch, data: Mapping[str, Any]) -> BrunchState:
     game.check_format(data)
     _object(data, "the state", TOP_KEYS)
-    if list(data["players"]) != list(COLOURS):
+    if data["players"] != list(COLOURS):
         raise _fail("players must be ['blue', 'orange']")
     options = _object(data["options"], "options", set(HOUSE_RULES), set())
     state = BrunchState(game, parse_area(data["area"]), game.resolve_options(
