@@ -306,10 +306,13 @@ class JurassikState(State):
         return found
 
     def _any_accessible_dinosaur(self) -> bool:
+        return self._any_accessible((ROCK, START, HIDDEN))
+
+    def _any_accessible(self, untakeable: tuple[str, ...] = (ROCK, START)) -> bool:
         cells = self.cells
         for index, near in enumerate(_neighbours(self.rows, self.cols)):
             token = cells[index]
-            if token is None or token in (ROCK, START, HIDDEN):
+            if token is None or token in untakeable:
                 continue
             for j in near:
                 if cells[j] is None:
@@ -418,7 +421,7 @@ class JurassikState(State):
         self.box_start = True
         self.phase = "take"
         self.last_event = f"{action.player} removed the beginning-of-excavation tile"
-        if not self.accessible_cells():
+        if not self._any_accessible():
             self._finish("no tile is accessible")
 
     def _checked_take(self, action: Take) -> int:
@@ -585,7 +588,7 @@ class JurassikState(State):
         self.turn = (self.turn + 1) % len(self._players)
         self.phase = "take"
         self.twice_left = 0
-        if not self.accessible_cells():
+        if not self._any_accessible():
             self._finish(f"{self.to_play} must take a tile and none is accessible")
 
     def _finish(self, reason: str) -> None:
