@@ -1,0 +1,468 @@
+"""Jurassic Parts at the table: the hex slab in the middle, seats along the west and east edges, the Field
+Leader's area north of the slab, the box and the amber supply south of it.
+
+Slab geometry (CONVENTIONS.md): pointy-top hexes, axial ``(q, r)``, centre of ``(q, r)`` =
+``slab_origin + pitch * (q + r/2, sqrt(3)/2 * r)``; edge/direction ``k`` counter-clockwise from east
+(E, NE, NW, W, SW, SE). A tile turned ``rho`` sixth turns carries its tag at ``60 * rho`` degrees; direction
+``k`` is rocky iff ``rocks[(k - rho) % 6]``; a chisel stands at the midpoint of the two tiles' centres.
+
+Sizes: ``pitch`` 66 mm (centre to centre) leaves room for a 40 mm QR code (47.6 mm with its quiet zone)
+inside each hex; on the default 1280 x 720 mm table a 2304 x 1296 camera straight above gets about 1.6
+pixels per mm, so 3.05 pixels per QR module (see docs/rendering.md for tilted cameras).
+
+What is drawn: slab tiles as sand-coloured hexes (face up: the front tag ``F07`` and a coloured fossil
+glyph near the tile's top corner; face down: a dark stone back with its printed back id) with grey bands on
+their rocky edges; chisels as pegs in the owners' colours at gap midpoints; in each seat zone the player's
+tiles (face up, turned towards them), their sharp and dull chisels in two rows along their edge and their
+amber; the Field Leader's tiles north of the slab; the amber supply beside the box south of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
+from vision.tables import (
+    SEAT_COLOURS,
+    SEAT_RGB,
+    TABLE_HEIGHT,
+    TABLE_WIDTH,
+    Rect,
+    Seat,
+    StableIds,
+    offset,
+    rect_polygon,
+    rotate,
+    seats_around,
+    shade,
+)
+
+GAME = "JP"
+SQRT3 = math.sqrt(3.0)
+#: direction k (counter-clockwise from east) -> axial (dq, dr)
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+FELT = (48, 84, 60)
+FRONT_RGB = (214, 196, 158)
+BACK_RGB = (126, 104, 82)
+ROCK_RGB = (120, 120, 116)
+BOX_RGB = (118, 82, 50)
+LEADER_RGB = (86, 110, 90)
+AMBER_RGB = (226, 150, 30)
+#: The coloured glyph printed on a front by fossil family (the name before any "-n").
+GLYPH_RGB: dict[str, RGB] = {
+    "BRACHIO": (80, 140, 80),
+    "TREX": (170, 60, 45),
+    "TRICERA": (205, 130, 40),
+    "RAPTOR": (115, 75, 150),
+    "PTERO": (60, 110, 175),
+    "PLANT": (40, 130, 40),
+    "BONES": (245, 242, 230),
+}
+
+
+@dataclass(frozen=True)
+class JurassicPartsLayout:
+    """Where Jurassic Parts lies on a ``width`` x ``height`` mm table for ``seats`` players."""
+
+    seats: int = 4
+    colours: tuple[str, ...] = SEAT_COLOURS
+    width: float = TABLE_WIDTH
+    height: float = TABLE_HEIGHT
+    pitch: float = 66.0
+    tag_size: float = 40.0
+    slab_origin: Point = (640.0, 352.0)
+    chisel_radius: float = 5.5
+    field_leader: Rect = (345.0, 8.0, 935.0, 80.0)
+    box: Rect = (700.0, 640.0, 935.0, 712.0)
+    supply: Rect = (345.0, 640.0, 560.0, 712.0)
+
+    # -- the slab lattice ---------------------------------------------------------------------------------
+    @property
+    def hex_radius(self) -> float:
+        """Circumradius of a drawn tile: a hair under pitch/sqrt(3), so neighbours show a thin gap."""
+        return self.pitch / SQRT3 - 1.2
+
+    def axial_to_mm(self, q: float, r: float) -> Point:
+        """Centre of slab cell ``(q, r)`` in table mm."""
+        ox, oy = self.slab_origin
+        return (ox + self.pitch * (q + r / 2.0), oy + self.pitch * (SQRT3 / 2.0) * r)
+
+    def mm_to_axial_fraction(self, point: Point) -> tuple[float, float]:
+        """Fractional axial coordinates of a table point (the inverse of :meth:`axial_to_mm`)."""
+        ox, oy = self.slab_origin
+        r = (point[1] - oy) / (self.pitch * SQRT3 / 2.0)
+        q = (point[0] - ox) / self.pitch - r / 2.0
+        return (q, r)
+
+    def mm_to_axial(self, point: Point) -> tuple[int, int]:
+        """The slab cell whose hexagon contains ``point`` (cube rounding)."""
+        q, r = self.mm_to_axial_fraction(point)
+        return hex_round(q, r)
+
+    def gap_midpoint(self, a: tuple[int, int], b: tuple[int, int]) -> Point:
+        """Where a chisel stands between neighbouring cells ``a`` and ``b`` (ValueError if not neighbours)."""
+        if (b[0] - a[0], b[1] - a[1]) not in DIRECTIONS:
+            raise ValueError(f"cells {a} and {b} are not neighbours")
+        (ax, ay), (bx, by) = self.axial_to_mm(*a), self.axial_to_mm(*b)
+        return ((ax + bx) / 2.0, (ay + by) / 2.0)
+
+    def hexagon(self, center: Point, radius: float | None = None) -> tuple[Point, ...]:
+        """A pointy-top hexagon's corners (counter-clockwise from the one at 30 degrees)."""
+        radius = self.hex_radius if radius is None else radius
+        return tuple(offset(center, _polar(radius, 30.0 + 60.0 * i)) for i in range(6))
+
+    # -- zones --------------------------------------------------------------------------------------------
+    @property
+    def seat_places(self) -> tuple[Seat, ...]:
+        return seats_around(self.seats, self.colours, self.width, self.height)
+
+    def slab_rect(self) -> Rect:
+        ox, oy = self.slab_origin
+        half_w = 4.5 * self.pitch + 8.0
+        half_h = 4.0 * self.pitch * SQRT3 / 2.0 + self.pitch / SQRT3 + 8.0
+        return (ox - half_w, oy - half_h, ox + half_w, oy + half_h)
+
+    def zones(self) -> list[Zone]:
+        zones = [Zone("play", rect_polygon(self.slab_rect()))]
+        zones += [seat.zone for seat in self.seat_places]
+        zones += [Zone("field-leader", rect_polygon(self.field_leader)), Zone("box", rect_polygon(self.box))]
+        zones.append(Zone("supply", rect_polygon(self.supply)))
+        return zones
+
+    def seat_tile_angle(self, seat: Seat) -> float:
+        """Hex tiles only lie flush at multiples of 60 degrees: a player's tiles are turned to the multiple
+        nearest to facing them, 30 degrees past it (300 on the west side, 120 on the east side)."""
+        return (seat.facing + 30.0) % 360.0
+
+    def seat_tile_slots(self, seat: Seat) -> list[Point]:
+        """Where a player's tiles lie: honeycomb rows in the seat zone beside the chisel rows along the
+        player's edge, filled from the player's side outwards."""
+        x0, y0, x1, y1 = seat.rect
+        strip = 34.0
+        x0, x1 = (x0 + strip, x1) if seat.facing == 270.0 else (x0, x1 - strip)
+        across = self.pitch + 2.0  # inradius-wise neighbours, a little apart
+        down = across * SQRT3 / 2.0
+        tall = self.hex_radius + 1.0
+        rows = max(1, int((y1 - y0 - 2 * tall) // down) + 1)
+        top = y0 + (y1 - y0 - (rows - 1) * down) / 2.0
+        slots: list[tuple[float, Point]] = []
+        for row in range(rows):
+            shift = across / 2.0 if row % 2 else 0.0
+            x = x0 + across / 2.0 + shift
+            while x + across / 2.0 <= x1 + 0.5:
+                distance = x - x0 if seat.facing == 270.0 else x1 - x
+                slots.append((distance, (x, top + row * down)))
+                x += across
+        slots.sort(key=lambda item: (round(item[0], 3), item[1][1]))
+        return [point for _, point in slots]
+
+    def seat_chisel_slots(self, seat: Seat, row: int) -> list[Point]:
+        """Row 0 (sharp chisels) nearest the player, row 1 (dull) next to it; 12 places each."""
+        x0, y0, x1, y1 = seat.rect
+        across = [8.0 + 13.0 * row, 8.0 + 13.0 * row]
+        x = x0 + across[0] if seat.facing == 270.0 else x1 - across[1]
+        spacing = min(13.0, (y1 - y0 - 40.0) / 12.0)
+        return [(x, y0 + 10.0 + spacing * i) for i in range(12)]
+
+    def seat_amber_slots(self, seat: Seat) -> list[Point]:
+        x0, _, x1, y1 = seat.rect
+        x = x0 + 14.0 if seat.facing == 270.0 else x1 - 14.0
+        return [
+            (x + (i % 2) * (12.0 if seat.facing == 270.0 else -12.0), y1 - 12.0 - 11.0 * (i // 2))
+            for i in range(20)
+        ]
+
+
+def hex_round(q: float, r: float) -> tuple[int, int]:
+    """Nearest axial cell to fractional ``(q, r)`` (rounding in cube coordinates)."""
+    x, z = q, r
+    y = -x - z
+    rx, ry, rz = round(x), round(y), round(z)
+    dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return (int(rx), int(rz))
+
+
+def _polar(radius: float, angle: float) -> Point:
+    """A vector of ``radius`` at ``angle`` degrees counter-clockwise from east (table y points south)."""
+    radians = math.radians(angle)
+    return (radius * math.cos(radians), -radius * math.sin(radians))
+
+
+def fossil_family(fossil: str) -> str:
+    return fossil.split("-")[0].split(":")[0]
+
+
+def table_rocks(rocks: Sequence[bool], rotation: int) -> tuple[bool, ...]:
+    """Rocky table directions of a tile whose side up lists ``rocks`` at rotation 0, turned ``rotation``."""
+    return tuple(bool(rocks[(k - rotation) % 6]) for k in range(6))
+
+
+# -- what the engine only knows by kind: which printed tile is where -----------------------------------
+def _components() -> Any:
+    from engines.jurassic_parts import components
+
+    return components
+
+
+def _manifest_backs() -> list[str]:
+    from vision.tags import manifest_for
+
+    return [e.component_id for e in manifest_for(GAME).entries.values() if e.face == "back"]
+
+
+@dataclass
+class JurassicPartsIds:
+    """Which printed tile is which, where the engine only knows kinds: the tiles in each player's and the
+    Field Leader's hands (the engine keeps counts per fossil), kept stable from frame to frame. Keep one
+    per game and pass it to every :func:`scene_for` call."""
+
+    held: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (holder, fossil) -> tile ids
+    spare_backs: StableIds = field(default_factory=lambda: StableIds(_manifest_backs()))
+
+
+def printed_back(engine_back: str | None, slot: int, ids: JurassicPartsIds) -> str:
+    """The back id printed on the set's tags for a face-down tile.
+
+    The engine's default set carries its own back ids (``components.Component.back``); the printed set's
+    manifest (``vision.tags``) draws its own. When they differ, the manifest's back of the same front is
+    printed (the n-th manifest back belongs to the n-th front); unknown backs get a spare manifest id.
+    """
+    backs = _manifest_backs()
+    if engine_back is not None and engine_back in backs:
+        return engine_back
+    comps = _components()
+    for index, comp in enumerate(comps.COMPONENTS):
+        if comp.back == engine_back and index < len(backs):
+            return backs[index]
+    return ids.spare_backs.get(("slot", slot))
+
+
+def physical_tile(state: Any, slot: int) -> str | None:
+    """The front id of the tile in ``slot``: the engine's when known, else the default set's tile behind the
+    engine's back id (bot games deal from the default set), else None."""
+    tile_id: str | None = state.tile_id[slot]
+    if tile_id is not None:
+        return tile_id
+    back = state.layout.backs[slot] if state.layout.backs is not None else None
+    comps = _components()
+    kind = state.fossil[slot]
+    for comp in comps.COMPONENTS:
+        if back is not None and comp.back == back and (kind < 0 or comp.kind == kind):
+            return str(comp.tile_id)
+    return None
+
+
+def _holdings(state: Any) -> dict[str, dict[str, int]]:
+    """Tiles held by each player and the Field Leader (``"@leader"``), counted per printed fossil."""
+    comps = _components()
+    result: dict[str, dict[str, int]] = {}
+    for p, name in enumerate(state.players):
+        counts: dict[str, int] = {}
+        for holding in (state.loose[p], state.in_sets[p]):
+            for kind, count in enumerate(holding):
+                if count:
+                    fossil = comps.KIND_NAMES[comps.real_kind(kind)]
+                    counts[fossil] = counts.get(fossil, 0) + count
+        result[name] = counts
+    leader: dict[str, int] = {}
+    for kind, count in enumerate(state.leader):
+        if count:
+            fossil = comps.KIND_NAMES[kind]
+            leader[fossil] = leader.get(fossil, 0) + count
+    result["@leader"] = leader
+    return result
+
+
+def assign_held_tiles(state: Any, ids: JurassicPartsIds) -> dict[str, list[str]]:
+    """Tile ids in each holder's hands (players by name, the Field Leader as ``"@leader"``): tiles that
+    left the slab, matched to the holders' fossil counts, each holder keeping the ids it had before."""
+    comps = _components()
+    on_table = {
+        physical_tile(state, s) for s in range(state.layout.size) if state.on_slab[s] or s in state.pool
+    }
+    gone: dict[str, list[str]] = {}
+    for slot in range(state.layout.size):
+        if state.on_slab[slot] or slot in state.pool:
+            continue
+        tile = physical_tile(state, slot)
+        if tile is not None:
+            gone.setdefault(comps.COMPONENT_BY_ID[tile].fossil, []).append(tile)
+    # Tiles whose id the engine never learnt: any printed tile of that fossil not seen elsewhere.
+    spare: dict[str, list[str]] = {}
+    for comp in comps.COMPONENTS:
+        if comp.tile_id not in on_table and all(comp.tile_id not in tiles for tiles in gone.values()):
+            spare.setdefault(comp.fossil, []).append(comp.tile_id)
+    holdings = _holdings(state)
+    result: dict[str, list[str]] = {holder: [] for holder in holdings}
+    free = {fossil: list(tiles) for fossil, tiles in gone.items()}
+    wanted: list[tuple[str, str, int]] = []
+    for holder, counts in holdings.items():
+        for fossil, count in counts.items():
+            kept = [t for t in ids.held.get((holder, fossil), []) if t in free.get(fossil, [])][:count]
+            for tile in kept:
+                free[fossil].remove(tile)
+            ids.held[(holder, fossil)] = kept
+            wanted.append((holder, fossil, count - len(kept)))
+    for holder, fossil, missing in wanted:
+        for _ in range(missing):
+            pool = free.get(fossil) or spare.get(fossil)
+            if not pool:
+                break
+            ids.held[(holder, fossil)].append(pool.pop(0))
+    for holder, counts in holdings.items():
+        for fossil in counts:
+            result[holder].extend(ids.held[(holder, fossil)])
+    for key in [k for k in ids.held if k[1] not in holdings.get(k[0], {})]:
+        del ids.held[key]
+    return result
+
+
+# -- drawing ------------------------------------------------------------------------------------------------
+def _draw_tile(
+    scene: Scene,
+    layout: JurassicPartsLayout,
+    center: Point,
+    angle: float,
+    tag_id: str,
+    face_up: bool,
+    fossil: str | None,
+    rocky: Sequence[bool],
+) -> None:
+    fill = FRONT_RGB if face_up else BACK_RGB
+    radius = layout.hex_radius
+    scene.shapes.append(Shape(layout.hexagon(center, radius), fill, shade(fill, 0.55), label=tag_id))
+    for k, rocky_edge in enumerate(rocky):
+        if rocky_edge:
+            scene.shapes.append(Shape(_edge_band(center, radius, k, 5.0), ROCK_RGB, shade(ROCK_RGB, 0.8)))
+    if face_up and fossil is not None:
+        glyph_at = offset(center, rotate((0.0, -(radius - 7.0)), angle))
+        colour = GLYPH_RGB.get(fossil_family(fossil), (90, 90, 90))
+        scene.shapes.append(
+            Shape(_glyph(glyph_at, 4.2, angle, fossil_family(fossil)), colour, shade(colour, 0.6))
+        )
+    scene.tags.append(Tag(f"DT1:{GAME}:{tag_id}", center, angle % 360.0, layout.tag_size))
+
+
+def _edge_band(center: Point, radius: float, k: int, depth: float) -> tuple[Point, ...]:
+    """The strip just inside the hex edge facing direction ``k``."""
+    outer_a = offset(center, _polar(radius, 60.0 * k - 30.0))
+    outer_b = offset(center, _polar(radius, 60.0 * k + 30.0))
+    shrink = (radius - depth * 2.0 / SQRT3) / radius
+    inner_a = offset(center, _polar(radius * shrink, 60.0 * k - 30.0))
+    inner_b = offset(center, _polar(radius * shrink, 60.0 * k + 30.0))
+    return (outer_a, outer_b, inner_b, inner_a)
+
+
+def _glyph(center: Point, size: float, angle: float, family: str) -> tuple[Point, ...]:
+    """A tiny emblem: a triangle for dinosaurs, a diamond for plants and pterodactyls, a disc for bones."""
+    if family in ("BRACHIO", "TREX", "TRICERA", "RAPTOR"):
+        points = [(0.0, -size), (size, size * 0.8), (-size, size * 0.8)]
+    elif family in ("PLANT", "PTERO"):
+        points = [(0.0, -size), (size, 0.0), (0.0, size), (-size, 0.0)]
+    else:
+        points = [_polar(size, 30.0 * i) for i in range(12)]
+    return tuple(offset(center, rotate(p, angle)) for p in points)
+
+
+def _peg(center: Point, colour: str, radius: float, label: str) -> Peg:
+    return Peg(center, colour, SEAT_RGB[colour], radius, 1, label)
+
+
+def scene_for(
+    state: Any, layout: JurassicPartsLayout | None = None, *, ids: JurassicPartsIds | None = None
+) -> Scene:
+    """The table of a :class:`engines.jurassic_parts.state.JurassicPartsState` as the camera would see it."""
+    comps = _components()
+    players: Sequence[str] = state.players
+    layout = layout or JurassicPartsLayout(seats=len(players))
+    if layout.seats != len(players):
+        raise ValueError(f"layout has {layout.seats} seats, the game {len(players)} players")
+    ids = ids or JurassicPartsIds()
+    scene = Scene.with_corner_markers(layout.width, layout.height)
+    scene.background = FELT
+    scene.zones = layout.zones()
+    scene.shapes.append(
+        Shape(rect_polygon(layout.field_leader), LEADER_RGB, shade(LEADER_RGB, 0.8), "field leader")
+    )
+    scene.shapes.append(Shape(rect_polygon(layout.box), BOX_RGB, shade(BOX_RGB, 0.6), "box"))
+    scene.shapes.append(Shape(rect_polygon(layout.supply), shade(FELT, 1.15), shade(FELT, 1.4), "supply"))
+
+    slab = state.layout
+    pool = set(state.pool)
+    for slot, cell in enumerate(slab.cells):
+        if not (state.on_slab[slot] or slot in pool):
+            continue
+        rotation = int(slab.rotations[slot]) if slab.rotations is not None else 0
+        kind = state.fossil[slot]
+        center = layout.axial_to_mm(*cell)
+        base = slab.base_rocks[slot] if slab.base_rocks is not None else (False,) * 6
+        if kind < 0:
+            back = slab.backs[slot] if slab.backs is not None else None
+            tag_id = printed_back(back, slot, ids)
+            _draw_tile(
+                scene, layout, center, 60.0 * rotation, tag_id, False, None, table_rocks(base, rotation)
+            )
+            continue
+        tile = physical_tile(state, slot)
+        was_face_down = slab.backs is not None and slab.backs[slot] is not None
+        if tile is None:  # a revealed fossil whose printed tile nobody named: any unused tile of that fossil
+            fossil = comps.KIND_NAMES[comps.real_kind(kind)]
+            tile = next(c.tile_id for c in comps.COMPONENTS if c.fossil == fossil)
+        comp = comps.COMPONENT_BY_ID[tile]
+        if was_face_down:
+            # Turned over about its north-south axis: the front lies at the mirrored rotation.
+            rotation = (-rotation) % 6
+        _draw_tile(
+            scene, layout, center, 60.0 * rotation, tile, True, comp.fossil, table_rocks(comp.rocks, rotation)
+        )
+
+    for (a, b), owner in zip(slab.gaps, state.owner):
+        if owner >= 0:
+            midpoint = layout.gap_midpoint(slab.cells[a], slab.cells[b])
+            colour = layout.colours[owner]
+            scene.pegs.append(
+                _peg(midpoint, colour, layout.chisel_radius, f"chisel {slab.cells[a]}|{slab.cells[b]}")
+            )
+
+    held = assign_held_tiles(state, ids)
+    for p, (seat, name) in enumerate(zip(layout.seat_places, players)):
+        angle = layout.seat_tile_angle(seat)
+        for tile, slot_center in zip(held.get(name, []), layout.seat_tile_slots(seat)):
+            comp = comps.COMPONENT_BY_ID[tile]
+            _draw_tile(
+                scene,
+                layout,
+                slot_center,
+                angle,
+                tile,
+                True,
+                comp.fossil,
+                table_rocks(comp.rocks, round(angle / 60.0) % 6),
+            )
+        for row, (count, label) in enumerate(((state.sharp[p], "sharp"), (state.dull[p], "dull"))):
+            for place in layout.seat_chisel_slots(seat, row)[:count]:
+                scene.pegs.append(_peg(place, seat.colour, layout.chisel_radius, f"{label} chisel"))
+        for place in layout.seat_amber_slots(seat)[: state.amber[p]]:
+            scene.shapes.append(Shape(layout.hexagon(place, 5.0), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
+
+    x0, y0, x1, y1 = layout.field_leader
+    leader_slots = [
+        (x0 + layout.pitch / 2.0 + i * layout.pitch, (y0 + y1) / 2.0)
+        for i in range(int((x1 - x0) // layout.pitch))
+    ]
+    for tile, place in zip(held.get("@leader", []), leader_slots):
+        comp = comps.COMPONENT_BY_ID[tile]
+        _draw_tile(scene, layout, place, 0.0, tile, True, comp.fossil, comp.rocks)
+    sx0, sy0, _, _ = layout.supply
+    for i in range(int(state.supply)):
+        place = (sx0 + 12.0 + (i % 10) * 12.0, sy0 + 14.0 + (i // 10) * 12.0)
+        scene.shapes.append(Shape(layout.hexagon(place, 5.0), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
+    return scene
