@@ -638,6 +638,8 @@ class JurassikState(State):
     def view(self, player: str | None = None) -> dict[str, Any]:
         """The table as anybody sees it. Nothing is private among players; face-down action tiles are "?"
         and the engine does not know their faces, so nothing can leak."""
+        if player is not None and player not in self._players:
+            raise ValueError(f"{player!r} is not a player of this game")
         data = self.to_dict()
         data["current_player"] = self.current_player()
         data["accessible"] = [list(self.cell_of(i)) for i in self.accessible_cells()]

@@ -126,3 +126,23 @@ def test_the_documented_state_is_the_example_file() -> None:
     text = (EXAMPLES.parent / "jurassik.md").read_text(encoding="utf-8")
     block = text.split("```json\n", 1)[1].split("```", 1)[0]
     assert json.loads(block) == json.loads((EXAMPLES / "jurassik-state.json").read_text(encoding="utf-8"))
+
+
+def test_golden_scripted_game() -> None:
+    """docs/examples/jurassik-game-en.json: a whole game worked out by hand from the rulebook."""
+    from engines.core import get_game
+
+    script = json.loads((EXAMPLES / "jurassik-game-en.json").read_text(encoding="utf-8"))
+    game = get_game("jurassik")
+    state = game.state_from_dict(script["start"])
+    for step in script["actions"]:
+        assert not state.is_terminal()
+        state = state.apply(game.action_from_dict(step))
+    final, data = script["final"], state.to_dict()
+    assert data["grid"] == final["grid"] and data["hands"] == final["hands"]
+    assert data["box"]["actions"] == final["box_actions"]
+    outcome = state.outcome()
+    assert outcome is not None
+    assert dict(outcome.scores) == final["scores"] and list(outcome.winners) == final["winners"]
+    assert {n: dict(b) for n, b in outcome.breakdown.items()} == final["breakdown"]
+    assert outcome.reason == final["end_reason"]

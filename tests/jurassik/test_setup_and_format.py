@@ -91,6 +91,8 @@ def test_the_view_shows_face_down_tiles_only_as_question_marks(game: JurassikGam
     hidden = next((i for i in state.accessible_cells() if state.cells[i] == "?"), None)
     views = [state.view(None)] + [state.view(p) for p in state.players]
     assert all(v == views[0] for v in views)  # nothing is private among players
+    with pytest.raises(ValueError):
+        state.view("zed")
     text = json.dumps(views[0])
     for tag in ("ROCK", "STEAL", "TWICE", "DISCARD", "EXCHANGE", "RETURN"):
         assert tag not in text
