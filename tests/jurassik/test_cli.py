@@ -128,11 +128,12 @@ def test_the_documented_state_is_the_example_file() -> None:
     assert json.loads(block) == json.loads((EXAMPLES / "jurassik-state.json").read_text(encoding="utf-8"))
 
 
-def test_golden_scripted_game() -> None:
-    """docs/examples/jurassik-game-en.json: a whole game worked out by hand from the rulebook."""
+@pytest.mark.parametrize("name", ["jurassik-game-en.json", "jurassik-game-es.json"])
+def test_golden_scripted_games(name: str) -> None:
+    """Whole games worked out by hand from the rulebooks, replayed action by action."""
     from engines.core import get_game
 
-    script = json.loads((EXAMPLES / "jurassik-game-en.json").read_text(encoding="utf-8"))
+    script = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
     game = get_game("jurassik")
     state = game.state_from_dict(script["start"])
     for step in script["actions"]:
