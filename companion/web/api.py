@@ -41,6 +41,22 @@ def _message(error: Exception, fallback: str) -> str:
     return text[:300] or fallback
 
 
+#: Action fields that can name what a player holds concealed (a fossil to sell, a card, a hidden token).
+#: Legal moves are the active player's, so such actions would tell the table what that player hides.
+PRIVATE_ACTION_FIELDS = frozenset({"fossil", "part", "card", "cards", "hand", "token", "tile", "tiles"})
+
+
+def shared_snapshot() -> dict[str, Any]:
+    """The session's snapshot with every legal move that could name a concealed holding left out."""
+    snap = dict(ask(table().snapshot))
+    legal = snap.get("legal")
+    if isinstance(legal, list):
+        snap["legal"] = [
+            action for action in legal if isinstance(action, dict) and not PRIVATE_ACTION_FIELDS & set(action)
+        ]
+    return snap
+
+
 def _game_id() -> int | None:
     return query_int("game", low=0)
 
@@ -65,7 +81,7 @@ def _svg(text: str) -> Response:
 
 @blueprint.get("/snapshot")
 def snapshot() -> Response:
-    return jsonify(ask(table().snapshot))
+    return jsonify(shared_snapshot())
 
 
 @blueprint.get("/frame.jpg")
@@ -110,7 +126,7 @@ def calibration() -> Response:
 def board_svg() -> Response:
     """The table as a picture: the slab or board, legal moves, last move, and a split with its shares."""
     seq = query_int("seq", low=0)
-    snap = ask(table().snapshot)
+    snap = shared_snapshot()
     if seq is not None:
         past = ask(table().state_at, seq, _game_id())
         snap = {**snap, "view": past.get("view"), "split": past.get("split"), "pending": None,

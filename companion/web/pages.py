@@ -10,14 +10,14 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from werkzeug.wrappers import Response
 
 from companion.web import drawing, security
-from companion.web.api import ask, table
+from companion.web.api import ask, shared_snapshot, table
 from companion.web.validate import query_int
 
 blueprint = Blueprint("pages", __name__)
 
 
 def _common() -> dict[str, Any]:
-    snap = ask(table().snapshot)
+    snap = shared_snapshot()
     return {"snap": snap, "colours": _player_colours(snap), "rgb": drawing.rgb}
 
 

@@ -281,6 +281,12 @@ def table() -> EngineSession:
 
 
 @pytest.fixture
+def make_table() -> Any:
+    """``make_table(game=..., players=..., seed=...)``: a fresh session of one's own."""
+    return EngineSession
+
+
+@pytest.fixture
 def app(table: EngineSession) -> Any:
     return create_app(table, WebConfig())
 

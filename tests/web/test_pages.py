@@ -1,0 +1,199 @@
+"""The pages over a live session: what they show, live updates, disputes, stepping back, privacy."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from companion.web import WebConfig, create_app
+from engines.core import get_game, sample_chance
+
+HOST = {"Host": "localhost"}
+PAGES = ["/", "/scores", "/history", "/dispute", "/setup", "/panel"]
+
+
+def text(client: Any, url: str) -> str:
+    answer = client.get(url, headers=HOST)
+    assert answer.status_code == 200, (url, answer.status_code)
+    body: str = answer.get_data(as_text=True)
+    return body
+
+
+def test_every_page_renders_the_live_game(client: Any, table: Any) -> None:
+    snap = table.snapshot()
+    for url in PAGES:
+        html = text(client, url)
+        assert snap["title"] in html
+        assert "<script src=\"/static/app.js\"></script>" in html
+    table_html = text(client, "/")
+    last = snap["last_event"]
+    assert f"#{last['seq']}" in table_html and 'id="frame"' in table_html
+    scores = text(client, "/scores")
+    for name, entry in snap["scores"]["players"].items():
+        assert name in scores and f'<span class="total">{entry["total"]}</span>' in scores
+
+
+def test_pictures_are_served_and_follow_the_game(client: Any, table: Any) -> None:
+    frame = client.get("/api/frame.jpg", headers=HOST)
+    assert frame.status_code == 200 and frame.mimetype == "image/jpeg" and frame.data[:2] == b"\xff\xd8"
+    chart = client.get("/api/scores.svg", headers=HOST).get_data(as_text=True)
+    assert chart.startswith("<svg") and chart.count("<polyline") == len(table.snapshot()["players"])
+    board = client.get("/api/board.svg", headers=HOST)
+    assert board.mimetype == "image/svg+xml" and board.get_data(as_text=True).startswith("<svg")
+    before = client.get("/api/board.svg", headers=HOST).data
+    table.play(3)
+    assert client.get("/api/board.svg", headers=HOST).data != before
+    photo = client.get(f"/api/photo/{table.history()[0]['seq']}.jpg", headers=HOST)
+    assert photo.status_code == 200 and photo.data[:2] == b"\xff\xd8"
+
+
+def test_history_steps_back_through_the_game(client: Any, table: Any) -> None:
+    events = table.history()
+    latest = events[-1]["seq"]
+    html = text(client, f"/history?seq={latest}")
+    assert f'id="step-seq">#{latest}<' in html
+    back = f"/history?seq={events[-2]['seq']}"
+    assert f'href="{back}"' in html and 'id="step-back"' in html
+    earlier = text(client, back)
+    assert f'id="step-seq">#{events[-2]["seq"]}<' in earlier
+    shown = client.get(f"/api/state/{events[-2]['seq']}", headers=HOST).get_json()
+    assert shown["view"] == table.state_at(events[-2]["seq"])["view"]
+    assert shown["view"] != table.snapshot()["view"]
+    first = text(client, f"/history?seq={events[0]['seq']}")
+    assert 'class="button disabled">◀ step back' in first
+    assert client.get("/history?seq=99999", headers=HOST).status_code == 404
+
+
+def test_a_question_is_decided_from_the_dispute_page(client: Any, table: Any, csrf: Any, post: Any) -> None:
+    table.ask_question()
+    html = text(client, "/dispute")
+    assert "Which of these moves was made?" in html and 'id="choose-1"' in html
+    assert 'id="pending-banner"' in text(client, "/")
+    token = csrf(client)
+    count = len(table.history())
+    chosen = table.pending["options"][1]["action"]
+    answer = post(client, "/api/choose", {"index": 1}, token)
+    assert answer.status_code == 200 and answer.get_json()["ok"] is True
+    assert table.history()[-1]["action"] == chosen and len(table.history()) == count + 1
+    assert table.pending is None
+    again = post(client, "/api/choose", {"index": 0}, token)
+    assert again.status_code == 409 and again.get_json()["ok"] is False
+    assert len(table.history()) == count + 1
+
+
+def test_an_objection_shows_the_rule_and_is_confirmed(client: Any, table: Any, csrf: Any, post: Any) -> None:
+    from engines.core import IllegalAction
+
+    state = table.state
+    while state.is_chance_node():
+        table.bot_step()
+        state = table.state
+    legal = state.legal_actions()[0].to_dict()
+    wrong_player = next(p for p in state.players if p != state.current_player())
+    illegal = state.game.action_from_dict({**legal, "player": wrong_player})
+    with pytest.raises(IllegalAction) as refusal:
+        state.apply(illegal)
+    table.raise_objection(illegal, refusal.value)
+    html = text(client, "/dispute")
+    rule = refusal.value.rule
+    assert "Objection" in html and rule.title in html
+    from markupsafe import escape
+
+    assert str(escape(rule.passage)) in html
+    if rule.note:
+        assert str(escape(rule.note)) in html
+    answer = post(client, "/api/press", {"button": "confirm"}, csrf(client))
+    assert answer.status_code == 200
+    assert table.pending is None and "No dispute open" in text(client, "/dispute")
+
+
+def test_a_refused_correction_says_why(client: Any, table: Any, csrf: Any, post: Any) -> None:
+    before = len(table.history())
+    wrong = {"action": {"kind": "correct", "state": {"game": "nope"}}}
+    answer = post(client, "/api/submit", wrong, csrf(client))
+    assert answer.status_code == 409 and answer.get_json()["ok"] is False
+    fixed = table.state.to_dict()
+    answer = post(client, "/api/submit", {"action": {"kind": "correct", "state": fixed, "reason": "test"}},
+                  csrf(client))
+    assert answer.status_code == 200 and len(table.history()) == before + 1
+
+
+def test_new_game_from_the_setup_page(client: Any, table: Any, csrf: Any, post: Any) -> None:
+    html = text(client, "/setup")
+    assert ('id="new-game"' in html and "house rule" in html) or "edition" in html
+    game = table.snapshot()["game"]
+    settings = {"game": game, "seats": [{"name": "Ana", "colour": "purple", "seat": 0},
+                                        {"name": "Bo", "colour": "orange", "seat": 1}]}
+    answer = post(client, "/api/new-game", {"settings": settings}, csrf(client))
+    assert answer.status_code == 200, answer.get_json()
+    assert [p["name"] for p in table.snapshot()["players"]] == ["Ana", "Bo"]
+    assert len(table.games()) == 2 and table.history() == []
+
+
+def test_panel_mirrors_the_leds_and_presses_buttons(client: Any, table: Any, csrf: Any, post: Any) -> None:
+    html = text(client, "/panel")
+    current = table.snapshot()["current"]
+    colour = next(p["colour"] for p in table.snapshot()["players"] if p["name"] == current)
+    assert 'data-on="1"' in html and colour in html
+    for button in ("confirm", "undo", "next", "mode"):
+        assert f'id="press-{button}"' in html
+    count = len(table.history())
+    assert post(client, "/api/press", {"button": "undo"}, csrf(client)).status_code == 200
+    assert len(table.history()) == count - 1
+
+
+def test_server_sent_events_carry_table_events(app: Any, table: Any) -> None:
+    client = app.test_client()
+    stream = client.get("/api/events", headers=HOST, buffered=False)
+    assert stream.mimetype == "text/event-stream"
+    chunks = iter(stream.response)
+    assert next(chunks).startswith(b"retry:")
+    threading.Timer(0.2, lambda: table.play(1)).start()
+    deadline = time.monotonic() + 5
+    payload = None
+    while time.monotonic() < deadline:
+        chunk = next(chunks).decode()
+        if chunk.startswith("data: "):
+            payload = json.loads(chunk[6:])
+            break
+    stream.close()
+    assert payload is not None and payload["type"] == "event"
+
+
+def _game_with_a_hidden_holding() -> tuple[Any, str]:
+    """A Jurassic Parts game where a player holds a concealed fossil the shared view never names."""
+    game = get_game("jurassic-parts")
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = game.new_initial_state(["red", "blue", "green"], rng=rng)
+        for _ in range(2000):
+            if state.is_terminal():
+                break
+            state = state.apply(sample_chance(state, rng) if state.is_chance_node()
+                                else rng.choice(state.legal_actions()))
+            shared = json.dumps(state.view(None))
+            for seat in state.to_dict()["seats"].values():
+                for fossil in seat["loose"]:
+                    if fossil not in shared and not state.is_chance_node():
+                        return state, fossil
+    raise AssertionError("no concealed holding found")
+
+
+def test_private_information_never_reaches_the_shared_pages(make_table: Any) -> None:
+    try:
+        get_game("jurassic-parts")
+    except KeyError:
+        pytest.skip("the Jurassic Parts engine is not installed")
+    state, secret = _game_with_a_hidden_holding()
+    session = make_table(game="jurassic-parts")
+    session._game["states"][-1] = state
+    assert secret in json.dumps(state.to_dict())
+    client = create_app(session, WebConfig()).test_client()
+    for url in [*PAGES, "/api/snapshot", "/api/board.svg", "/api/settings"]:
+        body = client.get(url, headers=HOST).get_data(as_text=True)
+        assert secret not in body, (url, secret)
