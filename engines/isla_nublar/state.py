@@ -956,6 +956,10 @@ class IslaNublarState(State):
 
     # -- automatic steps --------------------------------------------------------------------------------
     def _settle(self) -> None:
+        self._run_automatic_tasks()
+        self._check_end()
+
+    def _run_automatic_tasks(self) -> None:
         while self.tasks and not self.over:
             task = self.tasks[0]
             kind = task["t"]
@@ -1002,7 +1006,6 @@ class IslaNublarState(State):
                 self._pass()
                 continue
             return
-        self._check_end()
 
     def _hit(self, task: dict[str, Any]) -> None:
         field = task["field"]

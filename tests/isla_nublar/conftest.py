@@ -1,4 +1,4 @@
-"""Helpers for Isla Nublar tests: build positions by moving real pieces and cards (nothing created or lost)."""
+"""Helpers for Isla Nublar tests: positions built by moving real pieces and cards (none created or lost)."""
 
 from __future__ import annotations
 
@@ -71,6 +71,12 @@ def checked(state: IslaNublarState) -> IslaNublarState:
 def kit() -> SimpleNamespace:
     """The helpers above, for tests (conftest modules are not importable under --import-mode=importlib)."""
     return SimpleNamespace(
-        fresh=fresh, give=give, set_hand=set_hand, put_camp=put_camp, put_boxes=put_boxes,
-        park_dinos=park_dinos, checked=checked, game=GAME,
+        fresh=fresh,
+        give=give,
+        set_hand=set_hand,
+        put_camp=put_camp,
+        put_boxes=put_boxes,
+        park_dinos=park_dinos,
+        checked=checked,
+        game=GAME,
     )

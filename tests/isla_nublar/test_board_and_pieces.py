@@ -11,7 +11,15 @@ import pytest
 
 from engines.core import IllegalAction, StateFormatError
 from engines.isla_nublar import board_from_dict, cards_from_dict, default_board, default_cards
-from engines.isla_nublar.actions import BuildCamp, ChooseScoring, EndTurn, MoveBox, PlaceBox, PlayCard, StockUp
+from engines.isla_nublar.actions import (
+    BuildCamp,
+    ChooseScoring,
+    EndTurn,
+    MoveBox,
+    PlaceBox,
+    PlayCard,
+    StockUp,
+)
 
 
 def _board_json() -> dict:
@@ -31,7 +39,12 @@ def test_default_board_is_marked_and_consistent() -> None:
         assert board.columns[board.fields[volcano].column][0] == volcano
     assert set(board.camp_points) == {1, 2, 3, 4} and board.camp_points[4] == 0
     assert {f.landscape for f in board.fields.values() if not f.volcano} == {
-        "park", "mountain", "forest", "plain", "lake"}
+        "park",
+        "mountain",
+        "forest",
+        "plain",
+        "lake",
+    }
     for field in board.fields.values():
         for other in field.neighbours:
             assert field.field_id in board.fields[other].neighbours
@@ -45,8 +58,10 @@ def test_default_board_is_marked_and_consistent() -> None:
     [
         (lambda b: b["fields"][5]["neighbours"].pop(), "neighbours"),
         (lambda b: b["fields"][0].update(landscape="swamp"), "landscape"),
-        (lambda b: [f.update(volcano=False, landscape="park") for f in b["fields"] if f["id"] == "C1R0"],
-         "4 volcanoes"),
+        (
+            lambda b: [f.update(volcano=False, landscape="park") for f in b["fields"] if f["id"] == "C1R0"],
+            "4 volcanoes",
+        ),
         (lambda b: b.update(fields=[f for f in b["fields"] if f["id"] != "C3R5"]), "C3R"),
         (lambda b: [f.update(area=1) for f in b["fields"] if f["id"] == "C3R9"], "areas must not rise"),
         (lambda b: b["areas"].pop(), "areas"),
@@ -81,8 +96,20 @@ def test_default_cards_totals() -> None:
     kinds = {c.scoring["kind"] for c in cards.of_group("scoring")}
     assert len(kinds) == 9
     every_action = {do for c in cards.cards.values() for do, _ in c.actions}
-    assert every_action >= {"amber", "boxes", "defence", "hideout", "diversion", "inventory", "wear",
-                            "replenish", "change", "improve", "move_camp", "egg"}
+    assert every_action >= {
+        "amber",
+        "boxes",
+        "defence",
+        "hideout",
+        "diversion",
+        "inventory",
+        "wear",
+        "replenish",
+        "change",
+        "improve",
+        "move_camp",
+        "egg",
+    }
 
 
 @pytest.mark.parametrize(
@@ -103,7 +130,9 @@ def test_card_validation(mutate, message: str) -> None:
 
 # -- setup --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("players", "general", "personal"), [(2, 2, 6), (3, 1, 7), (4, 0, 8)])
-def test_setup_supplies_by_player_count(kit: SimpleNamespace, players: int, general: int, personal: int) -> None:
+def test_setup_supplies_by_player_count(
+    kit: SimpleNamespace, players: int, general: int, personal: int
+) -> None:
     state = kit.fresh(("red", "blue", "green", "yellow")[:players])
     for p in state.players:
         assert state.personal[p] == {"boxes": 6, "camps": personal}
@@ -143,12 +172,12 @@ def test_never_on_a_volcano_or_a_dinosaur(kit: SimpleNamespace) -> None:
     kit.set_hand(s, "red", "S-BOXES2", "S-BOXES2", "S-BOXES2")
     for _ in range(3):
         s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
-    with pytest.raises(IllegalAction, match="IN-BOXES.*volcano"):
+    with pytest.raises(IllegalAction, match=r"IN-BOXES.*volcano"):
         s.apply(PlaceBox(player="red", field="C2R0"))
     s.dinos["DINO-1"] = "C3R3"
-    with pytest.raises(IllegalAction, match="IN-BOXES.*dinosaur"):
+    with pytest.raises(IllegalAction, match=r"IN-BOXES.*dinosaur"):
         s.apply(PlaceBox(player="red", field="C3R3"))
-    with pytest.raises(IllegalAction, match="IN-CAMP.*dinosaur"):
+    with pytest.raises(IllegalAction, match=r"IN-CAMP.*dinosaur"):
         s.apply(BuildCamp(player="red", field="C3R3"))
     assert PlaceBox(player="red", field="C3R3") not in s.legal_actions()
 
@@ -205,7 +234,7 @@ def test_stacks_of_at_most_three_top_counts(kit: SimpleNamespace) -> None:
     s = s.apply(BuildCamp(player="red", field="C3R3"))
     s = s.apply(ChooseScoring(player="red", slot=0))
     assert s.camps["C3R3"] == ["blue", "red", "red"]
-    with pytest.raises(IllegalAction, match="IN-CAMP.*3 camps"):
+    with pytest.raises(IllegalAction, match=r"IN-CAMP.*3 camps"):
         s.apply(BuildCamp(player="red", field="C3R3"))
 
 

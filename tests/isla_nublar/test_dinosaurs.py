@@ -61,7 +61,7 @@ def test_way_2_boxes_are_taken_camp_stays(kit: SimpleNamespace) -> None:
     s = s.apply(PlayCard(player="red", card="DINO-2", use="dinosaur"))
     # may not skip the occupied field
     assert [a.steps for a in s.legal_actions()] == [1, 2]
-    with pytest.raises(IllegalAction, match="IN-DINO-END.*skip"):
+    with pytest.raises(IllegalAction, match=r"IN-DINO-END.*skip"):
         s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=3))
     s = s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=2))
     # both box owners may defend, in turn order from the active player
@@ -97,7 +97,7 @@ def test_way_3_edge_of_an_upper_area_ends_the_move(kit: SimpleNamespace) -> None
     s = dino_turn(kit, "DINO-1", "C1R5")
     s = s.apply(PlayCard(player="red", card="DINO-1", use="dinosaur"))
     assert [a.steps for a in s.legal_actions()] == [1]
-    with pytest.raises(IllegalAction, match="IN-DINO-END.*edge"):
+    with pytest.raises(IllegalAction, match=r"IN-DINO-END.*edge"):
         s.apply(MoveDinosaur(player="red", dinosaur="DINO-1", steps=2))
     s = s.apply(MoveDinosaur(player="red", dinosaur="DINO-1", steps=1))
     assert s.dinos["DINO-1"] == "C1R6"
@@ -111,7 +111,7 @@ def test_way_4_leaving_the_island_in_the_bottom_area(kit: SimpleNamespace) -> No
     s = dino_turn(kit, "DINO-2", "C2R7")
     s = s.apply(PlayCard(player="red", card="DINO-2", use="dinosaur"))
     assert [a.steps for a in s.legal_actions()] == [1, 2]
-    with pytest.raises(IllegalAction, match="IN-DINO-END.*leaves"):
+    with pytest.raises(IllegalAction, match=r"IN-DINO-END.*leaves"):
         s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=3))
     s = s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=2))
     assert s.dinos["DINO-2"] == "C2R0"  # the only empty volcano
@@ -168,8 +168,14 @@ def test_egg_reveals_a_dinosaur_card_that_joins_the_deck(kit: SimpleNamespace) -
     assert {a.card for a, _ in outcomes} == {"DINO-1", "DINO-2", "DINO-3", "DINO-4"}
     assert sum(w for _, w in outcomes) == pytest.approx(1.0)
     s = s.apply(RevealDinosaur(card="DINO-3"))
-    assert s.tasks[0] == {"t": "dino-move", "player": "red", "dino": "DINO-3", "dirs": ["S"], "max": 3,
-                          "optional": False}
+    assert s.tasks[0] == {
+        "t": "dino-move",
+        "player": "red",
+        "dino": "DINO-3",
+        "dirs": ["S"],
+        "max": 3,
+        "optional": False,
+    }
     s = s.apply(MoveDinosaur(player="red", dinosaur="DINO-3", steps=1))
     assert s.zones["red"]["played"] == {"EGG": 1, "DINO-3": 1}
     s = s.apply(EndTurn(player="red"))

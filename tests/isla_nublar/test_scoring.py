@@ -15,7 +15,9 @@ from engines.isla_nublar import default_board, score_card
 BOARD = default_board()
 
 
-def pts(card: dict[str, Any], camps: dict[str, list[str]], boxes: dict[str, dict[str, int]], player: str = "red") -> int:
+def pts(
+    card: dict[str, Any], camps: dict[str, list[str]], boxes: dict[str, dict[str, int]], player: str = "red"
+) -> int:
     return score_card(BOARD, card, camps, boxes, player)
 
 
@@ -69,7 +71,12 @@ def test_variety_three_per_landscape_with_a_camp() -> None:
 
 def test_stacks_count_own_camps_on_top_of_two_or_three() -> None:
     card = {"kind": "stacks", "points": 3}
-    camps = {"C1R1": ["red"], "C2R3": ["blue", "red"], "C4R2": ["blue", "green", "red"], "C3R5": ["red", "blue"]}
+    camps = {
+        "C1R1": ["red"],
+        "C2R3": ["blue", "red"],
+        "C4R2": ["blue", "green", "red"],
+        "C3R5": ["red", "blue"],
+    }
     assert pts(card, camps, {}) == 6
     assert pts(card, camps, {}, "blue") == 3
 
@@ -83,8 +90,11 @@ def test_columns_three_per_column_with_a_top_camp() -> None:
 def test_groups_of_two_or_more_touching_camps() -> None:
     card = {"kind": "groups", "points": 6}
     camps = {
-        "C3R3": ["red"], "C3R4": ["red"], "C4R4": ["red"],  # one group of 3
-        "C0R1": ["red"], "C0R2": ["red"],  # a second group
+        "C3R3": ["red"],
+        "C3R4": ["red"],
+        "C4R4": ["red"],  # one group of 3
+        "C0R1": ["red"],
+        "C0R2": ["red"],  # a second group
         "C6R5": ["red"],  # alone: no group
     }
     assert pts(card, camps, {}) == 12
@@ -113,8 +123,10 @@ def test_forefront_first_occupied_field_of_each_column() -> None:
     assert pts(card, camps, boxes, "blue") == 2
 
 
-@pytest.mark.parametrize("kind", ["landscape", "adjacent", "variety", "stacks", "connections", "columns",
-                                  "groups", "river", "forefront"])
+@pytest.mark.parametrize(
+    "kind",
+    ["landscape", "adjacent", "variety", "stacks", "connections", "columns", "groups", "river", "forefront"],
+)
 def test_every_kind_scores_zero_on_an_empty_board(kind: str) -> None:
     card = {"kind": kind, "landscape": "park", "camp": 2, "boxes": 1, "points": 3}
     assert pts(card, {}, {}) == 0
