@@ -116,7 +116,41 @@ def _calibrate(args: argparse.Namespace) -> int:
     return 0 if report["ok"] else 1
 
 
+def _observe(args: argparse.Namespace) -> int:
+    from vision import calibration as cal
+    from vision import detect, tags
+
+    try:
+        game = tags.game_code(args.game)
+        image = read_image(args.image)
+        calibration = cal.Calibration.load(args.calibration) if args.calibration else None
+        backend = args.backend
+    except (BadInput, ValueError) as error:
+        return _fail(str(error))
+    if calibration is None:
+        calibration = detect.auto_calibration(image, detect.table_size_for(game))
+    hints = detect.hints_for(game)
+    from vision import qr
+
+    try:
+        reader = qr.get_backend(backend)
+    except ValueError as error:
+        return _fail(str(error))
+    detector = detect.Detector(game, calibration, hints, backend=reader, seed=args.seed)
+    _print_json(detector.observe(image).to_dict())
+    return 0
+
+
 def _register_more(subparsers: Any) -> None:
+    observe = subparsers.add_parser("observe", help="read one frame of a game and print the observation JSON")
+    observe.add_argument("game", help="JP, JK, JB, IN (or a game name)")
+    observe.add_argument("image", help="a camera frame")
+    observe.add_argument(
+        "--calibration", default=None, help="calibration JSON (default: calibrate from this frame's markers)"
+    )
+    observe.add_argument("--backend", default=None, help="QR backend: zxing (default) or pyzbar")
+    observe.add_argument("--seed", type=int, default=1, help="seed of the printed set's opaque back ids")
+    observe.set_defaults(handler=_observe)
     calibrate = subparsers.add_parser(
         "calibrate",
         help="fit camera pixels -> table mm from the 4 ArUco markers and print a self-test report",

@@ -1,0 +1,308 @@
+"""One frame in, one :class:`~vision.observation.Observation` out, for one game.
+
+Steps: check the calibration (markers where they were), decode QR codes (the whole frame, or only some
+regions with the rest carried over from a base observation), validate payloads against the game's
+manifest, map tag centres and angles to table mm, assign zones, fit the play-area lattice, then look
+for coloured pieces where the lattice predicts them (Jurassic Parts chisels on gaps; Isla Nublar camps
+and boxes on fields).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from vision import geometry, qr, tags
+from vision.calibration import Calibration, CalibrationError, CalibrationMonitor, calibrate, corner_layout
+from vision.observation import (
+    CalibrationStatus,
+    LatticeFit,
+    Observation,
+    PegReading,
+    TagReading,
+    cell_key,
+    gap_key,
+)
+from vision.pegs import ColourModel, find_pegs
+
+Point = tuple[float, float]
+Rect = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class GeometryHints:
+    """What the table layout says about the play area (all optional; fits estimate what is missing).
+
+    ``prior``: nominal lattice (origin of cell (0, 0), pitch, angle) so cells match the engine's;
+    ``pitch``: cell spacing when there is no prior (Brunch needs one: its boards' cell size);
+    ``peg_radius_mm``: radius of chisels/camps seen from above; ``island_size`` (w, h) between the
+    island's corner tags and ``island_fields`` (column, row) -> board-frame mm from the NW corner tag.
+    ``play_zone``: only tags in this zone belong to the lattice (None: every lattice-kind tag).
+    """
+
+    prior: LatticeFit | None = None
+    pitch: float | None = None
+    peg_radius_mm: float = 4.0
+    island_size: tuple[float, float] | None = None
+    island_fields: Mapping[tuple[int, int], Point] | None = None
+    play_zone: str | None = "play"
+
+
+LATTICE_KINDS = {"JP": ("tile",), "JK": ("tile", "action")}
+
+
+@dataclass
+class Detector:
+    """Reads frames of one game. Keep one per camera: it carries the calibration monitor and the last
+    lattice fit (so coordinates stay anchored from frame to frame)."""
+
+    game: str
+    calibration: Calibration | None = None
+    hints: GeometryHints = field(default_factory=GeometryHints)
+    colours: ColourModel | None = None
+    backend: qr.QRBackend | None = None
+    seed: int = tags.DEFAULT_SEED
+    bump_tolerance_px: float = 6.0
+
+    def __post_init__(self) -> None:
+        self.game = tags.game_code(self.game)
+        self.manifest = tags.manifest_for(self.game, self.seed)
+        self.backend = self.backend or qr.get_backend()
+        self.monitor = (
+            CalibrationMonitor(self.calibration, self.bump_tolerance_px) if self.calibration else None
+        )
+        if self.colours is None and self.calibration is not None and self.calibration.colours:
+            self.colours = ColourModel(self.calibration.colours)
+        self.last_fit: LatticeFit | None = None
+
+    # ------------------------------------------------------------------------------------------ api
+    def observe(
+        self,
+        image: np.ndarray,
+        frame_index: int = 0,
+        timestamp: float = 0.0,
+        rois: Sequence[Rect] | None = None,
+        base: Observation | None = None,
+        check_calibration: bool = True,
+    ) -> Observation:
+        """Read ``image``. With ``rois`` only those regions are decoded and the tags of ``base`` outside
+        them are carried over (the tracker's focused reading)."""
+        status = self._calibration_status(image, check_calibration)
+        codes = qr.decode(image, self.backend, rois)
+        validator = tags.TagValidator(self.manifest)
+        readings: dict[str, TagReading] = {}
+        if rois is not None and base is not None:
+            for reading in base.tags.values():
+                if not any(_inside(reading.center_px, roi) for roi in rois):
+                    readings[reading.component_id] = reading
+                    validator.seen.add(reading.component_id)
+        for code in codes:
+            accepted = validator.check(code.text)
+            if accepted is None:
+                continue
+            readings[accepted.component_id] = self._reading(code, accepted, status)
+        lattice = self._fit(readings) if status.trusted else None
+        pegs = self._pegs(image, lattice, readings) if status.trusted else ()
+        zones: dict[str, list[str]] = {}
+        for reading in readings.values():
+            if reading.zone is not None:
+                zones.setdefault(reading.zone, []).append(reading.component_id)
+        return Observation(
+            frame_index=frame_index,
+            timestamp=timestamp,
+            game=self.game,
+            tags=readings,
+            pegs=tuple(pegs),
+            zones={name: tuple(sorted(ids)) for name, ids in zones.items()},
+            rejected=dict(validator.rejected),
+            duplicates=tuple(validator.duplicates),
+            calibration=status,
+            lattice=lattice,
+        )
+
+    # ---------------------------------------------------------------------------------------- steps
+    def _calibration_status(self, image: np.ndarray, check: bool) -> CalibrationStatus:
+        if self.calibration is None or self.monitor is None:
+            return CalibrationStatus("uncalibrated", (), 0.0, "no calibration: pixel positions only")
+        if not check:
+            return self.monitor._last
+        return self.monitor.check(image)
+
+    def _reading(self, code: qr.QRCode, accepted: tags.Validated, status: CalibrationStatus) -> TagReading:
+        center_mm: Point | None = None
+        angle = code.angle
+        zone = None
+        if self.calibration is not None and status.trusted:
+            mm = self.calibration.to_table([code.center, *code.corners])
+            center_mm = (float(mm[0][0]), float(mm[0][1]))
+            tl, tr, br, bl = mm[1], mm[2], mm[3], mm[4]
+            dx = (tr[0] - tl[0]) + (br[0] - bl[0])
+            dy = (tr[1] - tl[1]) + (br[1] - bl[1])
+            angle = math.degrees(math.atan2(-dy, dx))
+            zone = self.calibration.zone_at(center_mm)
+        return TagReading(
+            payload=code.text,
+            game=self.game,
+            component_id=accepted.component_id,
+            face="back" if accepted.face == "back" else "front",
+            center_px=code.center,
+            corners_px=code.corners,
+            angle=angle % 360.0,
+            module_px=code.module_px,
+            center_mm=center_mm,
+            zone=zone,
+        )
+
+    def _in_play(self, reading: TagReading) -> bool:
+        zone = self.hints.play_zone
+        if zone is None or self.calibration is None or not self.calibration.zones:
+            return True
+        return reading.zone == zone
+
+    def _fit(self, readings: Mapping[str, TagReading]) -> LatticeFit | None:
+        prior = self.last_fit or self.hints.prior
+        kinds = LATTICE_KINDS.get(self.game)
+        fit: LatticeFit | None = None
+        if kinds is not None:
+            centres = {
+                r.component_id: r.center_mm
+                for r in readings.values()
+                if r.center_mm is not None
+                and self._in_play(r)
+                and (entry := self.manifest.entry(r.component_id)) is not None
+                and entry.kind in kinds
+            }
+            if self.game == "JP":
+                fit = geometry.fit_hex(centres, prior, self.hints.pitch)
+            else:
+                fit = geometry.fit_square(centres, prior, self.hints.pitch)
+            if centres:
+                self.last_fit = LatticeFit(fit.kind, fit.origin, fit.pitch, fit.angle)
+        elif self.game == "JB":
+            boards = {
+                r.component_id: (r.center_mm, r.angle)
+                for r in readings.values()
+                if r.center_mm is not None and r.component_id.startswith("BOARD-")
+            }
+            pieces = {
+                r.component_id: r.center_mm
+                for r in readings.values()
+                if r.center_mm is not None and not r.component_id.startswith("BOARD-")
+            }
+            pitch = self.hints.pitch or (self.hints.prior.pitch if self.hints.prior else 50.0)
+            fit = geometry.fit_boards(boards, pieces, pitch, self.hints.prior)
+        elif self.game == "IN":
+            corners = {
+                r.component_id: r.center_mm
+                for r in readings.values()
+                if r.center_mm is not None and r.component_id in geometry.ISLAND_CORNERS
+            }
+            pieces = {
+                r.component_id: r.center_mm
+                for r in readings.values()
+                if r.center_mm is not None and r.component_id.startswith("DINO-")
+            }
+            size = self.hints.island_size or _corner_span(corners)
+            fields = self.hints.island_fields or {}
+            fit = geometry.fit_island(corners, size, fields, pieces)
+        return fit
+
+    def _pegs(
+        self, image: np.ndarray, lattice: LatticeFit | None, readings: Mapping[str, TagReading]
+    ) -> list[PegReading]:
+        if lattice is None or self.calibration is None:
+            return []
+        model = self.colours or ColourModel.nominal()
+        radius_px = 0.5 * self.hints.peg_radius_mm * self.calibration.px_per_mm(lattice.origin)
+        radius_px = max(1.5, radius_px)
+        if self.game == "JP" and lattice.cells:
+            cells = [tuple(int(v) for v in key.split(",")) for key in set(lattice.cells.values())]
+            targets = {}
+            for a, b in geometry.hex_gaps(cells):
+                pa, pb = geometry.hex_centre(lattice, a), geometry.hex_centre(lattice, b)
+                targets[gap_key(a, b)] = ((pa[0] + pb[0]) / 2.0, (pa[1] + pb[1]) / 2.0)
+            return find_pegs(
+                image, targets, self.calibration.inverse, model, radius_px, "chisel", self.calibration.zone_at
+            )
+        if (
+            self.game == "IN"
+            and lattice.kind == "island"
+            and self.hints.island_fields
+            and "scale" in lattice.extra
+        ):
+            occupied = {lattice.cells[r] for r in lattice.cells}
+            targets = {
+                cell_key(cell): geometry.island_field_centre(lattice, point)
+                for cell, point in self.hints.island_fields.items()
+                if cell_key(cell) not in occupied
+            }
+            return find_pegs(
+                image, targets, self.calibration.inverse, model, radius_px, "camp", self.calibration.zone_at
+            )
+        return []
+
+
+def _inside(point: Point, roi: Rect) -> bool:
+    x, y, w, h = roi
+    return x <= point[0] < x + w and y <= point[1] < y + h
+
+
+def _corner_span(corners: Mapping[str, Point]) -> tuple[float, float]:
+    """Island board size when the layout does not say: from the corner tags seen (needs opposite ones)."""
+    if "BOARD-NW" in corners and "BOARD-SE" in corners:
+        (x0, y0), (x1, y1) = corners["BOARD-NW"], corners["BOARD-SE"]
+        return (abs(x1 - x0), abs(y1 - y0))
+    if "BOARD-NE" in corners and "BOARD-SW" in corners:
+        (x0, y0), (x1, y1) = corners["BOARD-SW"], corners["BOARD-NE"]
+        return (abs(x1 - x0), abs(y1 - y0))
+    return (1.0, 1.0)
+
+
+def table_size_for(game: str) -> tuple[float, float] | None:
+    """The table area (marker 0 to marker 2) the game's layout uses, when :mod:`vision.tables` has one."""
+    try:
+        from vision import tables
+    except ImportError:
+        return None
+    return (float(tables.TABLE_WIDTH), float(tables.TABLE_HEIGHT))
+
+
+def hints_for(game: str) -> GeometryHints:
+    """Geometry hints from the game's table layout in :mod:`vision.tables` (defaults when it has none)."""
+    code = tags.game_code(game)
+    try:
+        if code == "JK":
+            from vision.tables.jurassik import JurassikLayout
+
+            jk = JurassikLayout()
+            # The grid's size is the engine's business; the pitch is the layout's.
+            return GeometryHints(pitch=jk.pitch)
+    except ImportError:
+        pass
+    return GeometryHints()
+
+
+def auto_calibration(image: np.ndarray, table_size: tuple[float, float] | None = None) -> Calibration | None:
+    """Calibrate from the frame itself (all four markers visible), or None."""
+    try:
+        layout = corner_layout(*table_size) if table_size else None
+        return calibrate(image, layout)
+    except CalibrationError:
+        return None
+
+
+def observe(
+    game: str,
+    image: np.ndarray,
+    calibration: Calibration | None = None,
+    hints: GeometryHints | None = None,
+    colours: ColourModel | None = None,
+    **options: Any,
+) -> Observation:
+    """One-shot reading (a fresh :class:`Detector`)."""
+    detector = Detector(game, calibration, hints or GeometryHints(), colours, **options)
+    return detector.observe(image)

@@ -1,0 +1,210 @@
+"""Small coloured pieces (chisel pegs, camps, boxes) found by colour where the geometry predicts them.
+
+Colours are classified in CIE Lab (OpenCV's 8-bit Lab) by the nearest learned centroid, with lightness
+weighted down (light falls unevenly over a table; hue and chroma are what tell the seats apart) and a
+reject threshold: a sample far from every seat colour, or nearer a learned background colour (empty gap,
+tile edge, felt), is "no piece". Centroids are learned at calibration from the seats' own pieces
+(:meth:`ColourModel.learn`); the CONVENTIONS nominal colours are the fallback.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.observation import PegKind, PegReading
+
+Point = tuple[float, float]
+Lab = tuple[float, float, float]
+
+#: CONVENTIONS.md nominal seat colours (RGB).
+NOMINAL_RGB: dict[str, tuple[int, int, int]] = {
+    "red": (200, 40, 40),
+    "blue": (40, 80, 200),
+    "green": (40, 160, 60),
+    "yellow": (230, 200, 40),
+    "purple": (130, 60, 170),
+    "orange": (240, 130, 30),
+}
+BACKGROUND = "background"
+
+
+def rgb_to_lab(rgb: tuple[int, int, int]) -> Lab:
+    pixel = np.array([[[rgb[2], rgb[1], rgb[0]]]], dtype=np.uint8)
+    lab = cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0].astype(float)
+    return (float(lab[0]), float(lab[1]), float(lab[2]))
+
+
+def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
+    """(N, 3) BGR (any numeric type) -> (N, 3) float Lab (OpenCV 8-bit scale: L 0..255, a/b offset 128)."""
+    pixels = np.clip(np.asarray(bgr, dtype=np.float64), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    result: np.ndarray = cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float64)
+    return result
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """Nearest-centroid colour classifier with a reject threshold (distance in weighted Lab units)."""
+
+    centroids: Mapping[str, Lab]
+    background: tuple[Lab, ...] = ()
+    reject: float = 38.0
+    lightness_weight: float = 0.35
+
+    @classmethod
+    def nominal(cls, names: Iterable[str] | None = None, **options: float) -> ColourModel:
+        chosen = list(names) if names is not None else list(NOMINAL_RGB)
+        return cls({name: rgb_to_lab(NOMINAL_RGB[name]) for name in chosen}, **options)  # type: ignore[arg-type]
+
+    def _distances(self, lab: np.ndarray) -> tuple[list[str], np.ndarray]:
+        names = list(self.centroids) + [BACKGROUND] * len(self.background)
+        centres = np.array(list(self.centroids.values()) + list(self.background), dtype=np.float64)
+        weights = np.array([self.lightness_weight, 1.0, 1.0])
+        diff = (lab[:, None, :] - centres[None, :, :]) * weights
+        return names, np.sqrt((diff**2).sum(axis=2))
+
+    def classify_many(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
+        """For each Lab sample: (colour or None, confidence 0..1)."""
+        if len(lab) == 0 or not self.centroids:
+            return [(None, 0.0)] * len(lab)
+        names, dist = self._distances(np.asarray(lab, dtype=np.float64).reshape(-1, 3))
+        results: list[tuple[str | None, float]] = []
+        for row in dist:
+            order = np.argsort(row)
+            best = int(order[0])
+            name = names[best]
+            d_best = float(row[best])
+            if name == BACKGROUND or d_best > self.reject:
+                results.append((None, 0.0))
+                continue
+            other = [float(row[i]) for i in order[1:] if names[int(i)] != name]
+            d_next = other[0] if other else self.reject * 2
+            margin = max(0.0, min(1.0, (d_next - d_best) / max(d_next, 1e-6)))
+            closeness = max(0.0, 1.0 - d_best / self.reject)
+            results.append((name, round(0.5 * margin + 0.5 * closeness, 3)))
+        return results
+
+    def classify(self, lab: Lab) -> tuple[str | None, float]:
+        return self.classify_many(np.array([lab]))[0]
+
+    @classmethod
+    def learn(
+        cls,
+        image: np.ndarray,
+        samples_px: Mapping[str, Sequence[Point]],
+        radius_px: float,
+        background_px: Sequence[Point] = (),
+        **options: float,
+    ) -> ColourModel:
+        """Centroids from pieces of known colour at known pixel positions (the seats' own pieces laid out at
+        calibration), plus optional background samples (empty gap positions)."""
+        centroids: dict[str, Lab] = {}
+        for name, points in samples_px.items():
+            if not points:
+                continue
+            lab = bgr_to_lab(sample_discs(image, points, radius_px))
+            centroids[name] = (float(lab[:, 0].mean()), float(lab[:, 1].mean()), float(lab[:, 2].mean()))
+        background: tuple[Lab, ...] = ()
+        if background_px:
+            lab = bgr_to_lab(sample_discs(image, background_px, radius_px))
+            background = tuple((float(a), float(b), float(c)) for a, b, c in _cluster(lab, 6))
+        return cls(centroids, background, **options)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "centroids": {k: [round(v, 2) for v in c] for k, c in self.centroids.items()},
+            "background": [[round(v, 2) for v in c] for c in self.background],
+            "reject": self.reject,
+            "lightness_weight": self.lightness_weight,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> ColourModel:
+        centroids = data.get("centroids", {})
+        background = data.get("background", [])
+        assert isinstance(centroids, dict) and isinstance(background, list)
+        return cls(
+            {str(k): (float(v[0]), float(v[1]), float(v[2])) for k, v in centroids.items()},
+            tuple((float(v[0]), float(v[1]), float(v[2])) for v in background),
+            float(data.get("reject", 38.0)),  # type: ignore[arg-type]
+            float(data.get("lightness_weight", 0.35)),  # type: ignore[arg-type]
+        )
+
+
+def _cluster(lab: np.ndarray, k: int) -> np.ndarray:
+    """A few representative background colours (k-means; the samples themselves when few)."""
+    if len(lab) <= k:
+        return lab
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, _, centres = cv2.kmeans(lab.astype(np.float32), k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    result: np.ndarray = centres.astype(np.float64)
+    return result
+
+
+def sample_discs(image: np.ndarray, points_px: Sequence[Point] | np.ndarray, radius_px: float) -> np.ndarray:
+    """Median BGR of a small disc around each point (robust to a highlight, an edge, noise)."""
+    h, w = image.shape[:2]
+    r = max(1, math.ceil(radius_px))
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    inside = (xx**2 + yy**2) <= radius_px**2 + 0.5
+    out = np.zeros((len(points_px), 3), dtype=np.float64)
+    for index, (x, y) in enumerate(np.asarray(points_px, dtype=np.float64).reshape(-1, 2)):
+        cx, cy = round(float(x)), round(float(y))
+        x0, y0, x1, y1 = cx - r, cy - r, cx + r + 1, cy + r + 1
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+            if x1c <= x0c or y1c <= y0c:
+                continue
+            patch = image[y0c:y1c, x0c:x1c]
+            mask = inside[y0c - y0 : y1c - y0, x0c - x0 : x1c - x0]
+        else:
+            patch = image[y0:y1, x0:x1]
+            mask = inside
+        out[index] = np.median(patch[mask].reshape(-1, 3), axis=0)
+    return out
+
+
+def find_pegs(
+    image: np.ndarray,
+    targets_mm: Mapping[str, Point],
+    to_pixels: np.ndarray,
+    model: ColourModel,
+    radius_px: float,
+    kind: PegKind = "chisel",
+    zone_of: object = None,
+) -> list[PegReading]:
+    """Classify the colour at each predicted place (key: a gap or cell key -> table mm). Places showing no
+    seat colour are left out. ``to_pixels`` is the table-mm -> frame-pixel homography."""
+    keys = list(targets_mm)
+    if not keys:
+        return []
+    mm = np.array([targets_mm[k] for k in keys], dtype=np.float64)
+    px = _apply(to_pixels, mm)
+    lab = bgr_to_lab(sample_discs(image, px, radius_px))
+    readings = []
+    for key, point, pixel, (colour, confidence) in zip(keys, mm, px, model.classify_many(lab)):
+        if colour is None:
+            continue
+        zone = zone_of((float(point[0]), float(point[1]))) if callable(zone_of) else None
+        readings.append(
+            PegReading(
+                center_mm=(float(point[0]), float(point[1])),
+                colour=colour,
+                confidence=confidence,
+                on=key,
+                kind=kind,
+                center_px=(float(pixel[0]), float(pixel[1])),
+                zone=zone,
+            )
+        )
+    return readings
+
+
+def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    mapped = np.hstack([points, np.ones((len(points), 1))]) @ np.asarray(matrix, dtype=np.float64).T
+    result: np.ndarray = mapped[:, :2] / mapped[:, 2:3]
+    return result
