@@ -392,3 +392,39 @@ def test_a_simulator_deal_matches_the_unseen_mix_without_entering_the_state(game
     assert "ROCK-" not in str(state.view()) and reveal_for("TWICE-4") == Reveal("twice")
     with pytest.raises(ValueError):
         reveal_for("D1-1")
+
+
+@pytest.mark.parametrize(("edition", "source"), [("en", "jurassik-en.txt"), ("es", "jurassik-es.txt")])
+def test_each_action_in_each_edition_cites_that_edition(make: Maker, edition: str, source: str) -> None:
+    zone = [". ? D8-1 D8-2", "D7-1 ? D7-2 D7-3"]
+    hands = {"ana": ["D1-1", "D1-2", "D1-3", "D1-4", "D2-1"], "ben": ["D3-1", "D3-2", "D3-3", "D3-4", "D4-1"]}
+
+    def after(face: str) -> JurassikState:
+        return make(zone, edition=edition, hands=hands).apply(Take("ana", 0, 1)).apply(Reveal(face))
+
+    refusals = [
+        refused(after("steal"), Steal("ana", "ben", "D3-1")),
+        refused(after("exchange"), Exchange("ana", "D1-1", "ben", "D4-1")),
+        refused(after("discard"), Decline("ana")),
+        refused(after("twice"), Take("ana", 1, 1)),
+        refused(after("rock"), Take("ben", 0, 1)),
+        refused(make(zone, edition=edition), Take("ben", 0, 1)),
+    ]
+    assert [r.rule.rule_id for r in refusals] == ["JK-COMPLETE", "JK-COMPLETE", "JK-DISCARD", "JK-TWICE",
+                                                  "JK-ROCK", "JK-TURN"]
+    assert all(r.rule.source == source for r in refusals)
+    assert after("steal").apply(Steal("ana", "ben", "D4-1")).hands["ana"][-1] == "D4-1"
+    assert after("discard").apply(Discard("ana", "D2-1")).box_dinos[-1] == "D2-1"
+
+
+def test_returning_can_bring_back_a_discarded_tile(make: Maker) -> None:
+    zone = [". ? D9-1 D9-2", "? D9-3 D8-1 D8-2"]
+    placed = {"D9-1", "D9-2", "D9-3", "D8-1", "D8-2", "D1-1"}
+    others = [t for t in all_dino_tiles("en") if t not in placed]  # the box starts empty
+    state = make(zone, hands={"ana": ["D1-1"], "ben": others})
+    state = state.apply(Take("ana", 0, 1)).apply(Reveal("discard")).apply(Discard("ana", "D1-1"))
+    assert state.box_dinos == ["D1-1"]
+    state = state.apply(Take("ben", 1, 0)).apply(Reveal("return"))
+    assert state.legal_actions() == [ReturnTile("ben", "D1-1"), Decline("ben")]
+    state = state.apply(ReturnTile("ben", "D1-1"))
+    assert "D1-1" in state.hands["ben"] and state.box_dinos == []
