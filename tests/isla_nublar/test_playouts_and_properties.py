@@ -1,0 +1,136 @@
+"""Random-playout conformance to the end (2-4 players, every variant) and conservation properties."""
+
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engines.core import CHANCE, TERMINAL, IllegalAction, get_game, random_playout, sample_chance
+from engines.isla_nublar import GAME
+from engines.isla_nublar.bots import bot_policy
+from engines.isla_nublar.serial import check_conservation
+
+PLAYERS = ("red", "blue", "green", "yellow")
+VARIANTS = [
+    {"clients": False, "individual_ratings": False},
+    {"clients": True, "individual_ratings": False},
+    {"clients": False, "individual_ratings": True},
+    {"clients": True, "individual_ratings": True},
+]
+
+
+def pieces(state) -> tuple[int, int, int]:
+    """Camps, boxes and cards anywhere in the game (must never change)."""
+    data = state.to_dict()
+    camps = sum(len(f.get("camps", [])) for f in data["fields"].values())
+    camps += sum(s["personal"]["camps"] + s["general"]["camps"] + 1 for s in data["supply"].values())
+    boxes = sum(sum(f.get("boxes", {}).values()) for f in data["fields"].values())
+    boxes += sum(s["personal"]["boxes"] + s["general"]["boxes"] for s in data["supply"].values())
+    for client, track in data["clients"]["tracks"].items():
+        boxes += sum(1 for p in state.players if data["clients"]["influence"][p].get(client, 0) < len(track))
+    cards = sum(sum(z.values()) for zones in data["cards"].values() for z in zones.values())
+    cards += sum(sum(p["rest"].values()) + (p["top"] is not None) for p in data["piles"].values())
+    cards += sum(data["dinosaur_deck"].values()) + sum(data["scoring_deck"].values()) + sum(data["box"].values())
+    cards += sum(1 for c in data["scoring_row"] if c is not None)
+    return camps, boxes, cards
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("variant", range(4))
+def test_bot_playouts_reach_the_end_and_round_trip(players: int, variant: int) -> None:
+    names = PLAYERS[:players]
+    expected = (9 * players, 6 * players, 42 + 20 + 18 + 10 * players)
+    seen_kinds: set[str] = set()
+
+    def on_step(before, action, after) -> None:
+        seen_kinds.add(action.kind)
+        data = after.to_dict()
+        back = GAME.state_from_dict(json.loads(json.dumps(data)))
+        assert back.to_dict() == data
+        assert GAME.action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
+        assert pieces(after) == expected
+        if not after.is_terminal() and not after.is_chance_node():
+            viewer = after.current_player()
+            view = after.view(viewer)
+            for other in names:
+                assert set(view["cards"][other]["draw"]) == {"count"}
+                if other != viewer:
+                    assert set(view["cards"][other]["hand"]) == {"count"}
+
+    seed = 100 * players + variant
+    final = random_playout(GAME, names, random.Random(seed), VARIANTS[variant], bot_policy, 50_000, on_step)
+    assert final.is_terminal() and final.current_player() == TERMINAL
+    assert final.ending and final.active == len(names) - 1  # the round was finished
+    outcome = final.outcome()
+    assert outcome is not None and set(outcome.scores) == set(names)
+    best = max(outcome.scores.values())
+    assert set(outcome.winners) == {p for p, v in outcome.scores.items() if v == best}
+    for name in names:
+        assert sum(outcome.breakdown[name].values()) == outcome.scores[name]
+    assert {"play", "end-turn", "draw", "build-camp", "move-dinosaur"} <= seen_kinds
+
+
+def test_uniform_random_playouts_also_end() -> None:
+    game = get_game("nublar")
+    for seed in range(3):
+        final = random_playout(game, PLAYERS[: 2 + seed], random.Random(seed), max_steps=50_000)
+        assert final.is_terminal()
+
+
+def test_every_listed_action_is_legal_and_bogus_ones_leave_the_state_alone() -> None:
+    rng = random.Random(7)
+    state = GAME.new_initial_state(PLAYERS[:3], rng=rng, options=VARIANTS[3])
+    foreign = GAME.new_initial_state(PLAYERS[:3], rng=random.Random(8), options=VARIANTS[3])
+    for _ in range(600):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        for action in legal:
+            state.apply(action)  # raises if the generator and the rules disagree
+        before = state.to_dict()
+        for action in foreign.legal_actions()[:20]:
+            if action not in legal:
+                with pytest.raises(IllegalAction):
+                    state.apply(action)
+        assert state.to_dict() == before
+        state = state.apply(bot_policy(state, legal, rng))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.integers(2, 4),
+    variant=st.integers(0, 3),
+    choices=st.lists(st.integers(0, 10**6), min_size=10, max_size=150),
+)
+def test_pieces_are_never_created_or_lost(seed: int, players: int, variant: int, choices: list[int]) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(PLAYERS[:players], rng=rng, options=VARIANTS[variant])
+    expected = pieces(state)
+    for choice in choices:
+        if state.is_terminal():
+            break
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state = state.apply(outcomes[choice % len(outcomes)][0])
+        else:
+            legal = state.legal_actions()
+            state = state.apply(legal[choice % len(legal)])
+        check_conservation(state)
+        assert pieces(state) == expected
+        assert sorted(state.dinos) == ["DINO-1", "DINO-2", "DINO-3", "DINO-4"]
+        assert all(len(stack) <= 3 for stack in state.camps.values())
+
+
+def test_seeded_setup_is_reproducible(kit: SimpleNamespace) -> None:
+    a = kit.fresh(("red", "blue", "green"), seed=5, clients=True)
+    b = kit.fresh(("red", "blue", "green"), seed=5, clients=True)
+    assert a == b and a.to_dict() != kit.fresh(("red", "blue", "green"), seed=6, clients=True).to_dict()
