@@ -120,8 +120,11 @@ class Panel:
 
         pins.validate()
         self.pins = pins
-        self.seat_colours = list(seat_colours) or [f"seat{i}" for i in range(len(pins.seats))]
-        self.seat_count = min(len(self.seat_colours), len(pins.seats))
+        # every seat pin gets its LED; seats without a player stay dark
+        self.seat_count = len(pins.seats)
+        self.seat_colours = list(seat_colours)[: self.seat_count]
+        if not self.seat_colours:
+            self.seat_colours = [f"seat{i}" for i in range(self.seat_count)]
         self._clock = clock
         self._debounce_s = debounce_s
         self._on_button = on_button
@@ -141,7 +144,7 @@ class Panel:
                 return LED(pin, pin_factory=pin_factory)
 
         try:
-            self.seat_leds = [make_led(pin) for pin in pins.seats[: self.seat_count]]
+            self.seat_leds = [make_led(pin) for pin in pins.seats]
             self._devices += self.seat_leds
             try:
                 self.status_led = RGBLED(
@@ -264,6 +267,11 @@ class Panel:
         with self._lock:
             return self._buttons_state[name].count
 
+    def set_seat_colours(self, colours: Sequence[str]) -> None:
+        """A new game with other players: the seats that have a player, in seat order."""
+        with self._lock:
+            self.seat_colours = list(colours)[: self.seat_count]
+
     def set_on_button(self, callback: Callable[[str], None] | None) -> None:
         self._on_button = callback
 
@@ -283,7 +291,7 @@ class Panel:
                         "on": frame.seats[index] >= 0.5,
                         "pattern": frame.seat_patterns[index] if index < len(frame.seat_patterns) else "off",
                     }
-                    for index in range(self.seat_count)
+                    for index in range(len(self.seat_colours))
                 ],
                 "status": {"rgb": [round(c, 3) for c in frame.status], "pattern": frame.pattern},
                 "buzzer": frame.buzzer,

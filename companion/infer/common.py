@@ -1,0 +1,576 @@
+"""Move inference shared by every game: which legal action(s) explain what the camera now sees?
+
+The idea: a game's table layout (``vision.tables.<game>.scene_for(state, layout)``) says what the table
+looks like in any engine state. Both that expected :class:`~vision.scene.Scene` and the stable
+:class:`~vision.observation.Observation` are reduced to a :class:`Picture` (which front tag lies where,
+how many face-down tags lie where, which coloured pegs stand where) and compared. The change from the
+current state is explained by searching the legal actions (and short sequences of them, e.g. a tile taken
+and then revealed) for those whose expected picture matches what is seen:
+
+- nothing changed: nothing to do (and a pending objection is cleared: the table was put right);
+- exactly one resulting state: apply the action(s);
+- several: a question (Confirm takes the first, or the web page chooses);
+- none: an objection naming what was expected, what was seen, who moved (out of turn?) and the rule that
+  forbids the move when the game's module can tell which action was attempted.
+
+Face-down tags are compared as anonymous "backs" (their ids say nothing about the front), so a reveal is
+seen as a back replaced by a front at the same place, and hidden identities enter the engine as chance
+actions exactly when the camera sees them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Rule, State
+from vision.observation import BACK, FRONT, CalibrationStatus, Observation, PegReading, TagReading
+from vision.scene import Point, Scene, Zone
+
+#: zones where position does not matter (what lies there belongs to the zone, wherever it lies)
+UNORDERED_PREFIXES = ("seat:", "box")
+
+TABLE_RULE = Rule(
+    "TABLE-MATCH",
+    "The table shows a legal move",
+    "companion",
+    "The companion applies a change on the table only when a legal move (or a sequence of them) explains it.",
+    "A change that no legal move explains is signalled until the table is put right or a correction is "
+    "confirmed; nothing is applied meanwhile.",
+)
+
+
+def is_positional(zone: str | None) -> bool:
+    return zone is None or not zone.startswith(UNORDERED_PREFIXES)
+
+
+@dataclass(frozen=True)
+class Placed:
+    zone: str | None
+    at: Point
+
+
+@dataclass
+class Picture:
+    """A table reduced to what inference compares: fronts by id, backs and pegs by zone/colour and place."""
+
+    fronts: dict[str, Placed] = field(default_factory=dict)
+    backs: list[Placed] = field(default_factory=list)
+    pegs: dict[str, list[Placed]] = field(default_factory=dict)
+
+    def key(self, tolerance: float) -> str:
+        """A stable text key (positions snapped to the tolerance): unchanged table -> same key."""
+        grid = max(tolerance, 1e-6)
+
+        def snap(p: Placed) -> list[Any]:
+            if not is_positional(p.zone):
+                return [p.zone]
+            return [p.zone, round(p.at[0] / grid), round(p.at[1] / grid)]
+
+        data = {
+            "f": {k: snap(v) for k, v in sorted(self.fronts.items())},
+            "b": sorted(json.dumps(snap(b)) for b in self.backs),
+            "p": {c: sorted(json.dumps(snap(p)) for p in ps) for c, ps in sorted(self.pegs.items())},
+        }
+        return json.dumps(data, sort_keys=True)
+
+
+def picture_from_scene(scene: Scene, back_ids: Callable[[str], bool]) -> Picture:
+    """The picture of an expected scene. ``back_ids(component_id)`` tells a face-down tag from a front."""
+    picture = Picture()
+    for tag in scene.tags:
+        component_id = tag.payload.rsplit(":", 1)[-1]
+        placed = Placed(scene.zone_at(tag.center), tag.center)
+        if back_ids(component_id):
+            picture.backs.append(placed)
+        else:
+            picture.fronts[component_id] = placed
+    for peg in scene.pegs:
+        picture.pegs.setdefault(peg.colour, []).append(Placed(scene.zone_at(peg.center), peg.center))
+    return picture
+
+
+def picture_from_observation(observation: Observation, zones: Sequence[Zone]) -> Picture:
+    """The picture of what the camera saw (zones from the observation, or from the layout's zones)."""
+
+    def zone_of(point: Point | None, given: str | None) -> str | None:
+        if given is not None:
+            return given
+        if point is None:
+            return None
+        for zone in zones:
+            if zone.contains(point):
+                return zone.name
+        return None
+
+    picture = Picture()
+    for component_id, reading in observation.tags.items():
+        at = reading.center_mm if reading.center_mm is not None else reading.center_px
+        placed = Placed(zone_of(reading.center_mm, reading.zone), at)
+        if reading.face == BACK:
+            picture.backs.append(placed)
+        else:
+            picture.fronts[component_id] = placed
+    for peg in observation.pegs:
+        colour = peg.colour or "?"
+        picture.pegs.setdefault(colour, []).append(Placed(zone_of(peg.center_mm, peg.zone), peg.center_mm))
+    return picture
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One way the seen table differs from the expected one."""
+
+    what: Literal["front", "back", "peg"]
+    change: Literal["appeared", "vanished", "moved"]
+    item: str  # component id, "back", or the peg colour
+    expected: Placed | None
+    seen: Placed | None
+
+    def describe(self) -> str:
+        def where(p: Placed | None) -> str:
+            if p is None:
+                return "nowhere"
+            if is_positional(p.zone):
+                return f"{p.zone or 'the table'} at ({p.at[0]:.0f}, {p.at[1]:.0f}) mm"
+            return str(p.zone)
+
+        name = {"front": f"tile {self.item}", "back": "a face-down tile", "peg": f"a {self.item} peg"}[
+            self.what
+        ]
+        if self.change == "appeared":
+            return f"{name} appeared in {where(self.seen)}"
+        if self.change == "vanished":
+            return f"{name} is gone from {where(self.expected)}"
+        return f"{name} moved from {where(self.expected)} to {where(self.seen)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        def out(p: Placed | None) -> Any:
+            return None if p is None else {"zone": p.zone, "at": [round(p.at[0], 1), round(p.at[1], 1)]}
+
+        return {
+            "what": self.what,
+            "change": self.change,
+            "item": self.item,
+            "expected": out(self.expected),
+            "seen": out(self.seen),
+            "text": self.describe(),
+        }
+
+
+def _same_place(a: Placed, b: Placed, tolerance: float) -> bool:
+    if a.zone != b.zone:
+        return False
+    if not is_positional(a.zone):
+        return True
+    return math.dist(a.at, b.at) <= tolerance
+
+
+def _match_anonymous(
+    expected: Sequence[Placed], seen: Sequence[Placed], tolerance: float
+) -> tuple[list[Placed], list[Placed]]:
+    """Pair anonymous items (backs, pegs of one colour) place by place; return the unmatched of each side."""
+    left_expected: list[Placed] = []
+    remaining = list(seen)
+    # unordered zones: by count; positional: nearest within tolerance (greedy by distance)
+    exp_unordered = Counter(p.zone for p in expected if not is_positional(p.zone))
+    seen_unordered = Counter(p.zone for p in remaining if not is_positional(p.zone))
+    left_seen: list[Placed] = []
+    for zone in set(exp_unordered) | set(seen_unordered):
+        surplus = exp_unordered[zone] - seen_unordered[zone]
+        exp_items = [p for p in expected if p.zone == zone]
+        seen_items = [p for p in remaining if p.zone == zone]
+        if surplus > 0:
+            left_expected += exp_items[:surplus]
+        elif surplus < 0:
+            left_seen += seen_items[:-surplus]
+    exp_pos = [p for p in expected if is_positional(p.zone)]
+    seen_pos = [p for p in remaining if is_positional(p.zone)]
+    pairs = sorted(
+        (math.dist(e.at, s.at), i, j)
+        for i, e in enumerate(exp_pos)
+        for j, s in enumerate(seen_pos)
+        if e.zone == s.zone and math.dist(e.at, s.at) <= tolerance
+    )
+    used_e: set[int] = set()
+    used_s: set[int] = set()
+    for _, i, j in pairs:
+        if i not in used_e and j not in used_s:
+            used_e.add(i)
+            used_s.add(j)
+    left_expected += [p for i, p in enumerate(exp_pos) if i not in used_e]
+    left_seen += [p for j, p in enumerate(seen_pos) if j not in used_s]
+    return left_expected, left_seen
+
+
+def compare(expected: Picture, seen: Picture, tolerance: float) -> list[Difference]:
+    """Every difference between an expected picture and a seen one (empty: they match)."""
+    differences: list[Difference] = []
+    for component_id in sorted(set(expected.fronts) | set(seen.fronts)):
+        e = expected.fronts.get(component_id)
+        s = seen.fronts.get(component_id)
+        if e is None:
+            differences.append(Difference("front", "appeared", component_id, None, s))
+        elif s is None:
+            differences.append(Difference("front", "vanished", component_id, e, None))
+        elif not _same_place(e, s, tolerance):
+            differences.append(Difference("front", "moved", component_id, e, s))
+    gone, new = _match_anonymous(expected.backs, seen.backs, tolerance)
+    differences += [Difference("back", "vanished", "back", p, None) for p in gone]
+    differences += [Difference("back", "appeared", "back", None, p) for p in new]
+    for colour in sorted(set(expected.pegs) | set(seen.pegs)):
+        gone, new = _match_anonymous(expected.pegs.get(colour, []), seen.pegs.get(colour, []), tolerance)
+        differences += [Difference("peg", "vanished", colour, p, None) for p in gone]
+        differences += [Difference("peg", "appeared", colour, None, p) for p in new]
+    return differences
+
+
+# -- the game's table model ----------------------------------------------------------------------------
+
+
+class TableModel:
+    """What inference needs to know about one game's table. Per-game modules subclass it.
+
+    ``scene_for(state)`` gives the expected scene; ``is_back(component_id)`` tells face-down ids;
+    ``tolerance`` is how far (mm) a piece may lie from where it is expected; ``seat_of_colour`` maps seat
+    colours to player names (moves out of turn are named by the colour of the zone or peg that changed).
+    """
+
+    tolerance: float = 12.0
+
+    def __init__(
+        self,
+        scene_for: Callable[[State], Scene],
+        is_back: Callable[[str], bool],
+        players_by_colour: Mapping[str, str],
+        tolerance: float | None = None,
+    ) -> None:
+        self._scene_for = scene_for
+        self.is_back = is_back
+        self.players_by_colour = dict(players_by_colour)
+        if tolerance is not None:
+            self.tolerance = tolerance
+        self._cache: dict[str, Picture] = {}
+        self.zones: list[Zone] = []
+
+    def scene(self, state: State) -> Scene:
+        scene = self._scene_for(state)
+        if scene.zones:
+            self.zones = list(scene.zones)
+        return scene
+
+    def expected(self, state: State, key: str | None = None) -> Picture:
+        key = key or state_key(state)
+        picture = self._cache.get(key)
+        if picture is None:
+            picture = picture_from_scene(self.scene(state), self.is_back)
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = picture
+        return picture
+
+    def seen(self, observation: Observation) -> Picture:
+        return picture_from_observation(observation, self.zones)
+
+    # -- hooks for the per-game modules ---------------------------------------------------------------
+    def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
+        """The legal actions worth trying first (all of them unless a game narrows the search)."""
+        return state.legal_actions()
+
+    def attempted_actions(
+        self, state: State, differences: Sequence[Difference], actor: str | None
+    ) -> list[Action]:
+        """Actions the players may have tried that the rules refuse (to cite the rule); none by default."""
+        return []
+
+    def split_shares(self, state: State) -> list[tuple[str, int]] | None:
+        """Jurassic Parts: the contributors of the split being shared out, in rank order, and their tiles."""
+        return None
+
+    def actor(self, state: State, differences: Sequence[Difference]) -> str | None:
+        """Who made the change: the owner of the seat zone or the peg colour involved (None: unknown)."""
+        for difference in differences:
+            for place in (difference.seen, difference.expected):
+                if place is not None and place.zone and place.zone.startswith("seat:"):
+                    colour = place.zone.split(":", 1)[1]
+                    if colour in self.players_by_colour:
+                        return self.players_by_colour[colour]
+            appeared = difference.what == "peg" and difference.change == "appeared"
+            if appeared and difference.item in self.players_by_colour:
+                return self.players_by_colour[difference.item]
+        return None
+
+
+def state_key(state: State) -> str:
+    return json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def state_seed(state: State, salt: int = 0) -> int:
+    """A deterministic seed from a state (bots resumed after a crash choose the same move again)."""
+    return zlib.crc32(state_key(state).encode()) ^ (salt & 0xFFFFFFFF)
+
+
+# -- the search ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Inference:
+    """The outcome of comparing one stable observation with the engine state."""
+
+    kind: Literal["unchanged", "apply", "question", "objection"]
+    actions: list[Action] = field(default_factory=list)
+    options: list[list[Action]] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+    text: str = ""
+    rule: Rule | None = None
+    actor: str | None = None
+    expected: str = ""
+    seen: str = ""
+    low_confidence: bool = False
+    explored: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "actions": [a.to_dict() for a in self.actions],
+            "options": [[a.to_dict() for a in option] for option in self.options],
+            "rule": None if self.rule is None else self.rule.to_dict(),
+            "actor": self.actor,
+            "expected": self.expected,
+            "seen": self.seen,
+            "differences": [d.to_dict() for d in self.differences],
+            "low_confidence": self.low_confidence,
+        }
+
+
+def describe_action(action: Action) -> str:
+    data = action.to_dict()
+    kind = data.pop("kind")
+    if kind == "correct":
+        return "correction"
+    parts = ", ".join(f"{k}={_short(v)}" for k, v in data.items())
+    return f"{kind}({parts})" if parts else kind
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def low_confidence(observation: Observation, threshold: float = 0.5) -> bool:
+    """A reading not to act on without asking: an unknown peg colour, a weak peg, untrusted geometry."""
+    if observation.calibration.state in ("bumped", "uncalibrated"):
+        return True
+    return any(peg.colour is None or peg.confidence < threshold for peg in observation.pegs)
+
+
+def infer(
+    state: State,
+    observation: Observation,
+    model: TableModel,
+    max_depth: int = 4,
+    beam: int = 12,
+    budget: int = 3000,
+    max_stalls: int = 2,
+) -> Inference:
+    """Explain ``observation`` from ``state``: see the module docstring."""
+    expected_now = model.expected(state)
+    seen = model.seen(observation)
+    differences = compare(expected_now, seen, model.tolerance)
+    if not differences:
+        return Inference("unchanged")
+    unsure = low_confidence(observation)
+
+    # breadth-first by depth; a step must not move the picture further from what is seen, and at most
+    # ``max_stalls`` steps may leave the distance unchanged (a take shown face down, then its reveal)
+    frontier: list[tuple[int, int, State, list[Action]]] = [(len(differences), 0, state, [])]
+    visited = {state_key(state)}
+    explored = 0
+    for _depth in range(max_depth):
+        children: list[tuple[int, int, State, list[Action]]] = []
+        solutions: dict[str, tuple[State, list[Action]]] = {}
+        for distance, stalls, node, path in frontier:
+            if node.current_player() == TERMINAL:
+                continue
+            node_diffs = compare(model.expected(node), seen, model.tolerance) if path else differences
+            actions = model.candidate_actions(node, node_diffs)
+            for action in actions:
+                if explored >= budget:
+                    break
+                try:
+                    child = node.apply(action)
+                except IllegalAction:
+                    continue
+                explored += 1
+                key = state_key(child)
+                if key in visited:
+                    continue
+                visited.add(key)
+                child_picture = model.expected(child, key)
+                if child_picture.key(model.tolerance) == model.expected(node).key(model.tolerance):
+                    # invisible to the camera (a pass, a purchase): never guessed, it comes by button or web
+                    continue
+                child_distance = len(compare(child_picture, seen, model.tolerance))
+                if child_distance == 0:
+                    solutions[key] = (child, [*path, action])
+                elif child_distance < distance or (child_distance == distance and stalls < max_stalls):
+                    children.append(
+                        (child_distance, stalls + (child_distance == distance), child, [*path, action])
+                    )
+        if solutions:
+            found = list(solutions.values())
+            actor = _path_actor(state, found[0][1])
+            if len(found) == 1 and not unsure:
+                return Inference(
+                    "apply",
+                    actions=found[0][1],
+                    states=[found[0][0]],
+                    differences=differences,
+                    actor=actor,
+                    explored=explored,
+                    text=", ".join(describe_action(a) for a in found[0][1]),
+                )
+            options = [path for _, path in found]
+            text = (
+                "Low-confidence reading: is this the move?"
+                if len(found) == 1
+                else f"{len(found)} moves explain the table: which one?"
+            )
+            return Inference(
+                "question",
+                options=options,
+                states=[s for s, _ in found],
+                differences=differences,
+                text=text,
+                actor=actor,
+                low_confidence=unsure,
+                explored=explored,
+                expected=_summary(differences, "expected"),
+                seen=_summary(differences, "seen"),
+            )
+        children.sort(key=lambda item: (item[0], item[1]))
+        frontier = children[:beam]
+        if not frontier or explored >= budget:
+            break
+    return objection(state, model, differences, explored)
+
+
+def _path_actor(state: State, path: Sequence[Action]) -> str | None:
+    player = state.current_player()
+    return None if player in (CHANCE, TERMINAL) else player
+
+
+def _summary(differences: Sequence[Difference], side: str) -> str:
+    return "; ".join(d.describe() for d in differences[:6]) + (" ..." if len(differences) > 6 else "")
+
+
+def objection(state: State, model: TableModel, differences: list[Difference], explored: int = 0) -> Inference:
+    """No legal move explains the table: say what was expected, what is seen, who moved, and which rule."""
+    actor = model.actor(state, differences)
+    current = state.current_player()
+    rule: Rule | None = None
+    detail = ""
+    for attempt in model.attempted_actions(state, differences, actor):
+        explanation = state.explain(attempt)
+        if not explanation.legal and explanation.rules:
+            rule = explanation.rules[0]
+            detail = explanation.summary
+            break
+    seen_text = "; ".join(d.describe() for d in differences[:6])
+    if current == TERMINAL:
+        expected_text = "nothing: the game is over"
+    elif current == CHANCE:
+        expected_text = "a face-down piece to be revealed"
+    else:
+        expected_text = f"a move by {current}"
+    if actor is not None and current not in (CHANCE, TERMINAL) and actor != current:
+        text = f"{actor} moved out of turn: it is {current}'s turn"
+        if rule is None:
+            rule = TURN_RULE
+    elif detail:
+        text = f"Illegal move: {detail}"
+    else:
+        text = "The table changed in a way no legal move explains"
+    if rule is None:
+        rule = TABLE_RULE
+    return Inference(
+        "objection",
+        differences=differences,
+        text=text,
+        rule=rule,
+        actor=actor,
+        expected=expected_text,
+        seen=seen_text,
+        explored=explored,
+    )
+
+
+TURN_RULE = Rule(
+    "TABLE-TURN",
+    "Play in turn",
+    "companion",
+    "Players act in turn; only the player to act may move pieces (the camera names who moved).",
+)
+
+
+def ideal_observation(
+    scene: Scene,
+    game: str,
+    is_back: Callable[[str], bool],
+    frame_index: int = 0,
+    timestamp: float = 0.0,
+) -> Observation:
+    """What a perfect camera would report for ``scene`` (tests, benchmarks and the fault harness use it;
+    the end-to-end tests and the demo read rendered frames through the real vision pipeline instead)."""
+    tags: dict[str, TagReading] = {}
+    zones: dict[str, list[str]] = {}
+    for tag in scene.tags:
+        component_id = tag.payload.rsplit(":", 1)[-1]
+        zone = scene.zone_at(tag.center)
+        x, y = tag.center
+        half = tag.size / 2
+        corners = ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
+        tags[component_id] = TagReading(
+            payload=tag.payload,
+            game=game,
+            component_id=component_id,
+            face=BACK if is_back(component_id) else FRONT,
+            center_px=tag.center,
+            corners_px=corners,
+            angle=tag.angle,
+            module_px=4.0,
+            center_mm=tag.center,
+            zone=zone,
+        )
+        if zone is not None:
+            zones.setdefault(zone, []).append(component_id)
+    pegs = tuple(
+        PegReading(
+            center_mm=peg.center,
+            colour=peg.colour,
+            confidence=1.0,
+            zone=scene.zone_at(peg.center),
+            kind="chisel",
+        )
+        for peg in scene.pegs
+    )
+    return Observation(
+        frame_index=frame_index,
+        timestamp=timestamp,
+        game=game,
+        tags=tags,
+        pegs=pegs,
+        zones={k: tuple(v) for k, v in zones.items()},
+        calibration=CalibrationStatus(state="ok", markers_seen=(0, 1, 2, 3)),
+    )
+
+
+def join(items: Iterable[str]) -> str:
+    return ", ".join(items)

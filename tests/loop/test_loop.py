@@ -1,0 +1,296 @@
+"""The loop over the toy game with a perfect camera: commits, questions, objections, buttons, camera
+health, crash-proof frames, resume, and the TableSession contract."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from loop_toygame import GRAB, GrabState, Pass, Reveal, Take, Toy
+
+from companion.infer.common import state_key
+from companion.loop import BotDriver, IdealPipeline, SceneSource, TableLoop
+from companion.session import TableSession
+from companion.store import Store
+from engines.core import State
+from hw.panel import Panel
+from vision.scene import Scene
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def make_loop(
+    toy: Toy, tmp_path: Path, panel: Panel, clock: Any = None, **kwargs: Any
+) -> tuple[TableLoop, SceneSource]:
+    from loop_toygame import is_back
+
+    source = SceneSource()
+    loop = TableLoop(
+        toy.config,
+        store=Store(tmp_path),
+        panel=panel,
+        source=source,
+        pipeline=IdealPipeline("toy-grab", is_back),
+        model_factory=toy.model,
+        clock=clock or Clock(),
+        **kwargs,
+    )
+    source.show(toy.scene_for(loop.state))
+    return loop, source
+
+
+def feed(loop: TableLoop, source: SceneSource, scene: Scene | None = None) -> Any:
+    if scene is not None:
+        source.show(scene)
+    return loop.process_frame(*source.read())
+
+
+def direct_play(toy: Toy, seed: int) -> State:
+    """The same bots playing the engine directly (no table, no camera)."""
+    state = GRAB.new_initial_state(
+        toy.players, rng=random.Random(toy.config.seed), options={"slots": toy.slots}
+    )
+    driver = BotDriver.__new__(BotDriver)
+    driver.seed = seed
+    from companion.loop import uniform_policy
+
+    driver.policy = uniform_policy
+    while not state.is_terminal():
+        state = state.apply(driver.choose(state))
+    return state
+
+
+def test_the_loop_is_a_table_session(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, _ = make_loop(toy, tmp_path, mock_panel)
+    assert isinstance(loop, TableSession)
+    snap = loop.snapshot()
+    json.dumps(snap)
+    assert snap["game"] == "toy-grab" and snap["current"] == "red" and snap["pending"] is None
+    assert snap["panel"]["active_seat"] == 0 and snap["panel"]["pattern"] == "turn"
+
+
+def test_a_bot_game_read_by_the_camera_ends_like_the_engine(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    driver = BotDriver(loop, source.show, seed=11, pump=lambda: feed(loop, source))
+    final = driver.run()
+    expected = direct_play(toy, 11)
+    assert final.to_dict() == expected.to_dict()
+    assert final.outcome() == expected.outcome()
+    assert driver.physical > 0 and driver.submitted > 0  # takes and reveals read, passes submitted
+    events = loop.history()
+    assert len(events) == driver.physical + driver.submitted
+    assert {e["source"] for e in events} == {"camera", "bot"}
+    assert loop.store.replay(loop.game_id).state.to_dict() == final.to_dict()
+    assert loop.store.game(loop.game_id).finished is not None
+    assert loop.snapshot()["panel"]["pattern"] == "game-over"
+
+
+def test_a_take_then_its_reveal_seen_at_once_is_two_actions(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    after = loop.state.apply(Take("red", 0)).apply(Reveal(0, 5))
+    result = feed(loop, source, toy.scene_for(after))
+    assert result.kind == "apply" and [a.kind for a in result.actions] == ["take", "reveal"]
+    assert state_key(loop.state) == state_key(after)
+    assert [e["action"]["kind"] for e in loop.history()] == ["take", "reveal"]
+    assert mock_panel.snapshot()["status"]["rgb"] == [0.0, 1.0, 0.0]  # the legal flash
+
+
+def test_an_illegal_move_is_flagged_never_applied_until_put_right(
+    toy: Toy, tmp_path: Path, mock_panel: Panel, pin_factory: Any
+) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    before = state_key(loop.state)
+    illegal = loop.state.clone()
+    assert isinstance(illegal, GrabState)
+    illegal.row[3] = False  # a middle tile taken: not from an end
+    illegal.held[3] = ("red", None)
+    result = feed(loop, source, toy.scene_for(illegal))
+    assert result.kind == "objection"
+    assert state_key(loop.state) == before and loop.history() == []
+    pending = loop.snapshot()["pending"]
+    assert pending["kind"] == "objection" and pending["seen"] and pending["expected"] == "a move by red"
+    assert mock_panel.signals.objection
+    blinks = set()
+    for k in range(10):
+        frame = mock_panel.tick(2000 + k * 0.05)
+        blinks.add(frame.status)
+    assert (1.0, 0.0, 0.0) in blinks and frame.pattern == "objection"
+    # the table put right clears it
+    feed(loop, source, toy.scene_for(loop.state))
+    assert loop.pending is None and not mock_panel.signals.objection
+
+
+def test_the_rule_is_cited_when_the_game_module_names_the_attempt(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+
+    def attempted(state: State, differences: Any, actor: Any) -> list[Any]:
+        slots = [
+            int(d.expected.at[0] // 50) for d in differences if d.what == "back" and d.change == "vanished"
+        ]
+        return [Take(actor or state.current_player(), slot) for slot in slots]
+
+    loop.model.attempted_actions = attempted  # type: ignore[method-assign]
+    illegal = loop.state.clone()
+    assert isinstance(illegal, GrabState)
+    illegal.row[3] = False
+    illegal.held[3] = ("red", None)
+    result = feed(loop, source, toy.scene_for(illegal))
+    assert result.rule.rule_id == "GRAB-ENDS" and "not at an end" in result.text
+
+
+def test_a_move_out_of_turn_names_the_player(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    wrong = loop.state.clone()
+    assert isinstance(wrong, GrabState)
+    wrong.row[0] = False
+    wrong.held[0] = ("blue", None)  # blue takes while it is red's turn
+    result = feed(loop, source, toy.scene_for(wrong))
+    assert result.kind == "objection" and result.actor == "blue"
+    assert "blue moved out of turn" in result.text and result.rule.rule_id == "TABLE-TURN"
+
+
+def test_confirm_answers_a_low_confidence_question(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    from loop_toygame import is_back
+
+    from companion.infer import ideal_observation
+    from vision.observation import CalibrationStatus
+
+    loop, _ = make_loop(toy, tmp_path, mock_panel)
+    after = loop.state.apply(Take("red", 7))
+    observation = ideal_observation(toy.scene_for(after), "toy-grab", is_back, 1, 1.0)
+    bumped = type(observation)(**{**observation.__dict__, "calibration": CalibrationStatus(state="bumped")})
+    result = loop.handle_observation(bumped)
+    assert result is not None and result.kind == "question"
+    assert mock_panel.signals.waiting and loop.snapshot()["pending"]["options"][0]["action"]["slot"] == 7
+    assert loop.press("confirm")["ok"]
+    assert state_key(loop.state) == state_key(after) and loop.pending is None
+
+
+def test_next_passes_and_undo_takes_back(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    start = state_key(loop.state)
+    feed(loop, source)
+    mock_panel.press("next", source="button")  # the physical button path
+    assert loop.state.current_player() == "blue" and loop.history()[-1]["action"] == Pass("red").to_dict()
+    assert loop.press("undo")["ok"]
+    assert state_key(loop.state) == start
+    kinds = [e["kind"] for e in loop.history()]
+    assert kinds == ["action", "undo"]
+    assert loop.store.replay(loop.game_id).state.to_dict() == loop.state.to_dict()
+    assert loop.press("undo")["ok"] is False  # nothing left to undo
+    assert loop.press("self-destruct")["ok"] is False
+
+
+def test_undo_of_a_camera_move_is_not_read_again(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    after = loop.state.apply(Take("red", 0))
+    feed(loop, source, toy.scene_for(after))
+    assert state_key(loop.state) == state_key(after)
+    loop.press("undo")
+    for _ in range(3):
+        feed(loop, source)  # the tile still lies in red's zone: not applied again
+    assert loop.state.current_player() == "red" and [e["kind"] for e in loop.history()] == ["action", "undo"]
+
+
+def test_submit_validates_and_cites_rules(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, _ = make_loop(toy, tmp_path, mock_panel)
+    refused = loop.submit(Take("red", 4).to_dict())
+    assert refused["ok"] is False and refused["rule"]["id"] == "GRAB-ENDS"
+    assert loop.submit({"kind": "teleport"})["ok"] is False
+    assert loop.submit("nonsense")["ok"] is False  # type: ignore[arg-type]
+    assert loop.submit(Pass("red").to_dict())["ok"] is True
+    assert loop.submit(Pass("red").to_dict())["rule"]["id"] == "GRAB-TURN"
+    assert loop.choose(0)["ok"] is False and loop.choose(-3)["ok"] is False
+
+
+def test_camera_loss_and_return(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    clock = Clock()
+    loop, source = make_loop(toy, tmp_path, mock_panel, clock=clock)
+    feed(loop, source)
+    assert loop.check_camera()
+    clock.now += 5.0  # no frame for 5 s
+    assert not loop.check_camera()
+    assert mock_panel.signals.camera_lost and loop.snapshot()["camera"]["ok"] is False
+    feed(loop, source)
+    assert not mock_panel.signals.camera_lost and loop.snapshot()["camera"]["ok"] is True
+
+
+def test_a_crashing_decoder_costs_frames_not_the_game(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    from loop_toygame import is_back
+
+    class Flaky(IdealPipeline):
+        calls = 0
+
+        def process(self, frame: Any, index: int, timestamp: float) -> Any:
+            self.calls += 1
+            if self.calls % 3 == 0:
+                raise RuntimeError("decoder exploded")
+            return super().process(frame, index, timestamp)
+
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    loop.pipeline = Flaky("toy-grab", is_back)
+    driver = BotDriver(loop, source.show, seed=4, pump=lambda: feed(loop, source))
+    final = driver.run()
+    assert final.to_dict() == direct_play(toy, 4).to_dict()
+    assert loop.camera.errors > 0 and "decoder exploded" in loop.camera.last_error
+
+
+def test_resume_after_close_continues_the_same_game(toy: Toy, tmp_path: Path, pin_factory: Any) -> None:
+    panel = Panel(pin_factory=pin_factory, seat_colours=toy.players, start=False)
+    loop, source = make_loop(toy, tmp_path, panel)
+    driver = BotDriver(loop, source.show, seed=8, pump=lambda: feed(loop, source))
+    for _ in range(5):
+        driver.step()
+    middle = loop.state.to_dict()
+    game_id = loop.game_id
+    loop.close()
+    pin_factory.reset()
+    panel = Panel(pin_factory=pin_factory, seat_colours=toy.players, start=False)
+    loop, source = make_loop(toy, tmp_path, panel)
+    assert loop.game_id == game_id and loop.state.to_dict() == middle
+    driver = BotDriver(loop, source.show, seed=8, pump=lambda: feed(loop, source))
+    assert driver.run().to_dict() == direct_play(toy, 8).to_dict()
+    loop.close()
+
+
+def test_events_history_state_at_and_games(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    stream = loop.events(timeout=0.01)
+    assert next(stream)["type"] == "hello"
+    assert next(stream)["type"] == "ping"
+    after = loop.state.apply(Take("red", 0))
+    feed(loop, source, toy.scene_for(after))
+    messages = [next(stream) for _ in range(3)]
+    assert any(m["type"] == "event" and m["event"]["action"]["kind"] == "take" for m in messages)
+    stream.close()  # type: ignore[attr-defined]
+    assert loop.state_at(1)["view"] == after.view(None)
+    assert loop.state_at(0)["view"]["row"] == [True] * toy.slots
+    assert loop.event_photo(1) is None  # scenes have no pixels; rendered frames store a JPEG
+    assert loop.games()[0]["game"] == "toy-grab"
+    assert loop.settings()["game"] == "toy-grab"
+
+
+def test_new_game_keeps_the_old_one(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, _ = make_loop(toy, tmp_path, mock_panel)
+    loop.submit(Pass("red").to_dict())
+    old = loop.game_id
+    assert loop.new_game({"game": "toy-grab", "seats": ["green", "red", "blue"]})["ok"]
+    assert loop.game_id != old and loop.state.players == ("green", "red", "blue")
+    assert len(loop.games()) == 2 and len(loop.history(old)) == 1
+    assert loop.new_game({"game": "chess"})["ok"] is False
+    assert loop.new_game({"pins": {"buzzer": 3}})["ok"] is False
