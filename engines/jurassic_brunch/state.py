@@ -558,17 +558,20 @@ class BrunchState(State):
             self.result = {"reason": "no grass token is left on the playing area", "rule": "JB-END-NO-GRASS"}
 
     def pending_text(self) -> str:
+        """What the game waits for, in words ("" when nothing is pending)."""
         if self.pending is None:
             return ""
         step, detail = self.pending
-        return {
-            "reveal": f"reveal the grass token eaten on {list(detail) if step == 'reveal' else ''}",
-            "steal": f"take a token at random from {detail}",
-            "birth": f"{self.current} places a newborn triceratops on an empty space",
-            "look": f"{self.current} looks at two grass tokens ({detail} could not be applied)",
-            "expel": f"{self.current} places the expelled "
-            + ("raptor" if detail[0] == RAPTOR else "triceratops"),
-        }[step]
+        if step == "reveal":
+            return f"reveal the grass token eaten on {list(detail)}"
+        if step == "steal":
+            return f"take a token at random from {detail}"
+        if step == "birth":
+            return f"{self.current} places a newborn triceratops on an empty space"
+        if step == "look":
+            return f"{self.current} looks at two grass tokens ({detail} could not be applied)"
+        expelled = "raptor" if detail[0] == RAPTOR else "triceratops"
+        return f"{self.current} places the expelled {expelled} on an empty space"
 
     # -- scores -----------------------------------------------------------------------------------------
     def holding(self, player: str) -> dict[str, int]:

@@ -84,7 +84,8 @@ def test_score_shared_victory(capsys: pytest.CaptureFixture[str], monkeypatch: p
         [],
         {"players": []},
         {"players": [{"name": "blue", "tokens": [], "on_area": 1}]},
-        {"players": [{"name": "blue", "tokens": [], "on_area": 1}, {"name": "blue", "tokens": [], "on_area": 1}]},
+        {"players": [{"name": "blue", "tokens": [], "on_area": 1},
+                     {"name": "blue", "tokens": [], "on_area": 1}]},
         {"players": [{"name": "blue", "tokens": ["CAKE"], "on_area": 1},
                      {"name": "orange", "tokens": [], "on_area": 1}]},
         {"players": [{"name": "blue", "tokens": ["TRAP"], "on_area": 1},
@@ -112,7 +113,8 @@ def test_score_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
 
 
 def test_legal_example_position(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "legal", "jurassic-brunch", str(EXAMPLES / "jurassic-brunch-position.json"))
+    position = str(EXAMPLES / "jurassic-brunch-position.json")
+    status, out, err = run(capsys, "legal", "jurassic-brunch", position)
     assert status == 0 and err == ""
     actions = json.loads(out)["actions"]
     assert {"kind": "wake", "at": [0, 2]} in actions
