@@ -41,4 +41,5 @@ def test_rule_ids_are_stable_and_cited() -> None:
 
 def test_house_rules_are_named_options_defaulting_to_the_reading() -> None:
     house = {option.name: option.default for option in GAME.options if option.house_rule}
-    assert house == dict.fromkeys(("charge_blocked_by_grass", "wake_same_turn", "super_yummy_same_turn"), False)
+    names = ("charge_blocked_by_grass", "wake_same_turn", "super_yummy_same_turn")
+    assert house == dict.fromkeys(names, False)
