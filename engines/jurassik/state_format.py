@@ -7,6 +7,7 @@ fields a person cannot easily count (the box, the unseen action mix) may be left
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,8 @@ from engines.jurassik.components import (
 
 if TYPE_CHECKING:
     from engines.jurassik.engine import JurassikGame, JurassikState
+
+_BACK_ID = re.compile(r"^[0-9A-Z]{5}$")
 
 _KEYS = {
     "game", "format", "edition", "long_game", "players", "to_play", "phase", "twice_left", "reveal_cell",
@@ -274,16 +277,22 @@ def state_from_observation(
     to_play: str | None = None,
 ) -> JurassikState:
     """A state from what the camera (or a person) sees: the grid at its observed size, cell by cell a tile
-    id (``D3-2``, ``START``, ``ROCK``/``ROCK-2``), ``"?"`` for a face-down action tile (its back id means
-    nothing) or ``None`` for a free space; the tiles in front of each player; the box if known (otherwise
-    every dinosaur tile not seen elsewhere); the revealed action tiles that went to the box by face."""
+    id (``D3-2``, ``START``, ``ROCK``/``ROCK-2``), ``"?"`` or the tile's back id (5 characters 0-9A-Z) for a
+    face-down action tile, or ``None`` for a free space; the tiles in front of each player; the box if
+    known (otherwise every dinosaur tile not seen elsewhere); the revealed action tiles in the box by face."""
+
+    def token(value: str | None) -> str | None:
+        if isinstance(value, str) and value != START and _BACK_ID.match(value):
+            return HIDDEN  # an action tile's back: its id says nothing about the face
+        return value
+
     data: dict[str, Any] = {
         "game": game.name,
         "format": STATE_FORMAT_VERSION,
         "edition": edition,
         "long_game": long_game,
         "players": list(players),
-        "grid": [list(row) for row in grid],
+        "grid": [[token(value) for value in row] for row in grid],
         "hands": {name: list(tiles) for name, tiles in (hands or {}).items()},
         "box": {"actions": dict(revealed_actions or {})},
     }

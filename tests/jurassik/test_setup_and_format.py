@@ -104,12 +104,12 @@ def test_the_view_shows_face_down_tiles_only_as_question_marks(game: JurassikGam
 
 
 def test_observed_table_of_any_size(game: JurassikGame) -> None:
-    grid = [["D1-1", None, "?", "ROCK-2"], ["D1-2L", "D2-1", "D2-2", None],
+    grid = [["D1-1", None, "7QX2K", "ROCK-2"], ["D1-2L", "D2-1", "D2-2", None],
             [None, None, "D2-3", "D2-4"]]
     state = state_from_observation(game, names(3), grid, hands={"ben": ["D1-3"]},
                                    revealed_actions={"steal": 1}, to_play="cy")
     assert (state.rows, state.cols) == (3, 4)
-    assert state.tile_at(0, 3) == "ROCK" and state.tile_at(1, 0) == "D1-2"
+    assert state.tile_at(0, 3) == "ROCK" and state.tile_at(1, 0) == "D1-2" and state.tile_at(0, 2) == "?"
     assert state.unseen["rock"] == 5 and state.unseen["steal"] == 3
     assert "D1-4" in state.box_dinos and len(state.box_dinos) == 40 - 7
     assert state.current_player() == "cy"
