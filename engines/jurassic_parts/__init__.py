@@ -42,7 +42,8 @@ from engines.jurassic_parts.scoring import score_holding
 from engines.jurassic_parts.slab import Layout, rank_contributors, shares
 from engines.jurassic_parts.state import JurassicPartsState
 
-GAME = register_game(JurassicPartsGame())
+GAME = JurassicPartsGame()
+register_game(GAME)
 
 __all__ = [
     "ACTION_TYPES",

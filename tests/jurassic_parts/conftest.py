@@ -29,7 +29,8 @@ class TilePicker:
 
     def __call__(self, fossil: str) -> str:
         """``"*"``: any unused tile that is not a Pile of Bones."""
-        candidates = ids_of(fossil) if fossil != "*" else [c.tile_id for c in COMPONENTS if c.fossil != "BONES"]
+        anything = [c.tile_id for c in COMPONENTS if c.fossil != "BONES"]
+        candidates = ids_of(fossil) if fossil != "*" else anything
         for tile_id in candidates:
             if tile_id not in self.used:
                 self.used.add(tile_id)

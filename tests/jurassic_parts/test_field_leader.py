@@ -78,7 +78,8 @@ def test_buying_a_slab_tile(jp: SimpleNamespace) -> None:
             state.apply(BuySlabTile("red", cell))
         assert refusal.value.rule.rule_id == "JP-BUY-SLAB-TILE" and reason in refusal.value.detail
     bought = state.apply(BuySlabTile("red", (4, 0)))
-    assert bought.loose[0][KIND_OF["PTERO"]] == 1 and bought.amber[0] == 9  # a bought Pterodactyl earns nothing
+    # a bought Pterodactyl earns nothing
+    assert bought.loose[0][KIND_OF["PTERO"]] == 1 and bought.amber[0] == 9
     assert bought.slab_count == 6 and not bought.on_slab[4]
 
 

@@ -21,7 +21,7 @@ def ring(radius: int) -> list[tuple[int, int]]:
 
 
 def slab(cells: list[tuple[int, int]]) -> tuple[list[dict[str, Any]], dict[tuple[int, int], str]]:
-    tiles = [{"id": f"F{i + 1:02d}", "q": q, "r": r} for i, (q, r) in enumerate(cells)]
+    tiles: list[dict[str, Any]] = [{"id": f"F{i + 1:02d}", "q": q, "r": r} for i, (q, r) in enumerate(cells)]
     return tiles, {(t["q"], t["r"]): t["id"] for t in tiles}
 
 
@@ -99,7 +99,7 @@ def test_interior_ring_with_the_outside_smaller_awards_the_outside() -> None:
 
 
 def test_equal_halves_give_two_options() -> None:
-    tiles, ids = slab([(0, 0), (1, 0), (2, 0), (3, 0)])
+    tiles, _ = slab([(0, 0), (1, 0), (2, 0), (3, 0)])
     data = {"players": ["red", "blue"], "current": "red", "tiles": tiles,
             "chisels": [{"a": "F02", "b": "F03", "player": "blue"}]}
     ruling = split_ruling(data)
@@ -155,9 +155,11 @@ def _bad_cases() -> dict[str, tuple[Any, str]]:
         "duplicate tile": (variant(tiles=[*tiles, {"id": "F01", "q": 9, "r": 9}]), "duplicate tile"),
         "two tiles on one cell": (variant(tiles=[*tiles, {"id": "F50", "q": 0, "r": 0}]), "both on cell"),
         "not adjacent": (variant(chisels=[{"a": "F01", "b": "F03", "player": "red"}]), "not adjacent"),
-        "two chisels on one gap": (variant(chisels=[{"a": "F01", "b": "F02", "player": "red"},
-                                                    {"a": "F02", "b": "F01", "player": "blue"}]), "two chisels"),
-        "unknown chisel player": (variant(chisels=[{"a": "F01", "b": "F02", "player": "pink"}]), "unknown player"),
+        "two chisels on one gap": (variant(chisels=[
+            {"a": "F01", "b": "F02", "player": "red"},
+            {"a": "F02", "b": "F01", "player": "blue"}]), "two chisels"),
+        "unknown chisel player": (
+            variant(chisels=[{"a": "F01", "b": "F02", "player": "pink"}]), "unknown player"),
         "unknown current": (variant(current="pink"), "unknown player"),
         "more than two parts": ({"players": ["red"], "current": "red", "tiles": three_parts_tiles,
                                  "chisels": [{"a": "F01", "b": "F02", "player": "red"},

@@ -16,7 +16,7 @@ EAST_ROCK = [True, False, False, False, False, False]
 def test_start_bonuses_by_seat_from_the_first_player(jp: SimpleNamespace) -> None:
     players = ["red", "blue", "green", "yellow", "purple", "orange"]
     tiles = [(q, r, "PLANT" if (q, r) != (0, 0) else "BONES") for q, r in jp.hexagon(1)]
-    state = jp.build(players[:6], tiles[:7] + [(2, 0, "PTERO")], first="green")
+    state = jp.build(players[:6], [*tiles[:7], (2, 0, "PTERO")], first="green")
     seat = {name: players.index(name) for name in players}
     # green is first: it has sharpened 3 for its turn; then clockwise yellow (2nd), purple (3rd), ...
     assert state.current_player() == "green"
