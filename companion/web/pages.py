@@ -36,18 +36,40 @@ def pretty_filter(value: Any) -> str:
 
 @blueprint.app_template_filter("action_label")
 def action_label(action: Any) -> str:
-    """A short human label for an action dict: its kind and its most telling fields."""
+    """A short human label for an action dict: its kind and its telling fields (the player is shown apart)."""
     if not isinstance(action, dict):
         return str(action or "")
-    parts = [str(action.get("kind", "action")).replace("_", " ")]
+    if isinstance(action.get("text"), str):
+        return str(action["text"])
+    kind = str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
+    parts = [kind]
+    if _is_cell(action.get("a")) and _is_cell(action.get("b")):
+        parts.append(f"between {_cell_text(action['a'])} and {_cell_text(action['b'])}")
     for key, value in action.items():
-        if key in ("kind", "state") or value in (None, "", [], {}):
+        if key in ("kind", "state", "player", "a", "b") or value in (None, "", [], {}):
             continue
-        text = json.dumps(value, default=str) if isinstance(value, list | dict) else str(value)
-        parts.append(f"{key.replace('_', ' ')} {text[:40]}")
+        if _is_cell(value):
+            text = _cell_text(value)
+        elif isinstance(value, list | dict):
+            text = json.dumps(value, default=str)[:40]
+        else:
+            text = str(value)[:40]
+        parts.append(text if key in ("cell", "fossil", "tile") else f"{key.replace('_', ' ')} {text}")
         if len(parts) >= 5:
             break
-    return " · ".join(parts)
+    if action.get("kind") == "correct" and action.get("reason"):
+        parts = ["correction", str(action["reason"])[:60]]
+    return " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
+
+
+def _is_cell(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+def _cell_text(value: Any) -> str:
+    return f"({value[0]}, {value[1]})"
 
 
 @blueprint.app_template_filter("cc")
