@@ -8,6 +8,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.core import CHANCE, Correct, StateFormatError, get_game
 from engines.jurassik import (
@@ -182,4 +184,65 @@ def test_clone_is_independent(game: JurassikGame) -> None:
     copy.box_dinos.clear()
     copy.box_actions["steal"] = 3
     copy.unseen["rock"] = 0
+    assert state.to_dict() == before
+
+
+STATE_KEYS = ["game", "format", "edition", "long_game", "players", "to_play", "phase", "twice_left",
+              "reveal_cell", "grid", "hands", "box", "unseen_actions", "end_reason", "last_event",
+              "compulsory_actions"]
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 12)
+    | st.sampled_from(["", "?", "ROCK", "START", "D1-1", "ana", "steal", "take", "es", "D9-4"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["ana", "ben", "rock",
+                                                                                  "dinosaurs", "x"]), inner,
+                                                                max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(field=st.sampled_from(STATE_KEYS), value=JSON_VALUES)
+def test_any_corrupt_field_is_refused_cleanly(field: str, value: Any) -> None:
+    from engines.core import InputError
+    from engines.jurassik import GAME, legal_report
+
+    data = GAME.new_initial_state(["ana", "ben"], random.Random(2)).to_dict() | {field: value}
+    try:
+        GAME.state_from_dict(data)
+    except StateFormatError as error:
+        assert "\n" not in str(error)
+    try:
+        legal_report(GAME, data)
+    except InputError as error:
+        assert "\n" not in str(error)
+
+
+ACTION_VALUES = st.none() | st.booleans() | st.integers(-2, 9) | st.sampled_from(
+    ["ana", "ben", "D1-1", "D2-1", "D3-4", "rock", "steal", "return", "twice", ""]) | st.lists(
+    st.integers(0, 3), max_size=2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(kind=st.sampled_from(["remove_start", "take", "reveal", "discard", "steal", "exchange", "return",
+                             "decline", "fly"]),
+       fields=st.dictionaries(st.sampled_from(["player", "row", "col", "face", "tile", "victim", "give",
+                                               "other", "take"]), ACTION_VALUES, max_size=5),
+       phase=st.sampled_from(["take", "steal", "exchange", "discard", "reveal"]))
+def test_any_malformed_action_is_refused_cleanly(kind: str, fields: dict[str, Any], phase: str) -> None:
+    from engines.core import IllegalAction
+    from engines.jurassik import GAME
+
+    data = {**BASE, "hands": {"ana": ["D2-1"], "ben": ["D3-4"]}, "phase": phase}
+    if phase == "reveal":
+        data["reveal_cell"] = [0, 1]
+    state = GAME.state_from_dict(data)
+    try:
+        action = GAME.action_from_dict({"kind": kind, **fields})
+    except StateFormatError:
+        return
+    before = state.to_dict()
+    try:
+        state.apply(action)
+    except IllegalAction as refusal:
+        assert "\n" not in str(refusal)
     assert state.to_dict() == before
