@@ -29,7 +29,8 @@ from engines.jurassik.reports import legal_report, score_report
 from engines.jurassik.rules import RULEBOOKS
 from engines.jurassik.state_format import state_from_observation
 
-GAME = register_game(JurassikGame())
+GAME = JurassikGame()
+register_game(GAME)
 
 __all__ = [
     "ACTION_MIX",
