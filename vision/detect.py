@@ -88,18 +88,21 @@ class Detector:
         rois: Sequence[Rect] | None = None,
         base: Observation | None = None,
         check_calibration: bool = True,
+        refresh: Sequence[Rect] | None = None,
     ) -> Observation:
-        """Read ``image``. With ``rois`` only those regions are decoded and the tags of ``base`` outside
-        them are carried over (the tracker's focused reading)."""
+        """Read ``image``. With ``rois`` only those regions are decoded and the tags of ``base`` whose
+        centre lies outside ``refresh`` (default: the ``rois``) are carried over (the tracker's focused
+        reading); a carried tag decoded again is replaced by the new reading."""
         status = self._calibration_status(image, check_calibration)
         codes = qr.decode(image, self.backend, rois)
         validator = tags.TagValidator(self.manifest)
         readings: dict[str, TagReading] = {}
         if rois is not None and base is not None:
+            # Carry over what lies outside the re-read regions; what is decoded again replaces it.
+            inner = refresh if refresh is not None else rois
             for reading in base.tags.values():
-                if not any(_inside(reading.center_px, roi) for roi in rois):
+                if not any(_inside(reading.center_px, roi) for roi in inner):
                     readings[reading.component_id] = reading
-                    validator.seen.add(reading.component_id)
         for code in codes:
             accepted = validator.check(code.text)
             if accepted is None:

@@ -1,0 +1,127 @@
+"""Tracking over frame sequences: hands hold the last stable state, changes settle before they count,
+flicker is filtered, unchanged frames take the cheap path."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+import pytest
+
+from vision import calibration as cal
+from vision import detect
+from vision.fixtures import SlabTruth, jp_slab_scene
+from vision.observation import LatticeFit
+from vision.render import Effects, make_hand, render
+from vision.scene import Scene
+from vision.tables import recommended_camera
+from vision.track import Expectations, Tracker, TrackerConfig
+
+EFFECTS = Effects(blur=0.7, noise=2.5, vignette=0.2, gradient=0.15, jpeg_quality=85)
+CAMERA = recommended_camera(tilt=12.0)
+
+
+def _frame(scene: Scene, seed: int) -> np.ndarray:
+    return render(scene, CAMERA, EFFECTS, rng=seed).image
+
+
+@pytest.fixture(scope="module")
+def table() -> tuple[Scene, SlabTruth]:
+    return jp_slab_scene(tiles=30, pegs=8, seed=21, backs=2)
+
+
+def _tracker(scene: Scene, truth: SlabTruth, window: int = 3) -> Tracker:
+    image = _frame(scene, 100)
+    calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0), zones=scene.zones)
+    hints = detect.GeometryHints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    return Tracker(detect.Detector("JP", calibration, hints), TrackerConfig(window=window))
+
+
+def test_hand_over_the_table_holds_then_a_real_change_commits_after_the_window(
+    table: tuple[Scene, SlabTruth],
+) -> None:
+    scene, truth = table
+    tracker = _tracker(scene, truth)
+    still = _frame(scene, 1)
+    results = [tracker.update(still, i, i / 10) for i in range(3)]
+    assert [r.stable for r in results] == [False, False, True]
+    assert set(results[-1].tags) == set(truth.cells)
+    assert tracker.stats.unchanged == 2  # frames 2 and 3 were confirmed without decoding
+    stable_tags = dict(results[-1].tags)
+
+    # A hand reaches over the slab, covering tiles: held, nothing removed.
+    pegged = {cell for key in truth.pegs for cell in key.split("|")}
+    taken = next(t for t in sorted(truth.cells) if "{},{}".format(*truth.cells[t]) not in pegged)
+    target = next(tag.center for tag in scene.tags if tag.payload.endswith(taken))
+    hand_scene = copy.deepcopy(scene)
+    hand_scene.occluders.append(make_hand(1280.0, 720.0, random.Random(4), reach=target, edge="S"))
+    for i in range(3, 6):
+        held = tracker.update(_frame(hand_scene, i), i, i / 10)
+        assert held.held and not held.stable
+        assert dict(held.tags) == stable_tags
+        assert held.occluded and held.occluded[0].reason == "hand"
+    assert tracker.stats.held == 1  # later hand frames matched the first: the cheap path kept holding
+
+    # The hand leaves with one tile, and a chisel appears: pending for window-1 frames, then committed.
+    after = copy.deepcopy(scene)
+    after.tags = [tag for tag in after.tags if not tag.payload.endswith(taken)]
+    peg_gap = next(iter(truth.pegs))  # scene.pegs[0]'s gap: the chisel is picked up
+    after.pegs = after.pegs[1:]
+    image = _frame(after, 7)
+    first = tracker.update(image, 6, 0.6)
+    assert not first.stable and taken in first.tags  # not yet
+    second = tracker.update(image, 7, 0.7)
+    assert not second.stable and taken in second.tags
+    third = tracker.update(image, 8, 0.8)
+    assert third.stable and taken not in third.tags
+    assert set(third.tags) == set(truth.cells) - {taken}
+    assert {p.on: p.colour for p in third.pegs} == {k: v for k, v in truth.pegs.items() if k != peg_gap}
+    assert tracker.stats.commits == 2
+    assert tracker.stats.focused >= 1  # the change was read in its region only
+
+
+def test_a_tag_flickering_for_one_frame_is_not_a_change(table: tuple[Scene, SlabTruth]) -> None:
+    scene, truth = table
+    tracker = _tracker(scene, truth)
+    still = _frame(scene, 2)
+    for i in range(3):
+        stable = tracker.update(still, i)
+    assert stable.stable
+    # One frame where a tag is unreadable (a glint): a blot over it.
+    blotted = still.copy()
+    reading = next(iter(stable.tags.values()))
+    x, y = (int(v) for v in reading.center_px)
+    blotted[y - 12 : y + 12, x - 12 : x + 12] = 255
+    flicker = tracker.update(blotted, 3)
+    assert reading.component_id in flicker.tags
+    back = [tracker.update(still, i) for i in range(4, 8)]
+    assert all(reading.component_id in obs.tags for obs in back)
+    assert back[-1].stable and tracker.stats.commits == 1
+
+
+def test_unchanged_frames_cost_no_decoding(table: tuple[Scene, SlabTruth]) -> None:
+    scene, truth = table
+    tracker = _tracker(scene, truth, window=2)
+    frames = [_frame(scene, seed) for seed in (3, 4)]  # same table, fresh sensor noise and JPEG
+    for i in range(10):
+        tracker.update(frames[i % 2], i)
+    assert tracker.stats.commits == 1
+    assert tracker.stats.unchanged >= 8
+    assert tracker.stats.full == 1
+
+
+def test_expectations_focus_a_change_inside_them(table: tuple[Scene, SlabTruth]) -> None:
+    scene, truth = table
+    tracker = _tracker(scene, truth, window=1)
+    tracker.update(_frame(scene, 5), 0)
+    after = copy.deepcopy(scene)
+    removed = after.tags.pop(0)
+    image = _frame(after, 6)
+    calibration = tracker.detector.calibration
+    assert calibration is not None
+    cx, cy = calibration.to_pixels([removed.center])[0]
+    region = (int(cx) - 150, int(cy) - 150, 300, 300)
+    result = tracker.update(image, 1, expectations=Expectations((region,)))
+    assert result.stable and removed.payload.split(":")[2] not in result.tags
+    assert len(result.tags) == len(truth.cells) - 1

@@ -1,0 +1,331 @@
+"""Temporal tracking: turn a stream of per-frame readings into stable observations.
+
+- **Nothing changed** (the cheap path): every frame is reduced to a small grey image (a strided view and one
+  resize: ~0.2 ms for 2304x1296); if no block differs from the previous frame beyond noise, the last
+  result is returned without decoding anything.
+- **Hands and arms**: the small image is compared with the one of the last committed state; a large changed
+  blob that reaches the frame's edge (an arm always does) or is mostly skin-coloured is an occluder: the
+  tracker holds the last stable state (``held=True``, the region in ``occluded``) and reads nothing.
+- **Focused reading**: when a change is small, only the changed regions (padded by a tag's size) are
+  decoded and every other tag is carried over; the engine's expectations (regions that can change)
+  narrow this further. Large changes get a full reading.
+- **Settling**: a reading that differs from the stable state becomes *pending*; it is committed only when
+  the same reading (tags, cells, faces, rotations, zones, pegs) has been seen in ``window`` consecutive
+  frames, so a flickering tag or a half-placed piece never becomes a change.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.detect import Detector
+from vision.observation import Observation, OccludedRegion
+
+Rect = tuple[int, int, int, int]
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """``window``: frames a new reading must repeat before it is committed. ``step``: the small image takes
+    every ``step``-th pixel before a further /2 resize. ``noise``: grey-level difference in the small image
+    treated as no change. ``hand_area``: a changed blob larger than this fraction of the frame is a hand
+    candidate; ``skin_fraction`` of skin-coloured pixels, or touching the edge, makes it one.
+    ``full_every``: re-read the full frame every so many frames even when nothing changed (0: never).
+    ``focus_limit``: changed area (fraction of frame) above which a full reading is done."""
+
+    window: int = 3
+    step: int = 4
+    noise: float = 14.0
+    min_blob_px: int = 6
+    hand_area: float = 0.012
+    skin_fraction: float = 0.35
+    full_every: int = 0
+    focus_limit: float = 0.25
+    pad_px: int = 40
+
+
+@dataclass(frozen=True)
+class Expectations:
+    """What the engine says can change next: regions (pixel rectangles) where a legal move would show."""
+
+    regions_px: tuple[Rect, ...] = ()
+
+
+@dataclass
+class TrackStats:
+    frames: int = 0
+    unchanged: int = 0
+    held: int = 0
+    focused: int = 0
+    full: int = 0
+    commits: int = 0
+
+
+def small_gray(image: np.ndarray, step: int = 4) -> np.ndarray:
+    """A cheap low-resolution grey image: every ``step``-th green sample, then halved by area averaging."""
+    view = image[::step, ::step, 1] if image.ndim == 3 else image[::step, ::step]
+    h, w = view.shape[:2]
+    small: np.ndarray = cv2.resize(view, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+    return small
+
+
+def _skin_mask(image: np.ndarray) -> np.ndarray:
+    """Skin-like pixels (YCrCb box, a classic rule): warm, moderately saturated."""
+    ycrcb = cv2.cvtColor(image, cv2.COLOR_BGR2YCrCb)
+    mask: np.ndarray = cv2.inRange(ycrcb, np.array([40, 135, 85]), np.array([250, 175, 130])) > 0
+    return mask
+
+
+class Tracker:
+    """Feeds frames to a :class:`~vision.detect.Detector` and reports only settled changes."""
+
+    def __init__(self, detector: Detector, config: TrackerConfig | None = None) -> None:
+        self.detector = detector
+        self.config = config or TrackerConfig()
+        self.stable: Observation | None = None
+        self.pending: Observation | None = None
+        self.pending_count = 0
+        self.stats = TrackStats()
+        self.last_path = ""
+        self._previous_small: np.ndarray | None = None
+        self._reference_small: np.ndarray | None = None
+        self._held = False
+        self._occluded: tuple[OccludedRegion, ...] = ()
+        self._last_result: Observation | None = None
+
+    # ------------------------------------------------------------------------------------------ api
+    def update(
+        self,
+        image: np.ndarray,
+        frame_index: int = 0,
+        timestamp: float = 0.0,
+        expectations: Expectations | None = None,
+    ) -> Observation:
+        """The stable observation after this frame (``stable=False`` while a change is settling,
+        ``held=True`` while a hand is over the table)."""
+        config = self.config
+        self.stats.frames += 1
+        small = small_gray(image, config.step)
+        scale = image.shape[1] / small.shape[1]
+        unchanged = (
+            self._previous_small is not None
+            and self._previous_small.shape == small.shape
+            and not self._changed(self._previous_small, small).any()
+        )
+        self._previous_small = small
+        periodic = config.full_every > 0 and self.stats.frames % config.full_every == 0
+        if unchanged and self._last_result is not None and not periodic:
+            self.stats.unchanged += 1
+            self.last_path = "unchanged"
+            if self.pending is not None and not self._held:
+                return self._confirm(self.pending, small, frame_index, timestamp)
+            return self._result(frame_index, timestamp)
+
+        if self.stable is None or self._reference_small is None:
+            self.stats.full += 1
+            self.last_path = "full"
+            first = self.detector.observe(image, frame_index, timestamp)
+            return self._consider(first, small, frame_index, timestamp, initial=True)
+
+        changed = self._changed(self._reference_small, small)
+        blobs = self._blobs(changed)
+        lighting = float(changed.mean()) > 0.6  # the whole picture changed: light, not a hand
+        hands = (
+            []
+            if lighting
+            else [rect for rect, area, touches in blobs if self._is_hand(image, rect, area, touches, scale)]
+        )
+        if hands:
+            self.stats.held += 1
+            self.last_path = "held"
+            self._held = True
+            self.pending, self.pending_count = None, 0
+            self._occluded = tuple(self._region(rect, scale) for rect in hands)
+            return self._result(frame_index, timestamp)
+        self._held = False
+        self._occluded = ()
+        changed_fraction = float(changed.mean())
+        if not blobs and not periodic:
+            # Back to the stable picture (a hand left without moving anything): nothing to read.
+            self.pending, self.pending_count = None, 0
+            self._reference_small = small
+            self.last_path = "restored"
+            return self._result(frame_index, timestamp)
+        if periodic or changed_fraction > config.focus_limit or self.stable is None:
+            self.stats.full += 1
+            self.last_path = "full"
+            reading = self.detector.observe(image, frame_index, timestamp)
+        else:
+            self.stats.focused += 1
+            self.last_path = "focused"
+            inner = [self._pad(rect, scale, image.shape, 0) for rect, _, _ in blobs]
+            if expectations is not None and expectations.regions_px:
+                inner = self._focus(inner, expectations.regions_px)
+            # Decode a tag's size beyond the changed regions so a tag centred inside is never cut.
+            rois = [_grow(rect, self._tag_px(), image.shape) for rect in inner]
+            reading = self.detector.observe(
+                image, frame_index, timestamp, rois=rois, base=self.stable, refresh=inner
+            )
+        return self._consider(reading, small, frame_index, timestamp)
+
+    # ---------------------------------------------------------------------------------------- steps
+    def _changed(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+        diff = cv2.absdiff(before, after)
+        mask: np.ndarray = diff > self.config.noise
+        return mask
+
+    def _blobs(self, changed: np.ndarray) -> list[tuple[Rect, int, bool]]:
+        """Connected changed regions in the small image: (x, y, w, h), area, touches the frame edge."""
+        if not changed.any():
+            return []
+        mask = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8))
+        count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        h, w = mask.shape
+        blobs = []
+        for index in range(1, count):
+            x, y, bw, bh, area = (int(v) for v in stats[index])
+            if area < self.config.min_blob_px:
+                continue
+            touches = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
+            blobs.append(((x, y, bw, bh), area, touches))
+        return blobs
+
+    def _is_hand(self, image: np.ndarray, rect: Rect, area: int, touches: bool, scale: float) -> bool:
+        small_area = (image.shape[0] / scale) * (image.shape[1] / scale)
+        if area < self.config.hand_area * small_area:
+            return False
+        if touches:
+            return True
+        x, y, w, h = (int(v * scale) for v in rect)
+        patch = image[y : y + h : 4, x : x + w : 4]
+        return (
+            bool(patch.size)
+            and float(_skin_mask(np.ascontiguousarray(patch)).mean()) > self.config.skin_fraction
+        )
+
+    def _pad(self, rect: Rect, scale: float, shape: Sequence[int], extra: int = 0) -> Rect:
+        pad = self.config.pad_px + extra
+        x, y, w, h = rect
+        x0 = max(0, int(x * scale) - pad)
+        y0 = max(0, int(y * scale) - pad)
+        x1 = min(int(shape[1]), int((x + w) * scale) + pad)
+        y1 = min(int(shape[0]), int((y + h) * scale) + pad)
+        return (x0, y0, x1 - x0, y1 - y0)
+
+    def _tag_px(self) -> int:
+        """The largest tag side seen (so a tag cut by a region's edge is still decoded whole)."""
+        if self.stable is None or not self.stable.tags:
+            return 120
+        sides = [
+            max(math.dist(r.corners_px[0], r.corners_px[2]), math.dist(r.corners_px[1], r.corners_px[3]))
+            for r in self.stable.tags.values()
+        ]
+        return int(max(sides)) + 8
+
+    @staticmethod
+    def _focus(rois: list[Rect], expected: Sequence[Rect]) -> list[Rect]:
+        """Changes inside the expected regions are read there only; a change elsewhere is read as is
+        (an unexpected change must be seen, not ignored)."""
+        focused: list[Rect] = []
+        for roi in rois:
+            inside = [region for region in expected if _contains(region, _centre(roi))]
+            focused.extend(inside or [roi])
+        return list(dict.fromkeys(focused))
+
+    def _region(self, rect: Rect, scale: float) -> OccludedRegion:
+        x, y, w, h = (int(v * scale) for v in rect)
+        polygon: tuple[Point, ...] = ()
+        calibration = self.detector.calibration
+        if calibration is not None:
+            corners = calibration.to_table([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+            polygon = tuple((float(px), float(py)) for px, py in corners)
+        return OccludedRegion("hand", (x, y, w, h), polygon)
+
+    def _signature(self, observation: Observation) -> tuple[object, ...]:
+        lattice = observation.lattice
+        tags = []
+        for tag_id, reading in sorted(observation.tags.items()):
+            cell = lattice.cells.get(tag_id) if lattice is not None else None
+            turn = 60.0 if observation.game == "JP" else 90.0
+            tags.append(
+                (tag_id, reading.face, reading.zone, cell, round(reading.angle / turn) % round(360 / turn))
+            )
+        pegs = sorted((peg.on or "", peg.colour or "") for peg in observation.pegs)
+        return (tuple(tags), tuple(pegs), observation.calibration.trusted)
+
+    def _consider(
+        self,
+        reading: Observation,
+        small: np.ndarray,
+        frame_index: int,
+        timestamp: float,
+        initial: bool = False,
+    ) -> Observation:
+        if self.stable is not None and self._signature(reading) == self._signature(self.stable):
+            # Same table (light drift, noise, a hand that left): refresh the reference, nothing pending.
+            self.pending, self.pending_count = None, 0
+            self._reference_small = small
+            return self._result(frame_index, timestamp)
+        if self.pending is not None and self._signature(reading) == self._signature(self.pending):
+            self.pending_count += 1
+        else:
+            self.pending, self.pending_count = reading, 1
+        if self.pending_count >= self.config.window:
+            return self._commit(reading, small, frame_index, timestamp)
+        return self._result(frame_index, timestamp)
+
+    def _confirm(
+        self, pending: Observation, small: np.ndarray, frame_index: int, timestamp: float
+    ) -> Observation:
+        self.pending_count += 1
+        if self.pending_count >= self.config.window:
+            return self._commit(pending, small, frame_index, timestamp)
+        return self._result(frame_index, timestamp)
+
+    def _commit(
+        self, reading: Observation, small: np.ndarray, frame_index: int, timestamp: float
+    ) -> Observation:
+        self.stable = replace(reading, stable=True, held=False, occluded=())
+        self.pending, self.pending_count = None, 0
+        self._reference_small = small
+        self.stats.commits += 1
+        return self._result(frame_index, timestamp)
+
+    def _result(self, frame_index: int, timestamp: float) -> Observation:
+        if self.stable is None:
+            base = self.pending or Observation(frame_index, timestamp, self.detector.game)
+            result = replace(base, frame_index=frame_index, timestamp=timestamp, stable=False)
+        else:
+            result = replace(
+                self.stable,
+                frame_index=frame_index,
+                timestamp=timestamp,
+                stable=self.pending is None and not self._held,
+                held=self._held,
+                occluded=self._occluded,
+            )
+        self._last_result = result
+        return result
+
+
+def _grow(rect: Rect, by: int, shape: Sequence[int]) -> Rect:
+    x, y, w, h = rect
+    x0, y0 = max(0, x - by), max(0, y - by)
+    x1, y1 = min(int(shape[1]), x + w + by), min(int(shape[0]), y + h + by)
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def _centre(rect: Rect) -> Point:
+    x, y, w, h = rect
+    return (x + w / 2.0, y + h / 2.0)
+
+
+def _contains(rect: Rect, point: Point) -> bool:
+    x, y, w, h = rect
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
