@@ -131,6 +131,8 @@ class IslaNublarGame(Game):
         if not isinstance(data, Mapping):
             raise InputError('expected a JSON object: an isla-nublar state, or {"state": ..., "action": ...}')
         action = None
+        if "position" in data:
+            return self.state_from_position(data["position"]), None
         if "state" in data and "game" not in data:
             action = data.get("action")
             data = data["state"]
@@ -139,8 +141,91 @@ class IslaNublarGame(Game):
         except StateFormatError as error:
             raise InputError(" ".join(str(error).split())) from None
 
+    def state_from_position(self, position: Any) -> IslaNublarState:
+        """A scoring position typed by hand: players, pieces on fields, optional score track and scoring row.
+
+        Everything not given is the seeded setup's (hands, decks); pieces come out of the personal supplies.
+        """
+        if not isinstance(position, Mapping):
+            raise InputError("'position' must be an object")
+        players = position.get("players")
+        if not isinstance(players, list):
+            raise InputError("position: 'players' must be a list of 2-4 names")
+        try:
+            state = self.new_initial_state(players, random.Random(0), position.get("options"))
+        except StateFormatError as error:
+            raise InputError(f"position: {error}") from None
+        fields = position.get("fields", {})
+        if not isinstance(fields, Mapping):
+            raise InputError("position: 'fields' must be an object of field id -> {camps, boxes}")
+        for fid, pieces in fields.items():
+            if fid not in self.board.fields:
+                raise InputError(f"position: unknown field {fid!r}")
+            if not isinstance(pieces, Mapping) or set(pieces) - {"camps", "boxes"}:
+                raise InputError(f"position: fields.{fid} takes 'camps' (bottom to top) and 'boxes'")
+            camps = pieces.get("camps", [])
+            boxes = pieces.get("boxes", {})
+            if not isinstance(camps, list) or not isinstance(boxes, Mapping):
+                raise InputError(f"position: fields.{fid}: camps is a list, boxes an object")
+            for owner in [*camps, *boxes]:
+                if owner not in state.players:
+                    raise InputError(f"position: fields.{fid}: {owner!r} is not a player")
+            for owner in camps:
+                state.personal[owner]["camps"] -= 1
+            state.camps[fid] = list(camps)
+            for owner, n in boxes.items():
+                if not isinstance(n, int) or n < 0:
+                    raise InputError(f"position: fields.{fid}.boxes.{owner} must be a whole number")
+                state.personal[owner]["boxes"] -= n
+                if n:
+                    state.boxes.setdefault(fid, {})[owner] = n
+            if not state.camps[fid]:
+                del state.camps[fid]
+        for owner in state.players:
+            for piece, left in state.personal[owner].items():
+                if left < 0:
+                    raise InputError(
+                        f"position: {owner} has more {piece} on the board than the game provides"
+                    )
+        score = position.get("score", {})
+        if not isinstance(score, Mapping) or set(score) - set(state.players):
+            raise InputError("position: 'score' maps players to points (or to named parts)")
+        for owner, points in score.items():
+            parts = {"track": points} if isinstance(points, int) else points
+            if not isinstance(parts, Mapping) or not all(
+                isinstance(v, int) and v >= 0 for v in parts.values()
+            ):
+                raise InputError(f"position: score.{owner} must be a whole number or parts")
+            state.score[owner] = {str(k): int(v) for k, v in parts.items()}
+        row = position.get("scoring_row")
+        if row is not None:
+            known = {c.card_id for c in self.cards.of_group("scoring")}
+            if not isinstance(row, list) or len(row) != 5 or not set(row) <= known or len(set(row)) != 5:
+                raise InputError("position: 'scoring_row' lists 5 different scoring cards")
+            pool = state.scoring_deck if state.options["individual_ratings"] else state.box
+            for card in state.row:
+                if card is not None:
+                    add(pool, card)
+            for card in row:
+                take(pool, card)
+            state.row = list(row)
+        dinos = position.get("dinosaurs")
+        if dinos is not None:
+            if not isinstance(dinos, Mapping) or set(dinos) != set(state.dinos):
+                raise InputError("position: 'dinosaurs' places DINO-1..DINO-4 on fields")
+            for dino, at in dinos.items():
+                if at not in self.board.fields:
+                    raise InputError(f"position: {dino} on unknown field {at!r}")
+                state.dinos[dino] = at
+        try:
+            return self.state_from_dict(state.to_dict())
+        except StateFormatError as error:
+            raise InputError(f"position: {' '.join(str(error).split())}") from None
+
     def legal_report(self, data: Any) -> dict[str, Any]:
         """The legal actions in a state (optionally: whether one given action is legal, and why)."""
+        if isinstance(data, Mapping) and "position" in data:
+            raise InputError("legal needs a full isla-nublar state (a position has no hands or decks)")
         state, action_data = self._state_for_report(data)
         report: dict[str, Any] = {
             "game": self.name,

@@ -35,7 +35,9 @@ def pieces(state) -> tuple[int, int, int]:
         boxes += sum(1 for p in state.players if data["clients"]["influence"][p].get(client, 0) < len(track))
     cards = sum(sum(z.values()) for zones in data["cards"].values() for z in zones.values())
     cards += sum(sum(p["rest"].values()) + (p["top"] is not None) for p in data["piles"].values())
-    cards += sum(data["dinosaur_deck"].values()) + sum(data["scoring_deck"].values()) + sum(data["box"].values())
+    cards += (
+        sum(data["dinosaur_deck"].values()) + sum(data["scoring_deck"].values()) + sum(data["box"].values())
+    )
     cards += sum(1 for c in data["scoring_row"] if c is not None)
     return camps, boxes, cards
 

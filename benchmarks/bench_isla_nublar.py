@@ -1,0 +1,86 @@
+"""Isla Nublar engine speed: bot playouts per second, and clone() against a JSON round trip.
+
+Run: .venv/bin/python benchmarks/bench_isla_nublar.py [--seconds 1.0]
+Prints figures only; nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engines.core import get_game, random_playout, sample_chance
+from engines.isla_nublar.bots import bot_policy
+
+PLAYERS = ["red", "blue", "green", "yellow"]
+CASES = [
+    (2, {}),
+    (3, {}),
+    (4, {}),
+    (3, {"clients": True}),
+    (3, {"individual_ratings": True}),
+    (4, {"clients": True, "individual_ratings": True}),
+]
+
+
+def playouts_per_second(players: int, options: dict[str, object], seconds: float) -> tuple[float, float]:
+    game = get_game("isla-nublar")
+    done = 0
+    counter = [0]
+
+    def count(before: object, action: object, after: object) -> None:
+        counter[0] += 1
+
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        random_playout(game, PLAYERS[:players], random.Random(done), options, bot_policy, 50_000, count)
+        done += 1
+    elapsed = time.perf_counter() - start
+    return done / elapsed, counter[0] / done
+
+
+def clone_vs_json(rounds: int = 2000) -> tuple[float, float]:
+    game = get_game("isla-nublar")
+    rng = random.Random(1)
+    state = game.new_initial_state(PLAYERS, rng)
+    for _ in range(300):  # into the middle of a game
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+        elif not state.is_terminal():
+            state = state.apply(bot_policy(state, state.legal_actions(), rng))
+    start = time.perf_counter()
+    for _ in range(rounds):
+        state.clone()
+    clone_us = (time.perf_counter() - start) / rounds * 1e6
+    start = time.perf_counter()
+    for _ in range(rounds // 10):
+        game.state_from_dict(state.to_dict())
+    json_us = (time.perf_counter() - start) / (rounds // 10) * 1e6
+    return clone_us, json_us
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per case")
+    args = parser.parse_args()
+    total = 0.0
+    for players, options in CASES:
+        rate, steps = playouts_per_second(players, options, args.seconds)
+        total += rate
+        label = f"{players}p " + ("+".join(k for k, v in options.items() if v) or "basic")
+        print(f"isla-nublar {label:34s}: {rate:7.1f} bot playouts/s ({steps:.0f} actions per game)")
+    print(f"isla-nublar mean over cases{'':19s}: {total / len(CASES):7.1f} bot playouts/s")
+    clone_us, json_us = clone_vs_json()
+    print(
+        f"isla-nublar clone(){'':27s}: {clone_us:7.1f} us (JSON round trip {json_us:.0f} us, "
+        f"{json_us / clone_us:.0f}x slower)"
+    )
+
+
+if __name__ == "__main__":
+    main()
