@@ -598,6 +598,7 @@ class JurassikState(State):
 
     # -- explanations -----------------------------------------------------------------------------------
     def rules_for(self, action: Action) -> list[Rule]:
+        after = self.apply(action)
         ids: list[str] = []
         if isinstance(action, RemoveStart):
             ids = ["JK-START"]
@@ -611,7 +612,8 @@ class JurassikState(State):
         elif isinstance(action, Reveal):
             face_rule = "JK-ROCK" if action.face == "rock" else PHASE_RULE.get(action.face, "JK-REVEAL")
             ids = ["JK-REVEAL", face_rule]
-            ids.append("JK-NO-EFFECT")
+            if "cannot be carried out" in after.last_event:
+                ids.append("JK-NO-EFFECT")
         elif isinstance(action, Discard):
             ids = ["JK-DISCARD", "JK-COMPLETE", "JK-BOX"]
         elif isinstance(action, Steal):
@@ -622,7 +624,6 @@ class JurassikState(State):
             ids = ["JK-RETURN", "JK-BOX"]
         elif isinstance(action, Decline):
             ids = [PHASE_RULE[self.phase]]
-        after = self.apply(action)
         if after.phase == "over":
             ids.append("JK-END")
         return [self.rules[i] for i in dict.fromkeys(ids)]

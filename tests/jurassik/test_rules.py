@@ -173,6 +173,9 @@ def test_stealing_is_optional(make: Maker) -> None:
 def test_stealing_with_nothing_to_steal_has_no_effect(make: Maker) -> None:
     state = steal_position(make, ["D1-1"], ["D2-1", "D2-2", "D2-3", "D2-4"])
     assert state.current_player() == "ben" and "no effect" in state.last_event
+    before = make([". ? D9-1 D9-2"], hands={"ana": ["D1-1"], "ben": ["D2-1", "D2-2", "D2-3", "D2-4"]})
+    cited = {r.rule_id for r in before.apply(Take("ana", 0, 1)).explain(Reveal("steal")).rules}
+    assert cited == {"JK-REVEAL", "JK-STEAL", "JK-NO-EFFECT"}
     assert state.box_actions["steal"] == 1 and cell(state, 0, 1) is None
 
 
