@@ -17,6 +17,7 @@ from engines.jurassic_brunch import (
     Wake,
 )
 from engines.jurassic_brunch.state import BrunchState
+from engines.jurassic_brunch.tokens import TOKEN_COUNTS, TOKEN_POINTS, kind_from_tag, normalise_kind
 
 from .conftest import Builder
 
@@ -47,6 +48,17 @@ def test_reveal_is_a_chance_node_weighted_by_the_unrevealed_mix(build: Builder) 
     with pytest.raises(IllegalAction) as refusal:
         state.apply(EndTurn())
     assert refusal.value.rule.rule_id == "JB-PENDING"
+
+
+def test_token_names_and_tags() -> None:
+    assert normalise_kind("super-yummy") == "SUPER_YUMMY" and normalise_kind(" Trap ") == "TRAP"
+    with pytest.raises(ValueError):
+        normalise_kind("CAKE")
+    assert kind_from_tag("SUPER-YUMMY-01") == "SUPER_YUMMY" and kind_from_tag("BIRTH-03") == "BIRTH"
+    assert kind_from_tag("TRI-BLUE-1") is None and kind_from_tag("YUMMY") is None
+    assert sum(TOKEN_COUNTS.values()) == 28
+    assert TOKEN_POINTS == {"BIRTH": 1, "HIDEOUT": 1, "FLOWER": 1, "STODGY": 3, "TRAP": 3, "SUPER_YUMMY": 1,
+                            "YUMMY": 2}
 
 
 def test_yummy_has_no_effect_and_scores_2(build: Builder) -> None:
@@ -155,17 +167,20 @@ def test_birth_with_an_empty_pool_cannot_apply_look_at_two(build: Builder) -> No
 
 
 def test_birth_with_no_empty_space_cannot_apply(build: Builder) -> None:
-    state = build("Bggg\nOOOO", bag={"BIRTH": 1, "YUMMY": 2})
-    after = eat(state, (0, 0), (1, 0), "BIRTH")
-    assert after.empty_cells() == [(0, 0)]
-    full = build("BgOg\nOOOO", bag={"BIRTH": 1, "YUMMY": 1})
-    after = eat(full, (0, 0), (1, 0), "BIRTH")
-    assert after.empty_cells() == [(0, 0)]  # the cell it left is empty: a birth is possible
-    packed = build("gBg\nOOO", bag={"BIRTH": 1, "YUMMY": 1})
-    packed = packed.clone()
-    packed.raptor = None
-    after = eat(packed, (1, 0), (0, 0), "BIRTH")
-    assert after.pending == ("birth", None)
+    # in play the cell the eater left is always empty; a position entered by hand may have none
+    packed = build("Bg\nOO", bag={"BIRTH": 1, "YUMMY": 1})
+    moved = packed.apply(Move((0, 0), (1, 0), True))
+    assert moved.empty_cells() == [(0, 0)]
+    assert moved.apply(Reveal("BIRTH")).pending == ("birth", None)
+    no_room = moved.clone()
+    no_room.raptor = (0, 0)  # the vacated cell is taken: no empty space left
+    after = no_room.apply(Reveal("BIRTH"))
+    assert after.empty_cells() == [] and after.pending is None  # no grass left to look at either
+    assert after.tokens["blue"]["BIRTH"] == 1 and after.is_terminal()
+    with_grass = build("Bgg\nOOO", bag={"BIRTH": 1, "YUMMY": 1}).apply(Move((0, 0), (1, 0), True))
+    with_grass.raptor = (0, 0)
+    looked = with_grass.apply(Reveal("BIRTH"))
+    assert looked.pending == ("look", "BIRTH") and looked.legal_actions() == [Look(((2, 0),))]
 
 
 def test_look_at_the_only_token_left(build: Builder) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.core import TERMINAL, IllegalAction
-from engines.jurassic_brunch import GAME, EndTurn, Move, RaptorMove, Reveal, Wake
+from engines.jurassic_brunch import GAME, Charge, EndTurn, Expel, Look, Move, RaptorMove, Reveal, Wake
 from engines.jurassic_brunch.state import rank
 
 from .conftest import Builder
@@ -141,3 +141,24 @@ def test_explain_cites_the_rulebook(build: Builder) -> None:
     refused = state.explain(RaptorMove((1, 1), (2, 1)))
     assert not refused.legal and refused.rules[0].rule_id == "JB-RAPTOR"
     assert "Raptor" in refused.to_dict()["rules"][0]["passage"]
+
+
+def test_every_pending_step_is_named_in_the_refusal(build: Builder) -> None:
+    charged = build("B.O.g").apply(Charge((0, 0), (2, 0)))
+    with pytest.raises(IllegalAction, match="places the expelled triceratops"):
+        charged.apply(EndTurn())
+    field = "B.g.g\n.....\nO...."
+    birth = build(field, bag={"BIRTH": 2}).apply(Move((0, 0), (2, 0), True)).apply(Reveal("BIRTH"))
+    with pytest.raises(IllegalAction, match="newborn"):
+        birth.apply(EndTurn())
+    look = build(field, bag={"BIRTH": 2}, pool={"blue": 0})
+    look = look.apply(Move((0, 0), (2, 0), True)).apply(Reveal("BIRTH"))
+    with pytest.raises(IllegalAction, match="looks at two grass tokens"):
+        look.apply(Move((2, 0), (2, 2)))
+    steal = build(field, bag={"FLOWER": 2}, tokens={"orange": {"YUMMY": 1}})
+    steal = steal.apply(Move((0, 0), (2, 0), True)).apply(Reveal("FLOWER"))
+    with pytest.raises(IllegalAction, match="at random from orange"):
+        steal.apply(Look(((4, 0), (2, 2))))
+    reveal = build(field, bag={"YUMMY": 2}).apply(Move((0, 0), (2, 0), True))
+    with pytest.raises(IllegalAction, match="reveal the grass token eaten on"):
+        reveal.apply(Expel((1, 1)))
