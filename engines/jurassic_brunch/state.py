@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Outcome, Rule, State
+from engines.core import CHANCE, TERMINAL, Action, Explanation, IllegalAction, Outcome, Rule, State
 from engines.jurassic_brunch.actions import (
     Birth,
     Charge,
@@ -156,6 +156,30 @@ class BrunchState(State):
 
     def rules_for(self, action: Action) -> list[Rule]:
         return [self.game.rule(rule_id) for rule_id in RULES_FOR_KIND.get(action.kind, ())]
+
+    def explain(self, action: Action) -> Explanation:
+        """Whether ``action`` is legal, the rules deciding it, and for a legal one what it does here."""
+        base = super().explain(action)
+        if not base.legal:
+            return base
+        summary = base.summary
+        if isinstance(action, Move):
+            eats = action.to in self.grass
+            summary = (
+                f"the triceratops on {list(action.origin)} slides to {list(action.to)}"
+                + (" and eats the grass token there" if eats else "")
+            )
+        elif isinstance(action, Charge):
+            target = "the raptor" if action.target == self.raptor else "the triceratops"
+            summary = f"the triceratops on {list(action.origin)} charges {target} on {list(action.target)}"
+        elif isinstance(action, RaptorMove):
+            scares = action.to in self.triceratops
+            summary = f"the raptor goes to {list(action.to)}" + (
+                f" and scares the {self.triceratops[action.to][0]} triceratops there" if scares else ""
+            )
+        after = self.apply(action)
+        details = {"actions_left": after.actions_left, "next": after.pending_text() or after.current_player()}
+        return Explanation(True, summary, base.rules, details)
 
     # -- geometry ---------------------------------------------------------------------------------------
     def occupied(self, cell: Cell) -> bool:

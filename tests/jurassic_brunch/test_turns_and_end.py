@@ -138,6 +138,10 @@ def test_explain_cites_the_rulebook(build: Builder) -> None:
     state = build("B.g\nO..")
     legal = state.explain(Move((0, 0), (2, 0)))
     assert legal.legal and [rule.rule_id for rule in legal.rules] == ["JB-MOVE", "JB-EAT"]
+    assert legal.summary == "the triceratops on [0, 0] slides to [2, 0] and eats the grass token there"
+    assert legal.details == {"actions_left": 1, "next": "reveal the grass token eaten on [2, 0]"}
+    charge = state.explain(Charge((0, 0), (0, 1)))
+    assert charge.summary == "the triceratops on [0, 0] charges the triceratops on [0, 1]"
     refused = state.explain(RaptorMove((1, 1), (2, 1)))
     assert not refused.legal and refused.rules[0].rule_id == "JB-RAPTOR"
     assert "Raptor" in refused.to_dict()["rules"][0]["passage"]
@@ -162,3 +166,10 @@ def test_every_pending_step_is_named_in_the_refusal(build: Builder) -> None:
     reveal = build(field, bag={"YUMMY": 2}).apply(Move((0, 0), (2, 0), True))
     with pytest.raises(IllegalAction, match="reveal the grass token eaten on"):
         reveal.apply(Expel((1, 1)))
+
+
+def test_explain_a_raptor_scare(build: Builder) -> None:
+    state = build("R.O.g\nB....")
+    explanation = state.explain(RaptorMove((0, 0), (2, 0)))
+    assert explanation.summary == "the raptor goes to [2, 0] and scares the orange triceratops there"
+    assert explanation.details["next"] == "<terminal>"  # orange has none left on the area
