@@ -35,10 +35,13 @@ RULES = [
     _rule(
         "IN-DRAW",
         "End of turn and drawing",
-        "Only at the end of your turn do you put all the cards played face up in front of you into your "
-        "personal discard pile. Then you draw 5 new cards and end your turn. (If your draw pile runs out, "
-        "shuffle your discard pile and place it back as a new draw pile.)",
-        "A draw pile is a face-down multiset: each drawn card is a chance outcome.",
+        "On your turn, you play out your hand of cards ... Only at the end of your turn do you put all the "
+        "cards played face up in front of you into your personal discard pile. Then you draw 5 new cards and "
+        "end your turn. (If your draw pile runs out, shuffle your discard pile and place it back as a new "
+        "draw pile.)",
+        "The whole hand is played out: blue cards left in hand at the end of the turn go to the discard pile "
+        "as played without an action (only a hideout keeps cards). A draw pile is a face-down multiset: each "
+        "drawn card is a chance outcome.",
     ),
     _rule(
         "IN-ONE-ACTION",

@@ -542,9 +542,11 @@ class IslaNublarState(State):
             if self._red_in_hand(p):
                 raise self.illegal("IN-RED", "a red card (dinosaur egg or dinosaur card) is still in hand")
             zones = self.zones[p]
-            for card_id, n in zones["played"].items():
-                add(zones["discard"], card_id, n)
-            zones["played"] = {}
+            # "you play out your hand": blue cards still in hand count as played without their action
+            for zone in ("played", "hand"):
+                for card_id, n in zones[zone].items():
+                    add(zones["discard"], card_id, n)
+                zones[zone] = {}
             self.tasks.append({"t": "draw", "player": p, "n": HAND_SIZE})
             self.tasks.append({"t": "finish-turn", "player": p})
         else:

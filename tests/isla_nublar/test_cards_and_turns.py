@@ -294,3 +294,12 @@ def test_place_box_needs_a_box_in_the_personal_supply(kit: SimpleNamespace) -> N
     s.box_points = 1
     with pytest.raises(IllegalAction, match="IN-BOXES"):
         s.apply(PlaceBox(player="red", field="C3R3"))
+
+
+def test_the_hand_is_played_out_unplayed_blue_cards_are_discarded(kit: SimpleNamespace) -> None:
+    s = kit.fresh()
+    kit.set_hand(s, "red", "S-BOXES2", "S-AMBER1", "S-AMBER1-DEFENCE")
+    s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    s = draw_all(s.apply(EndTurn(player="red")))
+    assert s.zones["red"]["discard"] == {"S-AMBER1": 1, "S-AMBER1-DEFENCE": 1, "S-BOXES2": 1}
+    assert sum(s.zones["red"]["hand"].values()) == 5
