@@ -313,14 +313,14 @@ class BrunchState(State):
                 grass = sorted(self.grass, key=lambda c: (c[1], c[0]))
                 return [Look(cells) for cells in combinations(grass, min(2, len(grass)))]
             raise AssertionError(f"unknown pending step {step}")
-        board = self.board_actions()
-        actions: list[Action] = board if self.actions_left > 0 else []
+        board = self.board_actions() if self.actions_left > 0 else []
+        actions: list[Action] = list(board)
         player = self.current
         if self.usable_super_yummies(player):
             actions.append(UseSuperYummy())
         if self.hideout_room(player) > 0:
             actions.extend(Hide(kind) for kind, n in self.tokens[player].items() if n and kind != HIDEOUT)
-        if self.actions_left == 0 or not board:
+        if not board:  # actions spent, or none possible: the player passes
             actions.append(EndTurn())
         return actions
 
