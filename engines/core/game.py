@@ -104,13 +104,17 @@ class Game(abc.ABC):
         return resolved
 
     def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
+        if isinstance(players, str) or not isinstance(players, Sequence):
+            raise StateFormatError("players must be a list of names")
         names = tuple(players)
+        if not all(isinstance(n, str) and n for n in names):
+            raise StateFormatError("player names must be non-empty strings")
         if not self.min_players <= len(names) <= self.max_players:
             raise StateFormatError(
                 f"{self.title} takes {self.min_players}-{self.max_players} players, not {len(names)}"
             )
-        if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
-            raise StateFormatError("player names must be distinct non-empty strings")
+        if len(set(names)) != len(names):
+            raise StateFormatError("player names must be distinct")
         return names
 
     @abc.abstractmethod
