@@ -75,8 +75,8 @@ class JurassicPartsLayout:
     pitch: float = 66.0
     tag_size: float = 40.0
     slab_origin: Point = (640.0, 352.0)
-    chisel_radius: float = 5.5
-    field_leader: Rect = (345.0, 8.0, 935.0, 80.0)
+    chisel_radius: float = 4.0
+    field_leader: Rect = (340.0, 8.0, 940.0, 250.0)
     box: Rect = (700.0, 640.0, 935.0, 712.0)
     supply: Rect = (345.0, 640.0, 560.0, 712.0)
 
@@ -126,10 +126,52 @@ class JurassicPartsLayout:
         half_h = 4.0 * self.pitch * SQRT3 / 2.0 + self.pitch / SQRT3 + 8.0
         return (ox - half_w, oy - half_h, ox + half_w, oy + half_h)
 
+    def slab_polygon(self) -> tuple[Point, ...]:
+        """The play zone: a large flat-topped hexagon around a radius-4 slab (the default 58-tile blob)."""
+        radius = 4.0 * self.pitch + self.pitch / SQRT3 + 10.0
+        return tuple(offset(self.slab_origin, _polar(radius, 60.0 * i)) for i in range(6))
+
+    def field_leader_polygon(self) -> tuple[Point, ...]:
+        """The Field Leader's area: the band north of the slab and the two pockets beside its top corners."""
+        x0, y0, x1, y1 = self.field_leader
+        hexagon = self.slab_polygon()
+        east, north_east, north_west, west = hexagon[0], hexagon[1], hexagon[2], hexagon[3]
+
+        def along(a: Point, b: Point, y: float) -> float:
+            return a[0] + (b[0] - a[0]) * (y - a[1]) / (b[1] - a[1])
+
+        return (
+            (x0, y0),
+            (x1, y0),
+            (x1, y1),
+            (along(north_east, east, y1), y1),
+            north_east,
+            north_west,
+            (along(north_west, west, y1), y1),
+            (x0, y1),
+        )
+
+    def field_leader_slots(self) -> list[Point]:
+        """A row of tiles along the band, then two in each pocket."""
+        x0, y0, x1, _ = self.field_leader
+        across = self.pitch
+        row = [
+            (x0 + 5.0 + across / 2.0 + i * across, y0 + self.hex_radius)
+            for i in range(int((x1 - x0 - 10.0) // across))
+        ]
+        ox, oy = self.slab_origin
+        pockets = [
+            (ox - 265.0, oy - 226.0),
+            (ox + 265.0, oy - 226.0),
+            (ox - 268.0, oy - 148.0),
+            (ox + 268.0, oy - 148.0),
+        ]
+        return row + pockets
+
     def zones(self) -> list[Zone]:
-        zones = [Zone("play", rect_polygon(self.slab_rect()))]
+        zones = [Zone("play", self.slab_polygon())]
         zones += [seat.zone for seat in self.seat_places]
-        zones += [Zone("field-leader", rect_polygon(self.field_leader)), Zone("box", rect_polygon(self.box))]
+        zones += [Zone("field-leader", self.field_leader_polygon()), Zone("box", rect_polygon(self.box))]
         zones.append(Zone("supply", rect_polygon(self.supply)))
         return zones
 
@@ -225,6 +267,30 @@ class JurassicPartsIds:
     per game and pass it to every :func:`scene_for` call."""
 
     held: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (holder, fossil) -> tile ids
+    revealed: dict[int, str] = field(default_factory=dict)  # slot -> id given to a tile revealed unnamed
+    spots: dict[str, tuple[str, int]] = field(default_factory=dict)  # tile id -> (holder, place index)
+
+    def places(self, holder: str, tiles: Sequence[str], spots: Sequence[Point]) -> list[tuple[str, Point]]:
+        """Where ``holder``'s tiles lie: a tile keeps the place it had; new ones take the first free
+        places. Tiles beyond the area's places are stacked out of sight (not returned)."""
+        taken: dict[int, str] = {}
+        for tile in tiles:
+            where = self.spots.get(tile)
+            if where is not None and where[0] == holder and where[1] < len(spots) and where[1] not in taken:
+                taken[where[1]] = tile
+        placed = set(taken.values())
+        free = (i for i in range(len(spots)) if i not in taken)
+        for tile in tiles:
+            if tile not in placed:
+                index = next(free, None)
+                if index is None:
+                    self.spots.pop(tile, None)
+                    continue
+                taken[index] = tile
+        for index, tile in taken.items():
+            self.spots[tile] = (holder, index)
+        return [(tile, spots[index]) for index, tile in sorted(taken.items())]
+
     spare_backs: StableIds = field(default_factory=lambda: StableIds(_manifest_backs()))
 
 
@@ -245,19 +311,40 @@ def printed_back(engine_back: str | None, slot: int, ids: JurassicPartsIds) -> s
     return ids.spare_backs.get(("slot", slot))
 
 
-def physical_tile(state: Any, slot: int) -> str | None:
-    """The front id of the tile in ``slot``: the engine's when known, else the default set's tile behind the
-    engine's back id (bot games deal from the default set), else None."""
-    tile_id: str | None = state.tile_id[slot]
-    if tile_id is not None:
-        return tile_id
-    back = state.layout.backs[slot] if state.layout.backs is not None else None
-    comps = _components()
-    kind = state.fossil[slot]
-    for comp in comps.COMPONENTS:
-        if back is not None and comp.back == back and (kind < 0 or comp.kind == kind):
+def hidden_tile(state: Any, slot: int) -> str | None:
+    """The default set's tile behind the face-down tile in ``slot`` (bot games deal the default set, whose
+    back ids the engine keeps), or None when the back is not one of the default set's."""
+    backs = state.layout.backs
+    back = backs[slot] if backs is not None else None
+    if back is None:
+        return None
+    for comp in _components().COMPONENTS:
+        if comp.back == back:
             return str(comp.tile_id)
     return None
+
+
+def true_reveal(state: Any, cell: tuple[int, int]) -> Any:
+    """The chance outcome a camera would see when the face-down tile at ``cell`` is turned up: the
+    engine's Reveal with the fossil and tag id of the tile really lying there (for demos and tests that
+    must agree with the rendered table). None when the tile behind the back is unknown or already seen."""
+    from engines.jurassic_parts.actions import Reveal
+
+    where = (int(cell[0]), int(cell[1]))
+    slot = state.layout.slot_of.get(where)
+    tile = hidden_tile(state, slot) if slot is not None else None
+    if tile is None or tile in state.tile_id:
+        return None
+    comp = _components().COMPONENT_BY_ID[tile]
+    return Reveal(cell=where, fossil=comp.fossil, tile=tile)
+
+
+def _fossil_of_slot(state: Any, slot: int) -> str | None:
+    kind = state.fossil[slot]
+    if kind < 0:
+        return None
+    comps = _components()
+    return str(comps.KIND_NAMES[comps.real_kind(kind)])
 
 
 def _holdings(state: Any) -> dict[str, dict[str, int]]:
@@ -281,48 +368,96 @@ def _holdings(state: Any) -> dict[str, dict[str, int]]:
     return result
 
 
-def assign_held_tiles(state: Any, ids: JurassicPartsIds) -> dict[str, list[str]]:
-    """Tile ids in each holder's hands (players by name, the Field Leader as ``"@leader"``): tiles that
-    left the slab, matched to the holders' fossil counts, each holder keeping the ids it had before."""
+@dataclass(frozen=True)
+class PrintedTiles:
+    """Which printed tile lies where: front ids of face-up slab slots, and the tiles in each holder's area
+    (players by name, the Field Leader as ``"@leader"``). Every id appears at most once."""
+
+    slab: dict[int, str]
+    held: dict[str, list[str]]
+
+
+def printed_tiles(state: Any, ids: JurassicPartsIds) -> PrintedTiles:
+    """Name every face-up tile on the table with a distinct printed id.
+
+    The engine knows a tile's id when it was read (face up at setup, or revealed with its tag); otherwise
+    only its fossil. Known ids are used as they are, then the default set's tile behind a revealed back
+    (when its fossil agrees), then any unused printed tile of the right fossil. Held tiles keep the ids
+    they had in earlier frames (``ids`` remembers them) while the holder's counts allow.
+    """
     comps = _components()
-    on_table = {
-        physical_tile(state, s) for s in range(state.layout.size) if state.on_slab[s] or s in state.pool
-    }
+    size = state.layout.size
+    pool = set(state.pool)
+    used: set[str] = {t for t in state.tile_id if t is not None}
+    slab: dict[int, str] = {}
     gone: dict[str, list[str]] = {}
-    for slot in range(state.layout.size):
-        if state.on_slab[slot] or slot in state.pool:
+    unnamed: list[tuple[int, str, bool]] = []
+    for slot in range(size):
+        fossil = _fossil_of_slot(state, slot)
+        if fossil is None:
             continue
-        tile = physical_tile(state, slot)
-        if tile is not None:
-            gone.setdefault(comps.COMPONENT_BY_ID[tile].fossil, []).append(tile)
-    # Tiles whose id the engine never learnt: any printed tile of that fossil not seen elsewhere.
+        on_table = bool(state.on_slab[slot]) or slot in pool
+        tile = state.tile_id[slot]
+        if tile is None:
+            behind = hidden_tile(state, slot)
+            if behind is not None and behind not in used and comps.COMPONENT_BY_ID[behind].fossil == fossil:
+                tile = behind
+                used.add(tile)
+        if tile is None:
+            unnamed.append((slot, fossil, on_table))
+        elif on_table:
+            slab[slot] = tile
+        else:
+            gone.setdefault(fossil, []).append(tile)
+    # Ids that may still be handed out: printed tiles not known to lie anywhere.
+    hidden = {hidden_tile(state, s) for s in range(size) if state.fossil[s] < 0}
     spare: dict[str, list[str]] = {}
     for comp in comps.COMPONENTS:
-        if comp.tile_id not in on_table and all(comp.tile_id not in tiles for tiles in gone.values()):
+        if comp.tile_id not in used and comp.tile_id not in hidden:
             spare.setdefault(comp.fossil, []).append(comp.tile_id)
+    # Last resort when chance outcomes disagreed with the tiles behind the backs: borrow the identity of a
+    # tile still face down (it shows only its back; it gets a name of its own when it turns up).
+    for comp in comps.COMPONENTS:
+        if comp.tile_id not in used and comp.tile_id in hidden:
+            spare.setdefault(comp.fossil, []).append(comp.tile_id)
+    for slot, fossil, on_table in unnamed:
+        remembered = ids.revealed.get(slot)
+        if remembered is not None and remembered in spare.get(fossil, []):
+            tile = remembered
+        elif spare.get(fossil):
+            tile = spare[fossil][0]
+        else:
+            continue  # more tiles of a fossil than printed: the state says so, nothing to draw it with
+        spare[fossil].remove(tile)
+        ids.revealed[slot] = tile
+        if on_table:
+            slab[slot] = tile
+        else:
+            gone.setdefault(fossil, []).append(tile)
+
     holdings = _holdings(state)
-    result: dict[str, list[str]] = {holder: [] for holder in holdings}
     free = {fossil: list(tiles) for fossil, tiles in gone.items()}
-    wanted: list[tuple[str, str, int]] = []
+    shortfall: list[tuple[str, str, int]] = []
     for holder, counts in holdings.items():
         for fossil, count in counts.items():
             kept = [t for t in ids.held.get((holder, fossil), []) if t in free.get(fossil, [])][:count]
             for tile in kept:
                 free[fossil].remove(tile)
             ids.held[(holder, fossil)] = kept
-            wanted.append((holder, fossil, count - len(kept)))
-    for holder, fossil, missing in wanted:
+            shortfall.append((holder, fossil, count - len(kept)))
+    for holder, fossil, missing in shortfall:
         for _ in range(missing):
-            pool = free.get(fossil) or spare.get(fossil)
-            if not pool:
+            source = free.get(fossil) or spare.get(fossil)
+            if not source:
                 break
-            ids.held[(holder, fossil)].append(pool.pop(0))
-    for holder, counts in holdings.items():
-        for fossil in counts:
-            result[holder].extend(ids.held[(holder, fossil)])
+            ids.held[(holder, fossil)].append(source.pop(0))
     for key in [k for k in ids.held if k[1] not in holdings.get(k[0], {})]:
         del ids.held[key]
-    return result
+    held = {
+        holder: [t for fossil in counts for t in ids.held[(holder, fossil)]]
+        for holder, counts in holdings.items()
+    }
+    return PrintedTiles(slab, held)
 
 
 # -- drawing ------------------------------------------------------------------------------------------------
@@ -390,13 +525,14 @@ def scene_for(
     scene.background = FELT
     scene.zones = layout.zones()
     scene.shapes.append(
-        Shape(rect_polygon(layout.field_leader), LEADER_RGB, shade(LEADER_RGB, 0.8), "field leader")
+        Shape(layout.field_leader_polygon(), LEADER_RGB, shade(LEADER_RGB, 0.8), "field leader")
     )
     scene.shapes.append(Shape(rect_polygon(layout.box), BOX_RGB, shade(BOX_RGB, 0.6), "box"))
     scene.shapes.append(Shape(rect_polygon(layout.supply), shade(FELT, 1.15), shade(FELT, 1.4), "supply"))
 
     slab = state.layout
     pool = set(state.pool)
+    printed = printed_tiles(state, ids)
     for slot, cell in enumerate(slab.cells):
         if not (state.on_slab[slot] or slot in pool):
             continue
@@ -411,11 +547,10 @@ def scene_for(
                 scene, layout, center, 60.0 * rotation, tag_id, False, None, table_rocks(base, rotation)
             )
             continue
-        tile = physical_tile(state, slot)
+        tile = printed.slab.get(slot)
+        if tile is None:
+            continue
         was_face_down = slab.backs is not None and slab.backs[slot] is not None
-        if tile is None:  # a revealed fossil whose printed tile nobody named: any unused tile of that fossil
-            fossil = comps.KIND_NAMES[comps.real_kind(kind)]
-            tile = next(c.tile_id for c in comps.COMPONENTS if c.fossil == fossil)
         comp = comps.COMPONENT_BY_ID[tile]
         if was_face_down:
             # Turned over about its north-south axis: the front lies at the mirrored rotation.
@@ -432,10 +567,10 @@ def scene_for(
                 _peg(midpoint, colour, layout.chisel_radius, f"chisel {slab.cells[a]}|{slab.cells[b]}")
             )
 
-    held = assign_held_tiles(state, ids)
+    held = printed.held
     for p, (seat, name) in enumerate(zip(layout.seat_places, players)):
         angle = layout.seat_tile_angle(seat)
-        for tile, slot_center in zip(held.get(name, []), layout.seat_tile_slots(seat)):
+        for tile, slot_center in ids.places(name, held.get(name, []), layout.seat_tile_slots(seat)):
             comp = comps.COMPONENT_BY_ID[tile]
             _draw_tile(
                 scene,
@@ -453,12 +588,8 @@ def scene_for(
         for place in layout.seat_amber_slots(seat)[: state.amber[p]]:
             scene.shapes.append(Shape(layout.hexagon(place, 5.0), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
 
-    x0, y0, x1, y1 = layout.field_leader
-    leader_slots = [
-        (x0 + layout.pitch / 2.0 + i * layout.pitch, (y0 + y1) / 2.0)
-        for i in range(int((x1 - x0) // layout.pitch))
-    ]
-    for tile, place in zip(held.get("@leader", []), leader_slots):
+    leader_slots = layout.field_leader_slots()
+    for tile, place in ids.places("@leader", held.get("@leader", []), leader_slots):
         comp = comps.COMPONENT_BY_ID[tile]
         _draw_tile(scene, layout, place, 0.0, tile, True, comp.fossil, comp.rocks)
     sx0, sy0, _, _ = layout.supply

@@ -1,0 +1,252 @@
+"""Jurassic Parts table layout: lattice geometry, scenes from engine states, and frames the decoders read."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+import zxingcpp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engines.core import CHANCE, TERMINAL
+from engines.jurassic_parts import GAME
+from engines.jurassic_parts.components import COMPONENT_BY_ID
+from engines.jurassic_parts.state import JurassicPartsState
+from vision.render import Effects, render
+from vision.scene import Scene
+from vision.tables import SEAT_RGB, recommended_camera
+from vision.tables.jurassic_parts import (
+    DIRECTIONS,
+    ROCK_RGB,
+    JurassicPartsIds,
+    JurassicPartsLayout,
+    hex_round,
+    printed_tiles,
+    scene_for,
+    true_reveal,
+)
+from vision.tags import TagValidator, manifest_for
+
+LAYOUT = JurassicPartsLayout(seats=4)
+
+
+def step(state: JurassicPartsState, rng: random.Random, truthful: bool = True) -> JurassicPartsState:
+    """One random move; a face-down tile turns up as the tile really lying there (``truthful``) or as
+    any fossil the engine allows (an engine-only chance outcome the table must still draw)."""
+    if state.current_player() == CHANCE:
+        outcomes = state.chance_outcomes()
+        action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        seen = true_reveal(state, action.cell) if truthful else None  # type: ignore[attr-defined]
+        action = seen or action
+    else:
+        action = rng.choice(state.legal_actions())
+    after = state.apply(action)
+    assert isinstance(after, JurassicPartsState)
+    return after
+
+
+def playout(players: int, seed: int, steps: int, truthful: bool = True) -> list[JurassicPartsState]:
+    rng = random.Random(seed)
+    first = GAME.new_initial_state([f"p{i}" for i in range(players)], rng)
+    assert isinstance(first, JurassicPartsState)
+    states = [first]
+    while len(states) <= steps and states[-1].current_player() != TERMINAL:
+        states.append(step(states[-1], rng, truthful))
+    return states
+
+
+@pytest.fixture(scope="module")
+def start() -> JurassicPartsState:
+    state = GAME.new_initial_state(["ann", "bob", "cy", "dee"], random.Random(11))
+    assert isinstance(state, JurassicPartsState)
+    return state
+
+
+# -- lattice geometry ---------------------------------------------------------------------------------
+@settings(max_examples=200, deadline=None)
+@given(q=st.integers(-8, 8), r=st.integers(-8, 8), dx=st.floats(-0.4, 0.4), dy=st.floats(-0.4, 0.4))
+def test_axial_and_mm_are_inverse(q: int, r: int, dx: float, dy: float) -> None:
+    x, y = LAYOUT.axial_to_mm(q, r)
+    assert LAYOUT.mm_to_axial_fraction((x, y)) == pytest.approx((q, r), abs=1e-9)
+    # Anywhere inside the inscribed circle of the hexagon still maps to the same cell.
+    inradius = LAYOUT.pitch / 2.0
+    assert LAYOUT.mm_to_axial((x + dx * inradius * 2, y + dy * inradius * 2)) == (q, r) or (
+        math.hypot(dx, dy) * 2 > 0.99
+    )
+
+
+def test_directions_follow_the_conventions() -> None:
+    origin = LAYOUT.axial_to_mm(0, 0)
+    for k, (dq, dr) in enumerate(DIRECTIONS):
+        x, y = LAYOUT.axial_to_mm(dq, dr)
+        angle = math.degrees(math.atan2(-(y - origin[1]), x - origin[0])) % 360.0
+        assert angle == pytest.approx(60.0 * k)
+        assert math.hypot(x - origin[0], y - origin[1]) == pytest.approx(LAYOUT.pitch)
+
+
+def test_gap_midpoint_is_halfway_and_needs_neighbours() -> None:
+    for dq, dr in DIRECTIONS:
+        midpoint = LAYOUT.gap_midpoint((2, -1), (2 + dq, -1 + dr))
+        a, b = LAYOUT.axial_to_mm(2, -1), LAYOUT.axial_to_mm(2 + dq, -1 + dr)
+        assert math.dist(midpoint, a) == pytest.approx(LAYOUT.pitch / 2.0)
+        assert math.dist(midpoint, b) == pytest.approx(LAYOUT.pitch / 2.0)
+    with pytest.raises(ValueError):
+        LAYOUT.gap_midpoint((0, 0), (2, 0))
+
+
+def test_hex_round_picks_the_nearest_centre() -> None:
+    rng = random.Random(3)
+    for _ in range(300):
+        point = (rng.uniform(300, 980), rng.uniform(80, 620))
+        cell = LAYOUT.mm_to_axial(point)
+        best = min(
+            ((q, r) for q in range(-9, 10) for r in range(-9, 10)),
+            key=lambda c: math.dist(point, LAYOUT.axial_to_mm(*c)),
+        )
+        assert cell == best
+    assert hex_round(0.49, 0.0) == (0, 0) and hex_round(0.51, 0.0) == (1, 0)
+
+
+def test_the_slab_and_seats_fit_the_table_without_overlap() -> None:
+    for seats in range(2, 7):
+        layout = JurassicPartsLayout(seats=seats)
+        slab = layout.slab_rect()
+        assert slab[0] > 0 and slab[2] < layout.width and slab[1] > 0 and slab[3] < layout.height
+        for seat in layout.seat_places:
+            x0, y0, x1, y1 = seat.rect
+            assert x1 < slab[0] or x0 > slab[2]
+            for x, y in layout.seat_tile_slots(seat):
+                assert x0 < x < x1 and y0 < y < y1
+
+
+# -- scenes from states -------------------------------------------------------------------------------
+def slab_payloads(scene: Scene) -> dict[str, Any]:
+    return {tag.payload.split(":")[2]: tag for tag in scene.tags}
+
+
+def test_start_scene_shows_every_slab_tile_at_its_cell(start: JurassicPartsState) -> None:
+    scene = scene_for(start, LAYOUT)
+    tags = slab_payloads(scene)
+    assert len(scene.tags) == len(tags) == 58
+    validator = TagValidator(manifest_for("JP"))
+    faces: Counter[str] = Counter()
+    for tag in scene.tags:
+        checked = validator.check(tag.payload)
+        assert checked is not None, tag.payload
+        faces[checked.face] += 1
+    assert not validator.duplicates and not validator.rejected
+    face_down = sum(1 for kind in start.fossil if kind < 0)
+    assert faces == Counter({"front": 58 - face_down, "back": face_down})
+    slab = start.layout
+    for slot, cell in enumerate(slab.cells):
+        center = LAYOUT.axial_to_mm(*cell)
+        tag = min(scene.tags, key=lambda t: math.dist(t.center, center))
+        assert math.dist(tag.center, center) < 1e-9
+        if start.fossil[slot] >= 0:
+            assert tag.payload == f"DT1:JP:{start.tile_id[slot]}"
+            assert tag.angle == pytest.approx(60.0 * slab.rotations[slot])
+        assert tag.size == LAYOUT.tag_size
+
+
+def test_rocky_edges_are_drawn_on_the_rocky_sides(start: JurassicPartsState) -> None:
+    scene = scene_for(start, LAYOUT)
+    bands = [shape for shape in scene.shapes if shape.fill == ROCK_RGB]
+    slab = start.layout
+    expected = 0
+    for slot, cell in enumerate(slab.cells):
+        if start.fossil[slot] < 0:
+            continue
+        center = LAYOUT.axial_to_mm(*cell)
+        rocks = COMPONENT_BY_ID[str(start.tile_id[slot])].rocks
+        for k in range(6):
+            rocky = rocks[(k - slab.rotations[slot]) % 6]
+            expected += rocky
+            edge = (
+                center[0] + LAYOUT.pitch / 2 * math.cos(math.radians(60 * k)),
+                center[1] - LAYOUT.pitch / 2 * math.sin(math.radians(60 * k)),
+            )
+            near = [b for b in bands if math.dist(np.mean(b.polygon, axis=0), edge) < 5.0]
+            assert bool(near) == bool(rocky) or len(near) == 1  # the neighbour's band may lie there too
+    assert len(bands) >= expected
+
+
+def test_chisels_stand_at_gap_midpoints_in_their_owners_colour() -> None:
+    states = playout(4, seed=2, steps=60)
+    checked = 0
+    for state in states:
+        scene = scene_for(state, LAYOUT)
+        slab = state.layout
+        on_gaps = [peg for peg in scene.pegs if peg.label.startswith("chisel")]
+        owners = [(gap, who) for gap, who in enumerate(state.owner) if who >= 0]
+        assert len(on_gaps) == len(owners)
+        for gap, who in owners:
+            a, b = slab.gaps[gap]
+            midpoint = LAYOUT.gap_midpoint(slab.cells[a], slab.cells[b])
+            peg = next(p for p in on_gaps if math.dist(p.center, midpoint) < 1e-9)
+            assert peg.colour == LAYOUT.colours[who] and peg.rgb == SEAT_RGB[peg.colour]
+            checked += 1
+        # Every chisel is somewhere: on the slab or in its owner's rows.
+        assert len(scene.pegs) == sum(state.sharp) + sum(state.dull) + sum(state.on_board)
+    assert checked > 10
+
+
+@pytest.mark.parametrize("truthful", [True, False])
+def test_no_tile_created_or_lost_over_a_whole_game(truthful: bool) -> None:
+    ids = JurassicPartsIds()
+    previous: dict[str, tuple[str | None, tuple[float, float]]] = {}
+    states = playout(4, seed=7, steps=400, truthful=truthful)
+    assert states[-1].current_player() == TERMINAL
+    for state in states:
+        scene = scene_for(state, LAYOUT, ids=ids)
+        payloads = [tag.payload for tag in scene.tags]
+        assert len(payloads) == len(set(payloads))
+        fronts = {p.split(":")[2] for p in payloads if p.split(":")[2] in COMPONENT_BY_ID}
+        backs = len(payloads) - len(fronts)
+        # Every tile is on the slab or in its holder's area, unless that area is full (the rest is a pile).
+        printed = printed_tiles(state, JurassicPartsIds())
+        capacity = {
+            name: len(LAYOUT.seat_tile_slots(seat)) for seat, name in zip(LAYOUT.seat_places, state.players)
+        }
+        capacity["@leader"] = len(LAYOUT.field_leader_slots())
+        piled = sum(max(0, len(tiles) - capacity[holder]) for holder, tiles in printed.held.items())
+        assert len(fronts) + backs == 58 - piled
+        assert piled <= 2
+        # A tile lying in a seat or the Field Leader's area stays where it was unless it changes hands.
+        now = {t.payload: (scene.zone_at(t.center), t.center) for t in scene.tags}
+        shifted = [
+            p
+            for p, (zone, c) in now.items()
+            if p in previous and previous[p][0] == zone != "play" and previous[p][1] != c
+        ]
+        assert not shifted
+        previous = now
+    final = scene_for(states[-1], LAYOUT, ids=ids)
+    zones = Counter(final.zone_at(tag.center) for tag in final.tags)
+    assert zones["play"] == 0
+
+
+@pytest.mark.parametrize("tilt", [0.0, 12.0])
+def test_frames_of_a_game_in_progress_decode_completely(tilt: float) -> None:
+    state = playout(4, seed=5, steps=120)[-1]
+    scene = scene_for(state, LAYOUT)
+    frame = render(scene, recommended_camera(tilt=tilt, yaw=tilt / 8.0), Effects.realistic(), 3)
+    read = {code.text for code in zxingcpp.read_barcodes(frame.image)}
+    assert read == {tag.payload for tag in scene.tags}
+    smallest = min(t.px_per_module for t in frame.tags)
+    if tilt == 0.0:
+        assert smallest >= 3.0, f"{smallest:.2f} px/module"
+    for truth in frame.pegs:
+        x, y = (round(v) for v in truth.center)
+        bgr = frame.image[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).mean(axis=0)
+        distances = {name: float(np.linalg.norm(bgr[::-1] - np.array(rgb))) for name, rgb in SEAT_RGB.items()}
+        assert min(distances, key=distances.__getitem__) == truth.colour
+
+
+def test_layout_seat_count_must_match_the_players(start: JurassicPartsState) -> None:
+    with pytest.raises(ValueError):
+        scene_for(start, JurassicPartsLayout(seats=3))
