@@ -288,3 +288,10 @@ def test_serialized_position_is_validated(kit: SimpleNamespace) -> None:
     broken["supply"]["red"]["personal"]["boxes"] = 5
     with pytest.raises(StateFormatError, match="volcano"):
         kit.game.state_from_dict(broken)
+
+
+def test_card_file_marks_what_the_rulebook_does_not_print() -> None:
+    data = _cards_json()
+    assert data["default"] is True
+    for key in ("action_cards", "starting_cards", "dinosaur_cards", "scoring_cards", "development_tiles"):
+        assert "own" in data["own"][key]
