@@ -62,36 +62,53 @@ class Picture:
     fronts: dict[str, Placed] = field(default_factory=dict)
     backs: list[Placed] = field(default_factory=list)
     pegs: dict[str, list[Placed]] = field(default_factory=dict)
+    _keys: dict[float, str] = field(default_factory=dict, repr=False, compare=False)
 
     def key(self, tolerance: float) -> str:
         """A stable text key (positions snapped to the tolerance): unchanged table -> same key."""
+        cached = self._keys.get(tolerance)
+        if cached is not None:
+            return cached
         grid = max(tolerance, 1e-6)
 
-        def snap(p: Placed) -> list[Any]:
+        def snap(p: Placed) -> str:
             if not is_positional(p.zone):
-                return [p.zone]
-            return [p.zone, round(p.at[0] / grid), round(p.at[1] / grid)]
+                return f"{p.zone}"
+            return f"{p.zone}@{round(p.at[0] / grid)},{round(p.at[1] / grid)}"
 
-        data = {
-            "f": {k: snap(v) for k, v in sorted(self.fronts.items())},
-            "b": sorted(json.dumps(snap(b)) for b in self.backs),
-            "p": {c: sorted(json.dumps(snap(p)) for p in ps) for c, ps in sorted(self.pegs.items())},
-        }
-        return json.dumps(data, sort_keys=True)
+        parts = [f"{k}={snap(v)}" for k, v in sorted(self.fronts.items())]
+        parts.append("|B:" + ";".join(sorted(snap(b) for b in self.backs)))
+        for colour, pegs in sorted(self.pegs.items()):
+            parts.append(f"|P{colour}:" + ";".join(sorted(snap(p) for p in pegs)))
+        key = ";".join(parts)
+        self._keys[tolerance] = key
+        return key
 
 
-def picture_from_scene(scene: Scene, back_ids: Callable[[str], bool]) -> Picture:
-    """The picture of an expected scene. ``back_ids(component_id)`` tells a face-down tag from a front."""
+def picture_from_scene(
+    scene: Scene, back_ids: Callable[[str], bool], zone_cache: dict[Point, str | None] | None = None
+) -> Picture:
+    """The picture of an expected scene. ``back_ids(component_id)`` tells a face-down tag from a front.
+    ``zone_cache`` remembers the zone of each position (layouts put pieces on the same spots again)."""
+    cache: dict[Point, str | None] = {} if zone_cache is None else zone_cache
+
+    def zone_at(point: Point) -> str | None:
+        if point not in cache:
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[point] = scene.zone_at(point)
+        return cache[point]
+
     picture = Picture()
     for tag in scene.tags:
         component_id = tag.payload.rsplit(":", 1)[-1]
-        placed = Placed(scene.zone_at(tag.center), tag.center)
+        placed = Placed(zone_at(tag.center), tag.center)
         if back_ids(component_id):
             picture.backs.append(placed)
         else:
             picture.fronts[component_id] = placed
     for peg in scene.pegs:
-        picture.pegs.setdefault(peg.colour, []).append(Placed(scene.zone_at(peg.center), peg.center))
+        picture.pegs.setdefault(peg.colour, []).append(Placed(zone_at(peg.center), peg.center))
     return picture
 
 
@@ -191,12 +208,20 @@ def _match_anonymous(
             left_seen += seen_items[:-surplus]
     exp_pos = [p for p in expected if is_positional(p.zone)]
     seen_pos = [p for p in remaining if is_positional(p.zone)]
-    pairs = sorted(
-        (math.dist(e.at, s.at), i, j)
-        for i, e in enumerate(exp_pos)
-        for j, s in enumerate(seen_pos)
-        if e.zone == s.zone and math.dist(e.at, s.at) <= tolerance
-    )
+    cell = max(tolerance, 1e-6)
+    buckets: dict[tuple[str | None, int, int], list[int]] = {}
+    for j, s in enumerate(seen_pos):
+        buckets.setdefault((s.zone, int(s.at[0] // cell), int(s.at[1] // cell)), []).append(j)
+    pairs = []
+    for i, e in enumerate(exp_pos):
+        cx, cy = int(e.at[0] // cell), int(e.at[1] // cell)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in buckets.get((e.zone, cx + dx, cy + dy), ()):
+                    d = math.dist(e.at, seen_pos[j].at)
+                    if d <= tolerance:
+                        pairs.append((d, i, j))
+    pairs.sort()
     used_e: set[int] = set()
     used_s: set[int] = set()
     for _, i, j in pairs:
@@ -256,6 +281,7 @@ class TableModel:
         if tolerance is not None:
             self.tolerance = tolerance
         self._cache: dict[str, Picture] = {}
+        self._zones_at: dict[Point, str | None] = {}
         self.zones: list[Zone] = []
 
     def scene(self, state: State) -> Scene:
@@ -268,7 +294,7 @@ class TableModel:
         key = key or state_key(state)
         picture = self._cache.get(key)
         if picture is None:
-            picture = picture_from_scene(self.scene(state), self.is_back)
+            picture = picture_from_scene(self.scene(state), self.is_back, self._zones_at)
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = picture

@@ -1,0 +1,202 @@
+"""Kill the running loop with SIGKILL at random moments, again and again, and check that nothing is lost.
+
+Each round forks one child that opens the store (resuming the game exactly), puts the resumed table in
+front of a camera and lets the bots play on through the loop. The parent kills it with SIGKILL after a
+random delay (adapted so that the kills spread over the whole game), then checks:
+
+- every event whose signal the child had shown (reported through a pipe right after the panel signal) is
+  in the store: nothing signalled is ever lost;
+- the stored game replays to exactly the state of the uninterrupted run after the same number of events;
+
+and finally that the game ends equal to the uninterrupted run. Some children also crash "inside the QR
+decoder" (SIGSEGV raised from the pipeline) instead of being killed from outside.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+from companion.infer import TableModel
+from companion.loop import BotDriver, IdealPipeline, Pipeline, SceneSource, TableLoop
+from companion.store import Store
+from engines.core import State
+
+
+@dataclass
+class FaultReport:
+    kills: int = 0
+    decoder_crashes: int = 0
+    children: int = 0
+    acked: int = 0
+    checks: int = 0
+    finished: bool = False
+    final: State | None = None
+    events_at_kill: list[int] = field(default_factory=list)
+
+
+class CrashingDecoder:
+    """A pipeline whose decoder segfaults on a random frame (like a native QR library would)."""
+
+    def __init__(self, inner: Pipeline, rate: float, rng: random.Random) -> None:
+        self.inner = inner
+        self.rate = rate
+        self.rng = rng
+
+    def process(self, frame: Any, index: int, timestamp: float) -> Any:
+        if self.rng.random() < self.rate:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return self.inner.process(frame, index, timestamp)
+
+
+def _child(
+    state_dir: Path,
+    config: Config,
+    model_factory: Callable[[Config], TableModel],
+    is_back: Callable[[str], bool],
+    seed: int,
+    ack: int,
+    crash_rate: float,
+) -> None:
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from hw.panel import Panel
+
+    status = 0
+    try:
+        signal.signal(signal.SIGSEGV, signal.SIG_DFL)
+        factory = MockFactory(pin_class=MockPWMPin)
+        panel = Panel(config.pins, [s.colour for s in config.seats], pin_factory=factory, start=False)
+        pipeline: Pipeline = IdealPipeline(config.game, is_back)
+        if crash_rate:
+            pipeline = CrashingDecoder(pipeline, crash_rate, random.Random(os.getpid()))
+        loop = TableLoop(
+            config,
+            store=Store(state_dir),
+            panel=panel,
+            pipeline=pipeline,
+            model_factory=model_factory,
+            on_commit=lambda event: os.write(ack, f"{event.seq}\n".encode()),
+        )
+        source = SceneSource(loop.model.scene(loop.state))
+        driver = BotDriver(loop, source.show, seed=seed, pump=lambda: loop.process_frame(*source.read()))
+        driver.run()
+    except BaseException:
+        traceback.print_exc()
+        status = 3
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+
+
+def run_fault_injection(
+    state_dir: Path,
+    config: Config,
+    model_factory: Callable[[Config], TableModel],
+    is_back: Callable[[str], bool],
+    reference: list[State],
+    seed: int,
+    min_kills: int = 200,
+    crash_every: int = 10,
+    rng_seed: int = 0,
+    max_children: int = 5000,
+) -> FaultReport:
+    """Play the game to its end under repeated SIGKILLs; ``reference[k]`` is the state after k events of
+    the uninterrupted run (undo-free bot play: one event per action)."""
+    rng = random.Random(rng_seed)
+    report = FaultReport()
+    total = len(reference) - 1
+    delay = 0.03
+    for _ in range(max_children):
+        read_end, write_end = os.pipe()
+        crash_rate = 0.0
+        early = not report.events_at_kill or report.events_at_kill[-1] < 0.7 * total
+        if (
+            crash_every
+            and early
+            and report.kills < min_kills
+            and report.children % crash_every == crash_every - 1
+        ):
+            crash_rate = 0.3
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(read_end)
+            _child(state_dir, config, model_factory, is_back, seed, write_end, crash_rate)
+        os.close(write_end)
+        report.children += 1
+        killing = report.kills < min_kills and not crash_rate  # a crashing child dies by itself
+        moment = rng.uniform(0, delay)
+        deadline = time.monotonic() + (moment if killing else 120.0)
+        chunks: list[bytes] = []
+        exited: int | None = None
+        while exited is None:
+            timeout = max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([read_end], [], [], min(timeout, 0.05))
+            if ready:
+                chunk = os.read(read_end, 65536)
+                if chunk:
+                    chunks.append(chunk)
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                exited = status
+            elif time.monotonic() >= deadline:
+                os.kill(pid, signal.SIGKILL)
+                _, exited = os.waitpid(pid, 0)
+        while True:
+            chunk = os.read(read_end, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(read_end)
+        acked = [int(line) for line in b"".join(chunks).split()]
+        report.acked += len(acked)
+
+        if os.WIFSIGNALED(exited):
+            if os.WTERMSIG(exited) == signal.SIGKILL:
+                report.kills += 1
+            elif os.WTERMSIG(exited) == signal.SIGSEGV:
+                report.decoder_crashes += 1
+            else:
+                raise AssertionError(f"child died of signal {os.WTERMSIG(exited)}")
+        elif os.WEXITSTATUS(exited) != 0:
+            raise AssertionError(f"child failed with status {os.WEXITSTATUS(exited)}")
+
+        # nothing signalled is lost; the stored game is exactly the uninterrupted run's prefix
+        store = Store(state_dir)
+        try:
+            game_id = store.latest_game_id()
+            if game_id is None:  # killed before the game was even recorded
+                assert not acked
+                count, final = 0, reference[0]
+            else:
+                stored = {event.seq for event in store.events(game_id)}
+                missing = set(acked) - stored
+                assert not missing, f"signalled events lost after a kill: {sorted(missing)}"
+                result = store.replay(game_id)
+                count, final = len(result.line), result.state
+                assert final.to_dict() == reference[count].to_dict(), f"state after {count} events differs"
+            report.checks += 1
+            report.events_at_kill.append(count)
+        finally:
+            store.close()
+        if not os.WIFSIGNALED(exited):
+            report.finished = True
+            report.final = final
+            return report
+        # spread the kills over the game: slow down when the game runs ahead of the kill count
+        progress = count / total
+        wanted = 0.9 * report.kills / min_kills if killing else 1.0
+        delay *= 0.95 if progress > wanted else 1.05
+        delay = min(max(delay, 0.002), 0.2)
+    raise AssertionError(f"the game did not finish within {max_children} children")
