@@ -108,29 +108,68 @@ class ZxingBackend:
 
     name = "zxing"
 
-    def __init__(self, try_downscale: bool = False) -> None:
+    def __init__(self, try_downscale: bool = False, retry: bool = True) -> None:
         import zxingcpp
 
         self._zxing = zxingcpp
+        self.retry = retry
         self._formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
         self._try_downscale = try_downscale
 
-    def decode(self, gray: np.ndarray) -> list[QRCode]:
-        results = self._zxing.read_barcodes(
+    def _read(self, gray: np.ndarray, errors: bool) -> list[Any]:
+        results: list[Any] = self._zxing.read_barcodes(
             np.ascontiguousarray(gray),
             formats=self._formats,
             try_rotate=True,
             try_downscale=self._try_downscale,
             try_invert=False,
+            return_errors=errors,
         )
+        return results
+
+    @staticmethod
+    def _corners(result: Any) -> list[Point]:
+        p = result.position
+        return [(float(pt.x), float(pt.y)) for pt in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
+
+    def decode(self, gray: np.ndarray) -> list[QRCode]:
         codes = []
-        for result in results:
-            if not result.valid:
-                continue
-            p = result.position
-            corners = [(pt.x, pt.y) for pt in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
-            codes.append(code_from_corners(result.text, corners))
+        failed = []
+        for result in self._read(gray, self.retry):
+            if result.valid:
+                codes.append(code_from_corners(result.text, self._corners(result)))
+            else:
+                failed.append(self._corners(result))
+        for corners in failed:
+            # A code was found but did not decode (a checksum error at the edge of readability): read its
+            # neighbourhood again, enlarged, where module edges are sharper after interpolation.
+            for code in self._retry(gray, corners):
+                if not any(c.text == code.text and math.dist(c.center, code.center) < 20 for c in codes):
+                    codes.append(code)
         return codes
+
+    def _retry(self, gray: np.ndarray, corners: list[Point]) -> list[QRCode]:
+        import cv2
+
+        xs = [x for x, _ in corners]
+        ys = [y for _, y in corners]
+        side = max(max(xs) - min(xs), max(ys) - min(ys), 8.0)
+        margin = 0.35 * side
+        h, w = gray.shape[:2]
+        x0, y0 = max(0, int(min(xs) - margin)), max(0, int(min(ys) - margin))
+        x1, y1 = min(w, int(max(xs) + margin)), min(h, int(max(ys) + margin))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return []
+        crop = gray[y0:y1, x0:x1]
+        for scale in (1.5, 2.0):
+            big = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            found = [r for r in self._read(big, False) if r.valid]
+            if found:
+                return [
+                    code_from_corners(r.text, [(x / scale + x0, y / scale + y0) for x, y in self._corners(r)])
+                    for r in found
+                ]
+        return []
 
 
 class PyzbarBackend:

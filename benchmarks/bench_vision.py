@@ -1,0 +1,271 @@
+"""Vision accuracy and speed on a fixed set of rendered 2304x1296 Jurassic Parts frames.
+
+Each frame: a 58-tile slab (4 tiles face down), 40 chisels of the six seat colours on random gaps, camera
+tilt 0..25 degrees, lens blur, sensor noise, vignette and uneven light, JPEG. All seeded: the same frames
+every run. Per frame the seat colours are learned once from a calibration view (the seats' own chisels on
+a card), as ``companion calibrate`` does.
+
+Measured in the same run, on the same frames:
+- zxing-cpp alone (``zxingcpp.read_barcodes`` with QR only, library defaults) and pyzbar alone
+  (``pyzbar.decode`` on the grey image, QR only): tag recall, false reads, time per frame;
+- the pipeline with each backend (``vision.detect.Detector.observe``): tag recall and precision, tiles
+  on the right lattice cell and rotation, chisels right (on the right gap with the right colour), false
+  chisels, time per frame of (a) a full reading;
+- (b) a frame with nothing changed: ``vision.track.Tracker.update`` on a fresh render of the same table
+  (new sensor noise and JPEG) after the state has settled.
+
+Run: .venv/bin/python benchmarks/bench_vision.py [--frames 8] [--repeat 5] [--json out.json]
+Prints figures only; nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2
+import numpy as np
+import zxingcpp
+from pyzbar import pyzbar
+
+from vision import calibration as cal
+from vision import detect, pegs, qr
+from vision.fixtures import colour_card_scene, jp_slab_scene
+from vision.observation import LatticeFit
+from vision.render import Effects, render
+from vision.tables import recommended_camera
+from vision.track import Tracker, TrackerConfig
+
+TABLE = (1280.0, 720.0)
+QR_ONLY = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+
+
+def frame_specs(count: int) -> list[dict[str, Any]]:
+    """``count`` frame settings spread over the tilt range, with varied optics (fixed, seeded)."""
+    specs = []
+    for index in range(count):
+        tilt = 25.0 * index / max(1, count - 1)
+        specs.append(
+            {
+                "seed": 1000 + index,
+                "tilt": round(tilt, 1),
+                "yaw": [0.0, 2.0, -2.0, 1.0][index % 4],
+                "effects": Effects(
+                    blur=[0.6, 0.9, 1.2, 0.8][index % 4],
+                    noise=[2.0, 3.0, 4.0, 3.0][index % 4],
+                    vignette=0.25,
+                    gradient=[0.1, 0.25, 0.2, 0.3][index % 4],
+                    gradient_angle=[90.0, 0.0, 45.0, 200.0][index % 4],
+                    brightness=[1.0, 0.9, 1.05, 0.95][index % 4],
+                    jpeg_quality=[85, 75, 80, 70][index % 4],
+                ),
+            }
+        )
+    return specs
+
+
+def timed(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Median wall time (s) over ``repeat`` calls, and the last result."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def observe_timed(detector: detect.Detector, image: np.ndarray, repeat: int) -> tuple[float, Any]:
+    return timed(partial(detector.observe, image), repeat)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--frames", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=5, help="timing repeats per frame (median)")
+    parser.add_argument("--json", default=None, help="also write the figures here")
+    args = parser.parse_args()
+
+    totals: dict[str, Any] = {
+        "frames": 0,
+        "tags": 0,
+        "tags_3px": 0,
+        "pegs": 0,
+        "zxing_alone": {"read": 0, "read_3px": 0, "false": 0, "time": []},
+        "pyzbar_alone": {"read": 0, "read_3px": 0, "false": 0, "time": []},
+    }
+    for name in qr.backend_names():
+        totals[f"pipeline_{name}"] = {
+            "read": 0,
+            "read_3px": 0,
+            "false": 0,
+            "cells_right": 0,
+            "rotation_right": 0,
+            "pegs_right": 0,
+            "pegs_false": 0,
+            "time": [],
+        }
+    totals["unchanged_time"] = []
+    module_px: list[float] = []
+
+    for spec in frame_specs(args.frames):
+        camera = recommended_camera(tilt=spec["tilt"], yaw=spec["yaw"])
+        effects = spec["effects"]
+        scene, truth = jp_slab_scene(tiles=58, pegs=40, seed=spec["seed"])
+        frame = render(scene, camera, effects, rng=spec["seed"])
+        again = render(scene, camera, effects, rng=spec["seed"] + 1).image  # same table, new noise/JPEG
+        card, samples = colour_card_scene()
+        card_frame = render(card, camera, effects, rng=spec["seed"] + 2)
+        card_cal = cal.calibrate(card_frame.image, cal.corner_layout(*TABLE))
+        colours = pegs.ColourModel.learn(
+            card_frame.image, {k: list(card_cal.to_pixels(v)) for k, v in samples.items()}, 4.0
+        )
+        calibration = cal.calibrate(frame.image, cal.corner_layout(*TABLE), zones=scene.zones)
+        hints = detect.GeometryHints(
+            prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0
+        )
+
+        expected = {tag.payload for tag in frame.tags}
+        big = {t.payload for t in frame.tags if t.px_per_module >= 3.0}
+        module_px += [t.px_per_module for t in frame.tags]
+        totals["frames"] += 1
+        totals["tags"] += len(expected)
+        totals["tags_3px"] += len(big)
+        totals["pegs"] += len(truth.pegs)
+        image = frame.image
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+        # Decoders alone, the way a caller would use each library directly.
+        t_z, zx = timed(partial(zxingcpp.read_barcodes, image, formats=QR_ONLY), args.repeat)
+        t_p, pz = timed(
+            partial(pyzbar.decode, gray, symbols=[pyzbar.ZBarSymbol.QRCODE]),
+            max(1, args.repeat // 3),
+        )
+        for key, texts, spent in (
+            ("zxing_alone", {r.text for r in zx}, t_z),
+            ("pyzbar_alone", {r.data.decode("latin-1") for r in pz}, t_p),
+        ):
+            totals[key]["read"] += len(texts & expected)
+            totals[key]["read_3px"] += len(texts & big)
+            totals[key]["false"] += len(texts - expected)
+            totals[key]["time"].append(spent)
+
+        for name in qr.backend_names():
+            backend = qr.get_backend(name)
+            detector = detect.Detector("JP", calibration, hints, colours, backend=backend)
+            repeat = args.repeat if name == "zxing" else max(1, args.repeat // 3)
+            spent, observation = observe_timed(detector, image, repeat)
+            stats = totals[f"pipeline_{name}"]
+            read = {r.payload for r in observation.tags.values()}
+            stats["read"] += len(read & expected)
+            stats["read_3px"] += len(read & big)
+            stats["false"] += len(read - expected)
+            stats["cells_right"] += sum(observation.cell_of(k) == c for k, c in truth.cells.items())
+            stats["rotation_right"] += sum(
+                k in observation.tags and round(observation.tags[k].angle / 60.0) % 6 == rho
+                for k, rho in truth.rotations.items()
+            )
+            seen = {p.on: p.colour for p in observation.pegs}
+            stats["pegs_right"] += sum(seen.get(k) == c for k, c in truth.pegs.items())
+            stats["pegs_false"] += sum(1 for k in seen if k not in truth.pegs)
+            stats["time"].append(spent)
+
+        # (b) nothing changed: settle the tracker on this table, then time fresh frames of the same table.
+        tracker = Tracker(detect.Detector("JP", calibration, hints, colours), TrackerConfig(window=2))
+        tracker.update(image, 0)
+        tracker.update(image, 1)
+        frames = [again, image]
+        unchanged_times = []
+        for index in range(max(4, args.repeat)):
+            start = time.perf_counter()
+            result = tracker.update(frames[index % 2], 2 + index)
+            unchanged_times.append(time.perf_counter() - start)
+            assert tracker.last_path == "unchanged" and result.stable, tracker.last_path
+        totals["unchanged_time"].append(statistics.median(unchanged_times))
+
+    report = summarise(totals, module_px)
+    print_report(report)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def summarise(totals: dict[str, Any], module_px: list[float]) -> dict[str, Any]:
+    frames, tags, big, pegs_total = totals["frames"], totals["tags"], totals["tags_3px"], totals["pegs"]
+    zx_time = statistics.mean(totals["zxing_alone"]["time"])
+    report: dict[str, Any] = {
+        "frames": frames,
+        "tags": tags,
+        "tags_at_3px_or_more": big,
+        "module_px": {"min": round(min(module_px), 2), "median": round(statistics.median(module_px), 2)},
+        "pegs": pegs_total,
+    }
+    for key in ("zxing_alone", "pyzbar_alone"):
+        stats = totals[key]
+        report[key] = {
+            "recall": round(stats["read"] / tags, 4),
+            "recall_3px": round(stats["read_3px"] / max(1, big), 4),
+            "false_reads": stats["false"],
+            "ms_per_frame": round(1000 * statistics.mean(stats["time"]), 2),
+        }
+    for name in qr.backend_names():
+        stats = totals[f"pipeline_{name}"]
+        mean = statistics.mean(stats["time"])
+        report[f"pipeline_{name}"] = {
+            "tag_recall": round(stats["read"] / tags, 4),
+            "tag_recall_3px": round(stats["read_3px"] / max(1, big), 4),
+            "false_tags": stats["false"],
+            "cells_right": round(stats["cells_right"] / tags, 4),
+            "rotations_right": round(stats["rotation_right"] / tags, 4),
+            "pegs_right": round(stats["pegs_right"] / max(1, pegs_total), 4),
+            "false_pegs": stats["pegs_false"],
+            "ms_per_frame": round(1000 * mean, 2),
+            "x_zxing_alone": round(mean / zx_time, 3),
+        }
+    unchanged = statistics.mean(totals["unchanged_time"])
+    report["unchanged_frame"] = {
+        "ms_per_frame": round(1000 * unchanged, 3),
+        "x_zxing_alone": round(unchanged / zx_time, 4),
+    }
+    return report
+
+
+def print_report(report: dict[str, Any]) -> None:
+    print(
+        f"{report['frames']} frames 2304x1296, {report['tags']} tags "
+        f"({report['tags_at_3px_or_more']} at >= 3 px/module; module px min {report['module_px']['min']}, "
+        f"median {report['module_px']['median']}), {report['pegs']} chisels"
+    )
+    print(f"{'':24} {'recall':>8} {'>=3px':>8} {'false':>6} {'ms/frame':>9} {'x zxing':>8}")
+    for key in ("zxing_alone", "pyzbar_alone"):
+        r = report[key]
+        ratio = r["ms_per_frame"] / report["zxing_alone"]["ms_per_frame"]
+        print(
+            f"{key:24} {r['recall']:8.4f} {r['recall_3px']:8.4f} {r['false_reads']:6d} "
+            f"{r['ms_per_frame']:9.2f} {ratio:8.3f}"
+        )
+    for name in qr.backend_names():
+        r = report[f"pipeline_{name}"]
+        print(
+            f"{'pipeline (a) ' + name:24} {r['tag_recall']:8.4f} {r['tag_recall_3px']:8.4f} "
+            f"{r['false_tags']:6d} {r['ms_per_frame']:9.2f} {r['x_zxing_alone']:8.3f}   "
+            f"cells {r['cells_right']:.4f} rotations {r['rotations_right']:.4f} "
+            f"pegs right {r['pegs_right']:.4f} false pegs {r['false_pegs']}"
+        )
+    u = report["unchanged_frame"]
+    print(
+        f"{'(b) nothing changed':24} {'':8} {'':8} {'':6} {u['ms_per_frame']:9.3f} {u['x_zxing_alone']:8.4f}"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
