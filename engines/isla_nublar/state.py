@@ -255,9 +255,8 @@ class IslaNublarState(State):
             yield EndTurn(player=p)
 
     def _box_actions(self, p: str) -> Iterator[Action]:
-        buildable = [
-            f for f, field in self.board.fields.items() if not field.volcano and not self.has_dino(f)
-        ]
+        dinos = set(self.dinos.values())
+        buildable = [f for f, field in self.board.fields.items() if not field.volcano and f not in dinos]
         if self.personal[p]["boxes"]:
             for f in buildable:
                 yield PlaceBox(player=p, field=f)
