@@ -309,7 +309,7 @@ class TableLoop:
                 self.latencies.append(self.clock() - started)
                 return result
             kind = "question" if result.kind == "question" else "objection"
-            self.pending = Pending(kind, result, self.clock(), seen_key, options=list(result.options))
+            self.pending = Pending(kind, result, self.panel.now(), seen_key, options=list(result.options))
             with contextlib.suppress(Exception):
                 self.store.add_notice(
                     self.game_id,
@@ -330,7 +330,7 @@ class TableLoop:
             stale = last is None or now - last > self.config.camera.max_age_s
             if stale and not self.camera.lost and last is not None:
                 self.camera.lost = True
-                self.camera.lost_since = now
+                self.camera.lost_since = self.panel.now()
                 log.warning("camera lost: last frame %.2f s ago", now - last)
                 self._publish({"type": "camera", "ok": False, "age_s": now - last})
                 self._show()
@@ -391,7 +391,7 @@ class TableLoop:
             outcome = self.state.outcome()
             if outcome is not None:
                 self.store.finish(self.game_id, outcome.to_dict())
-        self._legal_flash_at = self.clock()
+        self._legal_flash_at = self.panel.now()
         self._acknowledged.clear()
         self._show()
         if self.on_commit is not None:  # after the signal: everything signalled is on disk
@@ -417,7 +417,7 @@ class TableLoop:
 
     def signals(self) -> PanelSignals:
         with self._lock:
-            now = self.clock()
+            now = self.panel.now()
             current = self.state.current_player()
             active = self._seat_of(current)
             winners: tuple[int, ...] = ()
@@ -535,7 +535,7 @@ class TableLoop:
             return {"ok": False, "error": "no end-turn or pass action is legal now"}
         inference = Inference("question", options=[[a] for a in ends], text="Which of these did you mean?")
         self.pending = Pending(
-            "question", inference, self.clock(), self._last_seen_key or "", [[a] for a in ends]
+            "question", inference, self.panel.now(), self._last_seen_key or "", [[a] for a in ends]
         )
         self._show()
         self._publish({"type": "pending", "pending": self.pending.to_dict()})

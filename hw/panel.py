@@ -177,6 +177,10 @@ class Panel:
             self._thread.start()
 
     # -- outputs ----------------------------------------------------------------------------------------
+    def now(self) -> float:
+        """The panel's clock: signal times (``*_since``, ``legal_flash_at``) are on this clock."""
+        return self._clock()
+
     @property
     def signals(self) -> PanelSignals:
         with self._lock:

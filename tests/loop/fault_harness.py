@@ -59,6 +59,11 @@ class CrashingDecoder:
         return self.inner.process(frame, index, timestamp)
 
 
+def _ack(fd: int, seq: int) -> None:
+    """The "signal shown" report to the parent (sent after the panel shows the commit's signal)."""
+    os.write(fd, f"{seq}\n".encode())
+
+
 def _child(
     state_dir: Path,
     config: Config,
@@ -86,7 +91,7 @@ def _child(
             panel=panel,
             pipeline=pipeline,
             model_factory=model_factory,
-            on_commit=lambda event: os.write(ack, f"{event.seq}\n".encode()),
+            on_commit=lambda event: _ack(ack, event.seq),
         )
         source = SceneSource(loop.model.scene(loop.state))
         driver = BotDriver(loop, source.show, seed=seed, pump=lambda: loop.process_frame(*source.read()))
