@@ -113,10 +113,19 @@ class JurassicBrunch(Game):
 
     # -- rulings ----------------------------------------------------------------------------------------
     def score_report(self, data: Any) -> dict[str, Any]:
-        """`companion score jurassic-brunch FILE`: tokens held and triceratops on the area at the end."""
+        """`companion score jurassic-brunch FILE`: tokens held and triceratops on the area at the end
+        (issue 7 format), or a full engine state (scored as it stands; hidden tokens count)."""
         from engines.jurassic_brunch.rulings import parse_score_input
 
-        holdings, on_area = parse_score_input(data)
+        if isinstance(data, Mapping) and "game" in data:
+            try:
+                state = self.state_from_dict(data)
+            except (StateFormatError, KeyError, TypeError) as error:
+                raise InputError(f"bad engine state: {error}") from None
+            holdings = {player: state.holding(player) for player in COLOURS}
+            on_area = {player: state.on_area(player) for player in COLOURS}
+        else:
+            holdings, on_area = parse_score_input(data)
         losers = [player for player in holdings if on_area[player] == 0]
         outcome = rank(holdings, losers)
         return {

@@ -107,6 +107,16 @@ def test_score_bad_input_exits_2_with_one_line(
     assert err.startswith("error: ") and err.count("\n") == 1
 
 
+def test_score_of_a_full_engine_state(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "score", "jurassic-brunch", str(EXAMPLES / "jurassic-brunch-state.json"))
+    assert status == 0
+    result = json.loads(out)
+    # blue: Hideout 1 + Trap 3 + Yummy 2x2 + hidden Flower 1 + hidden Yummy 2x2 = 13
+    assert result["players"]["blue"] == {"total": 13, "breakdown": {"HIDEOUT": 1, "FLOWER": 1, "TRAP": 3,
+                                                                     "YUMMY": 8}}
+    assert result["players"]["orange"]["total"] == 13 and result["winners"] == ["blue"]
+
+
 def test_score_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, out, err = run(capsys, "score", "jurassic-brunch", str(tmp_path / "nope.json"))
     assert status == 2 and out == "" and err.count("\n") == 1
