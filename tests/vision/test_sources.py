@@ -1,0 +1,155 @@
+"""Frame sources: folder replay, video files, and the watcher that reconnects a flaky camera."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sources import (
+    FolderSource,
+    Frame,
+    PiCameraSource,
+    SourceError,
+    SourceEvent,
+    VideoCaptureSource,
+    WatchedSource,
+    on_raspberry_pi,
+    open_source,
+)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class FlakySource:
+    """Delivers ``good`` frames, then nothing (a frozen camera) or errors; opening fails ``refuse`` times."""
+
+    opened = 0
+    refuse = 0
+
+    def __init__(self, good: int = 3, mode: str = "silent") -> None:
+        self.name = "flaky"
+        self.good = good
+        self.mode = mode
+        self.count = 0
+
+    def open(self) -> None:
+        if FlakySource.refuse > 0:
+            FlakySource.refuse -= 1
+            raise SourceError("device busy")
+        FlakySource.opened += 1
+
+    def read(self) -> Frame | None:
+        self.count += 1
+        if self.count <= self.good:
+            return Frame(np.zeros((4, 4, 3), np.uint8), self.count, float(self.count), self.name)
+        if self.mode == "error":
+            raise SourceError("USB disconnected")
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture(autouse=True)
+def _reset() -> None:
+    FlakySource.opened = 0
+    FlakySource.refuse = 0
+
+
+def test_a_camera_that_stops_is_reported_and_reopened_with_backoff() -> None:
+    clock = FakeClock()
+    events: list[SourceEvent] = []
+    watched = WatchedSource(
+        lambda: FlakySource(good=2), max_age=1.0, backoff=(0.5, 2.0), clock=clock, on_event=events.append
+    )
+    frames = [watched.read() for _ in range(2)]
+    assert all(frame is not None for frame in frames) and watched.status == "ok"
+    assert watched.read() is None and watched.status == "ok"  # no frame, but not old yet
+    clock.advance(1.5)
+    assert watched.read() is None
+    assert watched.camera_lost and [e.kind for e in events][-2:] == ["lost", "reconnecting"]
+    clock.advance(0.2)
+    assert watched.read() is None and FlakySource.opened == 1  # still waiting for the backoff
+    clock.advance(0.4)
+    frame = watched.read()  # reopened: a fresh camera delivers again
+    assert frame is not None and frame.index == 3  # indices keep counting across reconnects
+    assert watched.status == "ok" and watched.reconnects == 1
+    assert [e.kind for e in events].count("reconnected") == 1
+
+
+def test_open_failures_back_off_longer_each_time() -> None:
+    clock = FakeClock()
+    FlakySource.refuse = 3
+    watched = WatchedSource(lambda: FlakySource(), backoff=(0.5, 1.0, 2.0), clock=clock)
+    assert watched.read() is None
+    assert watched.camera_lost
+    for _ in range(100):
+        if watched.read() is not None:
+            break
+        clock.advance(0.05)
+    attempts = [e.at for e in watched.events if e.kind in ("open-failed", "reconnected")]
+    gaps = [round(b - a, 1) for a, b in itertools.pairwise(attempts)]
+    assert gaps == [0.5, 1.0, 2.0]
+    assert [e.kind for e in watched.events][-1] == "reconnected" and not watched.camera_lost
+
+
+def test_read_errors_do_not_escape_the_watcher() -> None:
+    clock = FakeClock()
+    watched = WatchedSource(lambda: FlakySource(good=1, mode="error"), clock=clock, backoff=(0.1,))
+    assert watched.read() is not None
+    assert watched.read() is None and watched.status == "reconnecting"
+    assert any("USB disconnected" in e.detail for e in watched.events)
+    clock.advance(0.2)
+    assert watched.read() is not None
+
+
+def test_folder_replays_images_in_order_and_skips_broken_files(tmp_path: Path) -> None:
+    for index in range(3):
+        cv2.imwrite(str(tmp_path / f"frame{index}.png"), np.full((8, 8, 3), index * 50, np.uint8))
+    (tmp_path / "frame1b.png").write_bytes(b"broken")
+    (tmp_path / "notes.txt").write_text("ignored")
+    source = FolderSource(tmp_path)
+    source.open()
+    values = [int(frame.image[0, 0, 0]) for frame in source]
+    assert values == [0, 50, 100] and source.skipped == ["frame1b.png"]
+    looping = FolderSource(tmp_path, loop=True)
+    looping.open()
+    assert [looping.read() is not None for _ in range(7)] == [True] * 7
+
+
+def test_video_file_replay(tmp_path: Path) -> None:
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 5, (32, 24))
+    for index in range(4):
+        writer.write(np.full((24, 32, 3), 60 * index, np.uint8))
+    writer.release()
+    source = open_source(str(path))
+    source.open()
+    frames = []
+    while (frame := source.read()) is not None:
+        frames.append(frame)
+    source.close()
+    assert len(frames) == 4 and frames[-1].index == 4
+
+
+def test_missing_devices_are_named() -> None:
+    with pytest.raises(SourceError, match="no such folder"):
+        FolderSource("/nonexistent/folder").open()
+    with pytest.raises(SourceError, match="cannot open video source"):
+        VideoCaptureSource("/nonexistent/video.mp4").open()
+    if not on_raspberry_pi():
+        with pytest.raises(SourceError, match="Raspberry Pi"):
+            PiCameraSource().open()
