@@ -555,13 +555,6 @@ class JurassicPartsGame(Game):
                     raise InputError(f"{name}: unknown tile {tile!r}")
                 counts[kind] += 1
                 box[real_kind(kind)] += 1
-            for species in SPECIES:
-                committed = [p for p in species.parts if counts[COMMITTED + p]]
-                if committed and not any(counts[p] for p in species.parts):
-                    raise InputError(
-                        f"{name}: a Pile of Bones stands in for {species.name} without a real "
-                        f"{species.name} tile"
-                    )
             amber = entry.get("amber", 0)
             if not isinstance(amber, int) or isinstance(amber, bool) or amber < 0:
                 raise InputError(f"{name}: \"amber\" must be a non-negative integer")

@@ -376,19 +376,22 @@ class JurassicPartsState(State):
         n = len(self.names)
         border_counts = [0] * n
         inside_counts = [0] * n
+        on_slab = self.on_slab
+        open_gaps = self.open_gaps
         for slot in awarded:
             for other, gap in layout.adjacency[slot]:
-                who = owner[gap]
-                if not self.on_slab[other]:
+                if not on_slab[other]:
                     continue
+                who = owner[gap]
                 if who != NO_CHISEL:
-                    if other in awarded:
-                        if slot < other:
-                            inside_counts[who] += 1
-                    else:
+                    if other not in awarded:
                         border_counts[who] += 1
-                owner[gap] = NO_CHISEL
-                self.open_gaps.discard(gap)
+                    elif slot < other:
+                        inside_counts[who] += 1
+                    else:
+                        continue  # an inside gap: cleared when seen from its lower slot
+                    owner[gap] = NO_CHISEL
+                open_gaps.discard(gap)
         ranked = rank_contributors(border_counts, self.active)
         takes, leftover = shares(len(awarded), len(ranked), SHARE_CAP)
         for p in range(n):
