@@ -28,6 +28,7 @@ from engines.jurassic_brunch.area import (
     Board,
     PlayingArea,
     arrangement,
+    boards_from_tags,
     random_arrangement,
 )
 from engines.jurassic_brunch.game import JurassicBrunch
@@ -67,6 +68,7 @@ __all__ = [
     "UseSuperYummy",
     "Wake",
     "arrangement",
+    "boards_from_tags",
     "check_conservation",
     "kind_from_tag",
     "random_arrangement",

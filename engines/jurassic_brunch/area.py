@@ -66,6 +66,33 @@ class Board:
         return {"id": self.board_id, "centre": list(self.centre), "rotation": self.rotation}
 
 
+def boards_from_tags(
+    tags: Mapping[str, tuple[float, float, float]], cell_mm: float
+) -> tuple[Board, ...]:
+    """Board placement from the centre tags seen on the table: ``{board id: (x_mm, y_mm, angle_degrees)}``.
+
+    Centres snap to the integer grid of side ``cell_mm`` anchored at the first board's centre, then shift so
+    the area's top-left cell is (0, 0); angles snap to quarter turns. The placement still has to pass
+    :class:`PlayingArea` validation. AreaError for missing or unknown boards or a bad cell size.
+    """
+    if sorted(tags) != sorted(BOARD_IDS):
+        wanted = ", ".join(BOARD_IDS)
+        raise AreaError(f"the four board tags {wanted} must each be seen once, got {sorted(tags)}")
+    if not cell_mm > 0:
+        raise AreaError(f"the cell size must be positive, not {cell_mm!r}")
+    anchor_x, anchor_y, _ = tags[BOARD_IDS[0]]
+    centres = {
+        board_id: (round((x - anchor_x) / cell_mm), round((y - anchor_y) / cell_mm))
+        for board_id, (x, y, _) in tags.items()
+    }
+    min_x = min(cx for cx, _ in centres.values()) - 1
+    min_y = min(cy for _, cy in centres.values()) - 1
+    return tuple(
+        Board.from_tag(board_id, (cx - min_x, cy - min_y), tags[board_id][2])
+        for board_id, (cx, cy) in ((board_id, centres[board_id]) for board_id in BOARD_IDS)
+    )
+
+
 def parse_cell(value: Any, what: str) -> Cell:
     if (
         not isinstance(value, list | tuple)

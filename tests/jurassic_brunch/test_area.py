@@ -17,6 +17,7 @@ from engines.jurassic_brunch import (
     Board,
     PlayingArea,
     arrangement,
+    boards_from_tags,
     random_arrangement,
 )
 from engines.jurassic_brunch.area import ORTHOGONAL, rotate
@@ -85,6 +86,23 @@ def test_board_from_its_centre_tag_snaps_to_quarter_turns() -> None:
     assert Board.from_tag("BOARD-2", (4, 1), 88.0).rotation == 1
     assert Board.from_tag("BOARD-2", (4, 1), -91.0).rotation == 3
     assert Board.from_tag("BOARD-2", (4, 1), 179.0).rotation == 2
+
+
+def test_boards_from_their_centre_tags_in_millimetres() -> None:
+    pitch = 30.0
+    # the square, seen slightly off the grid and with noisy angles, anywhere on the table
+    seen = {
+        "BOARD-1": (100.0 + 1.2, 200.0 - 0.8, 2.0),
+        "BOARD-2": (100.0 + 3 * pitch - 1.5, 200.0 + 0.6, 268.0),
+        "BOARD-3": (100.0 + 3 * pitch + 0.4, 200.0 + 3 * pitch + 1.1, 181.0),
+        "BOARD-4": (100.0 - 0.9, 200.0 + 3 * pitch, 92.0),
+    }
+    boards = boards_from_tags(seen, pitch)
+    assert PlayingArea(boards) == PlayingArea(arrangement("square"))
+    with pytest.raises(AreaError, match="must each be seen once"):
+        boards_from_tags({"BOARD-1": (0.0, 0.0, 0.0)}, pitch)
+    with pytest.raises(AreaError, match="cell size"):
+        boards_from_tags(seen, 0.0)
 
 
 def test_egg_layout_is_data_and_the_default_is_marked_assumed() -> None:
