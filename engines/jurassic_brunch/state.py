@@ -47,6 +47,15 @@ Triceratops = tuple[str, int | None]
 Pending = tuple[str, Any]
 
 CHANCE_STEPS = ("reveal", "steal")
+EFFECT_RULES: Mapping[str, str] = {
+    "BIRTH": "JB-BIRTH",
+    "HIDEOUT": "JB-HIDEOUT",
+    "FLOWER": "JB-FLOWER",
+    "STODGY": "JB-STODGY",
+    "TRAP": "JB-TRAP",
+    "SUPER_YUMMY": "JB-SUPER-YUMMY",
+    "YUMMY": "JB-YUMMY",
+}
 RULES_FOR_KIND: Mapping[str, tuple[str, ...]] = {
     "move": ("JB-MOVE", "JB-EAT"),
     "charge": ("JB-CHARGE", "JB-CHARGE-EXPEL"),
@@ -155,7 +164,10 @@ class BrunchState(State):
         return self.game.rule("JB-END")
 
     def rules_for(self, action: Action) -> list[Rule]:
-        return [self.game.rule(rule_id) for rule_id in RULES_FOR_KIND.get(action.kind, ())]
+        rule_ids = list(RULES_FOR_KIND.get(action.kind, ()))
+        if isinstance(action, Reveal) and action.token in EFFECT_RULES:
+            rule_ids = ["JB-EAT", EFFECT_RULES[action.token]]
+        return [self.game.rule(rule_id) for rule_id in rule_ids]
 
     def explain(self, action: Action) -> Explanation:
         """Whether ``action`` is legal, the rules deciding it, and for a legal one what it does here."""
@@ -177,7 +189,12 @@ class BrunchState(State):
             summary = f"the raptor goes to {list(action.to)}" + (
                 f" and scares the {self.triceratops[action.to][0]} triceratops there" if scares else ""
             )
+        elif isinstance(action, Reveal):
+            effect = self.game.rule(EFFECT_RULES[action.token])
+            summary = f"the eaten token is {effect.title}: {effect.passage}"
         after = self.apply(action)
+        if after.pending is not None and after.pending[0] == "look":
+            summary += " It cannot be applied: the player looks at two grass tokens."
         details = {"actions_left": after.actions_left, "next": after.pending_text() or after.current_player()}
         return Explanation(True, summary, base.rules, details)
 

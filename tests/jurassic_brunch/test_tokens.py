@@ -304,3 +304,17 @@ def test_effects_that_always_apply_never_ask_for_a_look(build: Builder, kind: st
                   tokens={"orange": {}})
     after = eat(state, (0, 0), (2, 0), kind)
     assert after.pending is None and not after.looks
+
+
+@pytest.mark.parametrize(
+    ("kind", "rule_id"),
+    [("YUMMY", "JB-YUMMY"), ("SUPER_YUMMY", "JB-SUPER-YUMMY"), ("HIDEOUT", "JB-HIDEOUT"),
+     ("BIRTH", "JB-BIRTH"), ("FLOWER", "JB-FLOWER"), ("STODGY", "JB-STODGY"), ("TRAP", "JB-TRAP")],
+)
+def test_a_reveal_is_explained_by_its_effect_rule(build: Builder, kind: str, rule_id: str) -> None:
+    state = build(FIELD, bag={kind: 1, "YUMMY": 3}, pool={"blue": 0}).apply(Move((0, 0), (2, 0), True))
+    explanation = state.explain(Reveal(kind))
+    assert explanation.legal and [rule.rule_id for rule in explanation.rules] == ["JB-EAT", rule_id]
+    assert explanation.summary.startswith("the eaten token is ")
+    cannot = kind in ("BIRTH", "FLOWER")  # an empty pool, an opponent with nothing to take
+    assert ("cannot be applied" in explanation.summary) == cannot
