@@ -7,9 +7,11 @@ from typing import Any
 
 from engines.core import InputError
 from engines.jurassic_parts.components import COMPONENT_BY_ID
-from engines.jurassic_parts.slab import NO_CHISEL, Layout, rank_contributors, shares
+from engines.jurassic_parts.slab import DIRECTIONS, rank_contributors, shares
 
 SHARE_CAP = 6
+NEIGHBOUR_STEPS = frozenset(DIRECTIONS)
+HALF_STEPS = ((1, 0), (0, 1), (-1, 1))  # E, SE, SW: every neighbour pair once
 SPLIT_RULES = ["JP-SPLIT", "JP-SPLIT-SMALLER", "JP-SPLIT-EQUAL", "JP-SPLIT-INTERIOR", "JP-CONTRIBUTORS",
                "JP-SHARES", "JP-CHISELS-RETURNED"]
 
@@ -41,11 +43,12 @@ def split_ruling(data: Any) -> dict[str, Any]:
     cells: list[tuple[int, int]] = []
     slot_of_id: dict[str, int] = {}
     cell_owner: dict[tuple[int, int], str] = {}
+    known = COMPONENT_BY_ID
     for index, tile in enumerate(tiles):
         if not isinstance(tile, Mapping):
             raise InputError(f"tiles[{index}] must be an object with id, q and r")
         tile_id = tile.get("id")
-        if not isinstance(tile_id, str) or tile_id not in COMPONENT_BY_ID:
+        if not isinstance(tile_id, str) or tile_id not in known:
             raise InputError(f"unknown tile {tile_id!r} in tiles[{index}]")
         if tile_id in slot_of_id:
             raise InputError(f"duplicate tile {tile_id}")
@@ -59,8 +62,9 @@ def split_ruling(data: Any) -> dict[str, Any]:
         slot_of_id[tile_id] = len(ids)
         ids.append(tile_id)
         cells.append(cell)
-    layout = Layout(cells)
-    owner = [NO_CHISEL] * len(layout.gaps)
+    n = len(cells)
+    # union-find over the uncracked gaps; each neighbour pair is seen once (E, SE, SW of every tile)
+    cracked: dict[tuple[int, int], int] = {}
     chisels = data.get("chisels", [])
     if not isinstance(chisels, list):
         raise InputError("\"chisels\" must be a list of {a, b, player}")
@@ -69,47 +73,65 @@ def split_ruling(data: Any) -> dict[str, Any]:
         if not isinstance(chisel, Mapping):
             raise InputError(f"chisels[{index}] must be an object with a, b and player")
         a, b, who = chisel.get("a"), chisel.get("b"), chisel.get("player")
-        for end in (a, b):
-            if not isinstance(end, str) or end not in slot_of_id:
-                raise InputError(f"chisels[{index}] names unknown tile {end!r} (not on the slab)")
-        assert isinstance(a, str) and isinstance(b, str)
+        sa = slot_of_id.get(a) if isinstance(a, str) else None
+        sb = slot_of_id.get(b) if isinstance(b, str) else None
+        if sa is None or sb is None:
+            unknown = a if sa is None else b
+            raise InputError(f"chisels[{index}] names unknown tile {unknown!r} (not on the slab)")
         if who not in player_index:
             raise InputError(f"chisels[{index}] belongs to unknown player {who!r}")
-        gap = layout.gap_of.get((slot_of_id[a], slot_of_id[b]))
-        if gap is None:
+        (qa, ra), (qb, rb) = cells[sa], cells[sb]
+        if (qb - qa, rb - ra) not in NEIGHBOUR_STEPS:
             raise InputError(f"chisel between {a} and {b}: the tiles are not adjacent")
-        if owner[gap] != NO_CHISEL:
+        key = (sa, sb) if sa < sb else (sb, sa)
+        if key in cracked:
             raise InputError(f"two chisels on the gap between {a} and {b}")
-        owner[gap] = player_index[who]
-    on_slab = [True] * len(ids)
-    parts = layout.parts(on_slab, owner)
-    if len(parts) == 1:
+        cracked[key] = player_index[who]
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    parts = n
+    cell_slot = {cell: slot for slot, cell in enumerate(cells)}
+    for i, (q, r) in enumerate(cells):
+        for dq, dr in HALF_STEPS:
+            j = cell_slot.get((q + dq, r + dr))
+            if j is None or ((i, j) if i < j else (j, i)) in cracked:
+                continue
+            ri, rj = find(i), find(j)
+            if ri != rj:
+                parent[ri] = rj
+                parts -= 1
+    if parts == 1:
         return {"split": False, "rules": ["JP-SPLIT"]}
-    if len(parts) > 2:
-        raise InputError(f"the slab is in {len(parts)} parts; a split makes exactly 2")
-    first, second = parts
+    if parts > 2:
+        raise InputError(f"the slab is in {parts} parts; a split makes exactly 2")
+    root = find(0)
+    first = {s for s in range(n) if find(s) == root}
+    second = set(range(n)) - first
     active = player_index[current]
     if len(first) == len(second):
         # the part holding the smallest tile id first
-        ordered = sorted(parts, key=lambda part: min(ids[s] for s in part))
-        options = [_option(layout, ids, players, owner, active, part, other)
+        ordered = sorted((first, second), key=lambda part: min(ids[s] for s in part))
+        options = [_option(ids, players, cracked, active, part, other)
                    for part, other in (ordered, ordered[::-1])]
         return {"split": True, "equal": True, "options": options, "rules": SPLIT_RULES}
     smaller, larger = (first, second) if len(first) < len(second) else (second, first)
-    option = _option(layout, ids, players, owner, active, smaller, larger)
+    option = _option(ids, players, cracked, active, smaller, larger)
     return {"split": True, "equal": False, "options": [option], "rules": SPLIT_RULES}
 
 
-def _option(layout: Layout, ids: list[str], players: list[str], owner: list[int], active: int,
+def _option(ids: list[str], players: list[str], cracked: dict[tuple[int, int], int], active: int,
             awarded: set[int], rest: set[int]) -> dict[str, Any]:
     n = len(players)
     border_counts = [0] * n
     inside_counts = [0] * n
     border_gaps: list[dict[str, str]] = []
-    for gap, (a, b) in enumerate(layout.gaps):
-        who = owner[gap]
-        if who == NO_CHISEL:
-            continue
+    for (a, b), who in cracked.items():
         if (a in awarded) != (b in awarded):
             border_counts[who] += 1
             border_gaps.append({"a": ids[a], "b": ids[b], "player": players[who]})
