@@ -16,8 +16,9 @@ RULES = [
         "IN-END",
         "End of game",
         "The game can end in 3 different ways: Someone is setting up the last camp their personal supply. "
-        "The deck of dinosaur cards is empty. 2 of the stacks of action cards you can buy are empty. In any "
-        "case, you still play to the end of the current round.",
+        "(It is irrelevant whether there are still Camps in the general supply.) The deck of dinosaur cards "
+        "is empty. 2 of the stacks of action cards you can buy are empty. In any case, you still play to "
+        "the end of the current round.",
         "The round ends when the turn would pass back to the start player (the first seat).",
     ),
     _rule(
@@ -29,8 +30,8 @@ RULES = [
     _rule(
         "IN-TURN",
         "Turn order",
-        "The starting player makes the first move. Then you play in turn clockwise. On your turn, you play "
-        "out your hand of cards, one at a time, openly in front of you in any order.",
+        "The starting player with makes the first move. Then you play in turn clockwise. On your turn, you "
+        "play out your hand of cards, one at a time, openly in front of you in any order.",
     ),
     _rule(
         "IN-DRAW",
@@ -47,7 +48,7 @@ RULES = [
         "IN-ONE-ACTION",
         "One action per card",
         "If you play an action card, you choose 1 of the possible actions that are on shown on the card. "
-        "You can also play the blue action cards without using the actions shown on the card.",
+        "... You can also play the blue action cards without using the actions shown on the card.",
     ),
     _rule(
         "IN-SURPLUS",
@@ -60,14 +61,15 @@ RULES = [
         "IN-BUY",
         "Buy a new card",
         "You can only buy the top card of the 5 piles of action cards on the game board. ... Then you take "
-        "the card you bought and place it on top of yours Discard pile.",
+        "the card you bought and place it on top of yours Discard pile (so you cannot use this card "
+        "immediately).",
     ),
     _rule(
         "IN-BOXES",
         "Equipment boxes",
-        "You take (maximum) as many boxes as the card shows, from your personal Stock and place them on a "
-        "field of the game board. ... Never place it on a volcano space or a space with a dinosaur figure. "
-        "Move boxes from one field to another field of the game board.",
+        "Then you take (maximum) as many boxes as the card shows, from your personal Stock and place them "
+        "on a field of the game board. ... Never place it on a volcano space or a space with a dinosaur "
+        "figure. ... Move boxes from one field to another field of the game board.",
         "Placing or moving one box costs 1 box point.",
     ),
     _rule(
@@ -161,33 +163,42 @@ RULES = [
         "IN-EGG",
         "Dinosaur egg",
         "When you play the dinosaur egg card, you take the top card from the face-down dinosaur pile and "
-        "play it immediately. Both cards ... are then discarded. Attention: You may never take your "
-        "dinosaur egg card out of the game!",
+        "play it immediately (see below). Both cards, the dinosaur egg card and the just played dinosaur "
+        "card are then discarded. ... Attention: You may never take your dinosaur egg card out of the game!",
+        "The dinosaur card is discarded onto the player's own discard pile: it joins that player's deck.",
     ),
     _rule(
         "IN-DINO-MOVE",
         "Dinosaur movement",
         "You have to move this dinosaur by 1 – 3 spaces in a straight line. you always move the dinosaur "
-        "downwards ... towards the southern tip of the island. ... You are not allowed during the dinosaur "
-        "movement to skip occupied fields. Multiple dinosaur figures are allowed to stand on one field.",
+        "downwards, i.e. away from the volcanic fields at the top of the island, towards the southern tip "
+        "of the island. ... Note: You are not allowed during the dinosaur movement to skip occupied fields "
+        "(with camps or equipment boxes). Note: Multiple dinosaur figures are allowed to stand on one "
+        "field.",
+        "Straight towards the southern tip is down the field's column.",
     ),
     _rule(
         "IN-DINO-END",
         "How a dinosaur move ends",
-        "1. You stop the movement voluntarily. 2. The dinosaur reaches an occupied field ... you take all "
-        "the boxes ... If there are camps and equipment boxes on the field, you just remove the boxes ... "
-        "you only "
-        "remove the top camp ... you place the dinosaur figure back to an empty Volcanic field. 3. The "
-        "dinosaur reaches the edge of the island in the upper 3 areas ... 4. ... in the bottom Area ... The "
-        "dinosaur leaves ... You place the figure back to an empty volcanic field. 5. The dinosaur has moved "
-        "3 spaces.",
+        "1. You stop the movement voluntarily. ... 2. The dinosaur reaches an occupied field (Equipment "
+        "boxes and/or camp). ... If there are camps and equipment boxes on the field, you just remove the "
+        "boxes. The camp remains intact. ... you only remove the top camp. Once you have removed boxes or a "
+        "camp, you place the dinosaur figure back to an empty Volcanic field on top of the island. ... 3. "
+        "The dinosaur reaches the edge of the island in the upper 3 areas. ... 4. The dinosaur will be over "
+        "the edge of the playing field in the bottom Area. ... You place the figure back to an empty "
+        "volcanic field. ... 5. The dinosaur has moved 3 spaces.",
+        "The active player chooses the empty volcano. A move cannot go past an upper area's edge; leaving "
+        "the island in the bottom area counts as the last step.",
     ),
     _rule(
         "IN-SCORING",
         "Trigger a scoring",
-        "Immediately after you set up a camp, you trigger a scoring. You choose one of the 3 scoring cards "
-        "from the aktiv area ... Move all scoring cards forward in the direction of the arrows to close the "
-        "gap. Put the currently used scoring card at the bottom of the scoring card track.",
+        "Immediately after you set up a camp, you trigger a scoring. You choose one of the 3 scoring "
+        '(wertung) cards from the "aktiv" area on the board and immediately move your counting marker on '
+        "the scoring track by the number of points indicated on that card. Move all scoring cards forward "
+        "in the direction of the arrows to close the gap. Put the currently used scoring card at the bottom "
+        "of the scoring card track.",
+        "Slots 0-2 of the row are the active area; the used card goes to slot 4.",
     ),
     _rule(
         "IN-TOP-CAMP",
@@ -266,10 +277,12 @@ RULES = [
     _rule(
         "IN-INDIVIDUAL",
         "Individual ratings",
-        "You don't trigger an automatic scoring when setting up a camp. ... you can now also buy each of the "
-        "5 face-up scoring cards. When you buy a scoring card, you immediately get the points. Then you put "
-        "the Scoring card into your discard pile. ... At the end of your turn, place a new scoring card from "
-        "the face-down pile on each empty scoring card space.",
+        "You don't trigger an automatic scoring when setting up a camp. ... Like action cards, you can now "
+        "also buy each of the 5 face-up scoring cards. ... When you buy a scoring card, you immediately get "
+        "the points. Then you put the Scoring card into your discard pile. ... At the end of your turn, "
+        "place a new scoring card from the face-down pile on each empty scoring card space.",
+        "Bought cards leave gaps; at the end of the turn the cards move right and new cards fill the left "
+        "slots.",
     ),
     _rule(
         "IN-PHASE",

@@ -196,7 +196,7 @@ class IslaNublarState(State):
             breakdown={p: dict(sorted(self.score[p].items())) for p in self._players},
             winners=winners,
             reason=reason,
-            tiebreak={"rule": "tied players share the place"} if len(winners) > 1 else {},
+            tiebreak={"rule": "IN-TIE", "shared": list(winners)} if len(winners) > 1 else {},
         )
 
     def scoring_card_points(self, card_id: str, player: str) -> int:
@@ -712,7 +712,7 @@ class IslaNublarState(State):
                     "player": p,
                     "purpose": "inventory",
                     "chosen": {},
-                    "extra": 1 + int(params.get("extra", 2)),
+                    "extra": int(params.get("extra", 2)),
                 }
             )
         elif effect == "improve":
