@@ -912,7 +912,7 @@ class BotDriver:
             self.submitted += 1
             return True
         self.physical += 1
-        self.show_state(after)
+        self.show(model.display_scene(state, action, after))
         target = state_key(after)
         for _ in range(self.max_frames):
             if self.pump is not None:

@@ -55,14 +55,30 @@ class Placed:
     at: Point
 
 
+#: decides what a tag counts as: ``(component_id, is_back, zone) -> name`` or None to leave it out
+Namer = Callable[[str, bool, "str | None"], "str | None"]
+
+
+def default_namer(component_id: str, is_back: bool, zone: str | None) -> str | None:
+    """Fronts by their id, backs anonymous; whatever lies in the box is out of play and left out."""
+    if zone is not None and zone.startswith("box"):
+        return None
+    return "back" if is_back else component_id
+
+
 @dataclass
 class Picture:
-    """A table reduced to what inference compares: fronts by id, backs and pegs by zone/colour and place."""
+    """A table reduced to what inference compares: items by (what, name) -> where they lie.
 
-    fronts: dict[str, Placed] = field(default_factory=dict)
-    backs: list[Placed] = field(default_factory=list)
-    pegs: dict[str, list[Placed]] = field(default_factory=dict)
+    ``what`` is ``front`` (name: the component id, or a class such as ``STEAL`` when a game's pieces of a
+    kind are interchangeable), ``back`` (all face-down tags are alike) or ``peg`` (name: the colour).
+    """
+
+    items: dict[tuple[str, str], list[Placed]] = field(default_factory=dict)
     _keys: dict[float, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def add(self, what: str, name: str, placed: Placed) -> None:
+        self.items.setdefault((what, name), []).append(placed)
 
     def key(self, tolerance: float) -> str:
         """A stable text key (positions snapped to the tolerance): unchanged table -> same key."""
@@ -76,17 +92,20 @@ class Picture:
                 return f"{p.zone}"
             return f"{p.zone}@{round(p.at[0] / grid)},{round(p.at[1] / grid)}"
 
-        parts = [f"{k}={snap(v)}" for k, v in sorted(self.fronts.items())]
-        parts.append("|B:" + ";".join(sorted(snap(b) for b in self.backs)))
-        for colour, pegs in sorted(self.pegs.items()):
-            parts.append(f"|P{colour}:" + ";".join(sorted(snap(p) for p in pegs)))
-        key = ";".join(parts)
+        key = "|".join(
+            f"{what}:{name}=" + ";".join(sorted(snap(p) for p in places))
+            for (what, name), places in sorted(self.items.items())
+            if places
+        )
         self._keys[tolerance] = key
         return key
 
 
 def picture_from_scene(
-    scene: Scene, back_ids: Callable[[str], bool], zone_cache: dict[Point, str | None] | None = None
+    scene: Scene,
+    back_ids: Callable[[str], bool],
+    zone_cache: dict[Point, str | None] | None = None,
+    namer: Namer = default_namer,
 ) -> Picture:
     """The picture of an expected scene. ``back_ids(component_id)`` tells a face-down tag from a front.
     ``zone_cache`` remembers the zone of each position (layouts put pieces on the same spots again)."""
@@ -102,17 +121,21 @@ def picture_from_scene(
     picture = Picture()
     for tag in scene.tags:
         component_id = tag.payload.rsplit(":", 1)[-1]
-        placed = Placed(zone_at(tag.center), tag.center)
-        if back_ids(component_id):
-            picture.backs.append(placed)
-        else:
-            picture.fronts[component_id] = placed
+        zone = zone_at(tag.center)
+        back = back_ids(component_id)
+        name = namer(component_id, back, zone)
+        if name is not None:
+            picture.add("back" if back else "front", name, Placed(zone, tag.center))
     for peg in scene.pegs:
-        picture.pegs.setdefault(peg.colour, []).append(Placed(zone_at(peg.center), peg.center))
+        zone = zone_at(peg.center)
+        if zone is None or not zone.startswith("box"):
+            picture.add("peg", peg.colour, Placed(zone, peg.center))
     return picture
 
 
-def picture_from_observation(observation: Observation, zones: Sequence[Zone]) -> Picture:
+def picture_from_observation(
+    observation: Observation, zones: Sequence[Zone], namer: Namer = default_namer
+) -> Picture:
     """The picture of what the camera saw (zones from the observation, or from the layout's zones)."""
 
     def zone_of(point: Point | None, given: str | None) -> str | None:
@@ -128,14 +151,15 @@ def picture_from_observation(observation: Observation, zones: Sequence[Zone]) ->
     picture = Picture()
     for component_id, reading in observation.tags.items():
         at = reading.center_mm if reading.center_mm is not None else reading.center_px
-        placed = Placed(zone_of(reading.center_mm, reading.zone), at)
-        if reading.face == BACK:
-            picture.backs.append(placed)
-        else:
-            picture.fronts[component_id] = placed
+        zone = zone_of(reading.center_mm, reading.zone)
+        back = reading.face == BACK
+        name = namer(component_id, back, zone)
+        if name is not None:
+            picture.add("back" if back else "front", name, Placed(zone, at))
     for peg in observation.pegs:
-        colour = peg.colour or "?"
-        picture.pegs.setdefault(colour, []).append(Placed(zone_of(peg.center_mm, peg.zone), peg.center_mm))
+        zone = zone_of(peg.center_mm, peg.zone)
+        if zone is None or not zone.startswith("box"):
+            picture.add("peg", peg.colour or "?", Placed(zone, peg.center_mm))
     return picture
 
 
@@ -236,22 +260,18 @@ def _match_anonymous(
 def compare(expected: Picture, seen: Picture, tolerance: float) -> list[Difference]:
     """Every difference between an expected picture and a seen one (empty: they match)."""
     differences: list[Difference] = []
-    for component_id in sorted(set(expected.fronts) | set(seen.fronts)):
-        e = expected.fronts.get(component_id)
-        s = seen.fronts.get(component_id)
-        if e is None:
-            differences.append(Difference("front", "appeared", component_id, None, s))
-        elif s is None:
-            differences.append(Difference("front", "vanished", component_id, e, None))
-        elif not _same_place(e, s, tolerance):
-            differences.append(Difference("front", "moved", component_id, e, s))
-    gone, new = _match_anonymous(expected.backs, seen.backs, tolerance)
-    differences += [Difference("back", "vanished", "back", p, None) for p in gone]
-    differences += [Difference("back", "appeared", "back", None, p) for p in new]
-    for colour in sorted(set(expected.pegs) | set(seen.pegs)):
-        gone, new = _match_anonymous(expected.pegs.get(colour, []), seen.pegs.get(colour, []), tolerance)
-        differences += [Difference("peg", "vanished", colour, p, None) for p in gone]
-        differences += [Difference("peg", "appeared", colour, None, p) for p in new]
+    for what, name in sorted(set(expected.items) | set(seen.items)):
+        gone, new = _match_anonymous(
+            expected.items.get((what, name), []), seen.items.get((what, name), []), tolerance
+        )
+        if what == "front" and len(gone) == 1 and len(new) == 1:
+            differences.append(Difference("front", "moved", name, gone[0], new[0]))
+            continue
+        kind: Literal["front", "back", "peg"] = (
+            "front" if what == "front" else "back" if what == "back" else "peg"
+        )
+        differences += [Difference(kind, "vanished", name, p, None) for p in gone]
+        differences += [Difference(kind, "appeared", name, None, p) for p in new]
     return differences
 
 
@@ -294,14 +314,24 @@ class TableModel:
         key = key or state_key(state)
         picture = self._cache.get(key)
         if picture is None:
-            picture = picture_from_scene(self.scene(state), self.is_back, self._zones_at)
+            picture = picture_from_scene(self.scene(state), self.is_back, self._zones_at, self.name_of)
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = picture
         return picture
 
     def seen(self, observation: Observation) -> Picture:
-        return picture_from_observation(observation, self.zones)
+        return picture_from_observation(observation, self.zones, self.name_of)
+
+    def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
+        """What a tag counts as (see :func:`default_namer`); games make interchangeable pieces alike."""
+        return default_namer(component_id, is_back, zone)
+
+    def display_scene(self, before: State, action: Action, after: State) -> Scene:
+        """What the table shows once ``action`` has been made physically (the bot driver shows it). A
+        reveal may look different from the settled state after it (the tile lies face up on the reveal
+        spot before it goes where the rules send it)."""
+        return self.scene(after)
 
     # -- hooks for the per-game modules ---------------------------------------------------------------
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
