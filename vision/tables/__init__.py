@@ -171,6 +171,10 @@ class StableIds:
             self._given[key] = free[0]
         return self._given[key]
 
+    def holders(self) -> list[object]:
+        """Keys holding an id now."""
+        return list(self._given)
+
     def release(self, key: object) -> None:
         """The piece left the table (into a hand or the box): its id may be reused by another key."""
         self._given.pop(key, None)
