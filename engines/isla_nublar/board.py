@@ -20,6 +20,7 @@ from typing import Any
 from engines.core import StateFormatError
 
 LANDSCAPES = ("park", "mountain", "forest", "plain", "lake")
+SQRT3 = 3**0.5
 
 #: straight-line directions on the board, named by compass; each maps a field's (column, row) to the next
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
@@ -66,6 +67,29 @@ class Board:
         """The next field in a straight line, or None past the island's edge."""
         here = self.fields[field_id]
         return self.positions.get(_step(here.column, here.row, direction))
+
+    def centre(self, field_id: str) -> tuple[float, float]:
+        """Field centre in pitches (centre-to-centre distance of neighbours), x east and y south from the
+        centre of (column 0, row 0): flat-top hexes, odd columns half a field lower."""
+        field = self.fields[field_id]
+        return (field.column * SQRT3 / 2, field.row + (0.5 if field.column % 2 else 0.0))
+
+    def field_at(self, x: float, y: float) -> str | None:
+        """The field whose centre is nearest to (x, y) in pitches, if within half a pitch; else None."""
+        best, best_d2 = None, 0.25
+        for fid in self.fields:
+            cx, cy = self.centre(fid)
+            d2 = (cx - x) ** 2 + (cy - y) ** 2
+            if d2 <= best_d2:
+                best, best_d2 = fid, d2
+        return best
+
+    def extent(self) -> tuple[float, float, float, float]:
+        """Bounding box (min x, min y, max x, max y) of all field centres, in pitches; the corner tags
+        BOARD-NW/NE/SE/SW sit outside it."""
+        points = [self.centre(fid) for fid in self.fields]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return (min(xs), min(ys), max(xs), max(ys))
 
     def adjacent(self, first: str, second: str) -> bool:
         return second in self.fields[first].neighbours

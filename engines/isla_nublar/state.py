@@ -181,6 +181,17 @@ class IslaNublarState(State):
     def card(self, card_id: str) -> Any:
         return self.cards.cards[card_id]
 
+    def table_view(self) -> dict[str, Any]:
+        """What a camera looking down can check: per occupied field the top camp's colour, the stack
+        height and the boxes by colour; the field of each dinosaur figure (None while off the island)."""
+        fields: dict[str, Any] = {}
+        for fid in self.board.fields:
+            stack = self.camps.get(fid, [])
+            held = self.boxes.get(fid, {})
+            if stack or held:
+                fields[fid] = {"top": stack[-1] if stack else None, "height": len(stack), "boxes": dict(held)}
+        return {"fields": fields, "dinosaurs": dict(self.dinos)}
+
     # -- scores -----------------------------------------------------------------------------------------
     def scores(self) -> Outcome:
         totals = {p: self.total(p) for p in self._players}

@@ -295,3 +295,22 @@ def test_card_file_marks_what_the_rulebook_does_not_print() -> None:
     assert data["default"] is True
     for key in ("action_cards", "starting_cards", "dinosaur_cards", "scoring_cards", "development_tiles"):
         assert "own" in data["own"][key]
+
+
+def test_geometry_helpers_for_vision(kit: SimpleNamespace) -> None:
+    board = default_board()
+    for fid in board.fields:
+        assert board.field_at(*board.centre(fid)) == fid
+        for other in board.fields[fid].neighbours:
+            (x1, y1), (x2, y2) = board.centre(fid), board.centre(other)
+            assert abs(((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - 1.0) < 1e-9  # neighbours 1 pitch apart
+    assert board.field_at(-3.0, -3.0) is None
+    x0, y0, x1, y1 = board.extent()
+    assert (x0, y0) == (0.0, 0.0) and y1 == 9.5
+    s = kit.fresh()
+    kit.put_camp(s, "blue", "C3R3")
+    kit.put_camp(s, "red", "C3R3")
+    kit.put_boxes(s, "blue", "C3R3", 2)
+    seen = s.table_view()
+    assert seen["fields"] == {"C3R3": {"top": "red", "height": 2, "boxes": {"blue": 2}}}
+    assert set(seen["dinosaurs"].values()) == set(board.volcanoes)
