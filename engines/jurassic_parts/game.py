@@ -128,6 +128,9 @@ class JurassicPartsGame(Game):
         self.options = (
             Option("resource_cards", 0, (0, 1, 2),
                    "resource cards dealt to each player from the cards whose text is known (the Backpack)"),
+            Option("end_bones", "optimal", ("optimal", "loose"),
+                   "Piles of Bones not committed by the end: placed where they score most (the reading in "
+                   "RULES-NOTES), or left as loose tiles worth 1 each", house_rule=True),
         )
 
     # -- factories ------------------------------------------------------------------------------------
@@ -157,6 +160,8 @@ class JurassicPartsGame(Game):
         fossil is unknown, its rocks are those seen on its back (default: none)."""
         names = self.check_players(players)
         resolved = self.resolve_options(options)
+        if not isinstance(tiles, Sequence) or not 2 <= len(tiles) <= len(COMPONENTS):
+            raise _fail(f"a slab has 2 to {len(COMPONENTS)} tiles")
         cells: list[Cell] = []
         base_rocks: list[tuple[bool, ...]] = []
         rotations: list[int] = []

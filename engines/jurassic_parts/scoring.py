@@ -70,13 +70,15 @@ def _species_outcome(index: int, loose: Sequence[int], extra: Sequence[int]) -> 
     return sets, sum(total) - sets * species.size
 
 
-def score_holding(loose: Sequence[int], complete: Sequence[int], amber: int) -> HoldingScore:
-    """Score one player's holdings, placing uncommitted Piles of Bones where they score most."""
+def score_holding(loose: Sequence[int], complete: Sequence[int], amber: int,
+                  place_bones: bool = True) -> HoldingScore:
+    """Score one player's holdings, placing uncommitted Piles of Bones where they score most
+    (``place_bones=False``, a house rule: they stay loose tiles)."""
     free_bones = loose[BONES]
     # a Pile of Bones only replaces a missing part of a dinosaur of which the player holds a real tile
     targets: list[int | None] = [None]
     for species in SPECIES:
-        if any(loose[p] for p in species.parts):
+        if place_bones and any(loose[p] for p in species.parts):
             targets.extend(species.parts)
     best: tuple[int, int, list[int], list[tuple[int, int]]] | None = None
     for choice in combinations_with_replacement(targets, free_bones):

@@ -760,7 +760,8 @@ class JurassicPartsState(State):
     # -- scores ---------------------------------------------------------------------------------------
     def holding_scores(self) -> dict[str, HoldingScore]:
         return {
-            name: score_holding(self.loose[p], self.complete[p], self.amber[p])
+            name: score_holding(self.loose[p], self.complete[p], self.amber[p],
+                                place_bones=self.options.get("end_bones", "optimal") == "optimal")
             for p, name in enumerate(self.names)
         }
 

@@ -166,3 +166,19 @@ def test_completing_earns_amber_only_while_the_supply_lasts(jp: SimpleNamespace)
     assert state.complete[0][2] == 1 and state.amber[0] == 0 and state.supply == 0
     state = state.apply(EndTurn("red"))
     assert state.current_player() == "blue"
+
+
+def test_house_rule_bones_left_loose_at_the_end(jp: SimpleNamespace) -> None:
+    tiles = [(q, r, "PLANT") for q, r in jp.hexagon(1)]
+    state = jp.game.state_from_layout(
+        ["red", "blue"],
+        [{"cell": [q, r], "id": jp.ids_of(f)[i], "rocks": jp.NO_ROCKS} for i, (q, r, f) in enumerate(tiles)],
+        options={"end_bones": "loose"},
+    )
+
+    def change(data: dict[str, Any]) -> None:
+        data["seats"]["red"]["loose"] = {"BONES": 1, "TRICERA-1": 1, "TRICERA-2": 1}
+
+    state = jp.edit(state, change)
+    assert state.scores().scores["red"] == 3
+    assert state.to_dict()["options"]["end_bones"] == "loose"
