@@ -387,6 +387,14 @@ def _parse_result(state: BrunchState, raw: Any) -> None:
         raise _fail("losers are named exactly when a player has no triceratops left")
     if state.pending is not None:
         raise _fail("a finished game has no pending step")
+    rule = result["rule"]
+    without = [colour for colour in COLOURS if state.on_area(colour) == 0]
+    if rule == "JB-END-NO-TRICERATOPS" and sorted(losers) != without:
+        raise _fail(f"the losers {losers} are not the players with no triceratops left {without}")
+    if rule == "JB-END-NO-GRASS" and (state.grass or without):
+        raise _fail("the game ended for lack of grass but grass is left (or a team is gone)")
+    if rule == "JB-END-QUIET" and (state.quiet_turns != 2 or without or not state.grass):
+        raise _fail("the game ended after two quiet turns but the turn record says otherwise")
     state.result = dict(result)
 
 
