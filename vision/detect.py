@@ -41,7 +41,8 @@ class GeometryHints:
     ``pitch``: cell spacing when there is no prior (Brunch needs one: its boards' cell size);
     ``peg_radius_mm``: radius of chisels/camps seen from above; ``island_size`` (w, h) between the
     island's corner tags and ``island_fields`` (column, row) -> board-frame mm from the NW corner tag.
-    ``play_zone``: only tags in this zone belong to the lattice (None: every lattice-kind tag).
+    ``play_zone``: only tags in this zone belong to the lattice (None: every lattice-kind tag);
+    ``table_size``: marker 0 to marker 2 in mm (for calibrating from a frame).
     """
 
     prior: LatticeFit | None = None
@@ -50,6 +51,7 @@ class GeometryHints:
     island_size: tuple[float, float] | None = None
     island_fields: Mapping[tuple[int, int], Point] | None = None
     play_zone: str | None = "play"
+    table_size: tuple[float, float] | None = None
 
 
 LATTICE_KINDS = {"JP": ("tile",), "JK": ("tile", "action")}
@@ -194,9 +196,9 @@ class Detector:
             pieces = {
                 r.component_id: r.center_mm
                 for r in readings.values()
-                if r.center_mm is not None and not r.component_id.startswith("BOARD-")
+                if r.center_mm is not None and not r.component_id.startswith("BOARD-") and self._in_play(r)
             }
-            pitch = self.hints.pitch or (self.hints.prior.pitch if self.hints.prior else 50.0)
+            pitch = self.hints.pitch or (self.hints.prior.pitch if self.hints.prior else 62.0)
             fit = geometry.fit_boards(boards, pieces, pitch, self.hints.prior)
         elif self.game == "IN":
             corners = {
@@ -266,27 +268,45 @@ def _corner_span(corners: Mapping[str, Point]) -> tuple[float, float]:
 
 
 def table_size_for(game: str) -> tuple[float, float] | None:
-    """The table area (marker 0 to marker 2) the game's layout uses, when :mod:`vision.tables` has one."""
+    """The table area (marker 0 to marker 2) of the game's default layout in :mod:`vision.tables`."""
+    return hints_for(game).table_size
+
+
+def hints_for(game: str, state: Any = None, layout: Any = None) -> GeometryHints:
+    """Geometry hints from the game's table layout in :mod:`vision.tables` (the one ``scene_for`` draws
+    with), so fitted cells are the engine's: JP slab origin and pitch; JK grid (needs the state's rows and
+    columns to place cell (0, 0)); JB grid origin and pitch (from the state's area when given)."""
+    code = tags.game_code(game)
     try:
         from vision import tables
     except ImportError:
-        return None
-    return (float(tables.TABLE_WIDTH), float(tables.TABLE_HEIGHT))
-
-
-def hints_for(game: str) -> GeometryHints:
-    """Geometry hints from the game's table layout in :mod:`vision.tables` (defaults when it has none)."""
-    code = tags.game_code(game)
+        return GeometryHints()
+    size = (float(tables.TABLE_WIDTH), float(tables.TABLE_HEIGHT))
     try:
+        if code == "JP":
+            from vision.tables.jurassic_parts import JurassicPartsLayout
+
+            jp = layout or JurassicPartsLayout()
+            prior = LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0)
+            return GeometryHints(prior, jp.pitch, jp.chisel_radius, table_size=(jp.width, jp.height))
         if code == "JK":
             from vision.tables.jurassik import JurassikLayout
 
-            jk = JurassikLayout()
-            # The grid's size is the engine's business; the pitch is the layout's.
-            return GeometryHints(pitch=jk.pitch)
+            jk = layout or JurassikLayout()
+            grid: LatticeFit | None = None
+            if state is not None:
+                rows, cols = int(state.rows), int(state.cols)
+                grid = LatticeFit("square", jk.cell_center(0, 0, rows, cols), jk.pitch, 0.0)
+            return GeometryHints(grid, jk.pitch, table_size=(jk.width, jk.height))
+        if code == "JB":
+            from vision.tables.jurassic_brunch import BrunchLayout
+
+            jb = layout or (BrunchLayout.for_area(state.area) if state is not None else BrunchLayout())
+            prior = LatticeFit("square", jb.origin, jb.pitch, 0.0)
+            return GeometryHints(prior, jb.pitch, table_size=(jb.width, jb.height))
     except ImportError:
         pass
-    return GeometryHints()
+    return GeometryHints(table_size=size)
 
 
 def auto_calibration(image: np.ndarray, table_size: tuple[float, float] | None = None) -> Calibration | None:

@@ -226,26 +226,31 @@ def fit_boards(
     pitch: float,
     prior: LatticeFit | None = None,
 ) -> LatticeFit:
-    """Jurassic Brunch: ``board_tags`` maps ``BOARD-n`` to (centre mm, tag angle); each board is 3x3 cells of
-    ``pitch`` mm around its centre. The common grid is aligned with the first board; cell (0, 0) is the
-    north-west cell of the lowest-numbered board (or the prior's origin). ``pieces`` (figures, tokens) get
-    the cell they stand on, when it lies on a board."""
-    if not board_tags:
-        return LatticeFit(
-            "boards", prior.origin if prior else (0.0, 0.0), pitch, prior.angle if prior else 0.0
-        )
-    names = sorted(board_tags)
-    first_centre, first_angle = board_tags[names[0]]
-    angle = prior.angle if prior is not None else ((first_angle + 45.0) % 90.0) - 45.0
-    if prior is not None:
-        origin = np.array(prior.origin)
-    else:
-        origin = np.array(first_centre) + np.array(rotate((-pitch, -pitch), angle))
+    """Jurassic Brunch: every piece (figure, token) gets its integer (x, y) cell on the common grid of the
+    four 3x3 pasture boards; ``board_tags`` maps ``BOARD-n`` to (centre mm, tag angle) for the boards whose
+    centre tag is visible (a token or figure on the centre cell hides it) and gives each board's place and
+    quarter turns. With a ``prior`` (the layout: cell (0, 0)'s centre, pitch, angle) cells are the engine's;
+    without one the grid is aligned with the first visible board and (0, 0) is its north-west cell."""
+    if prior is None:
+        if board_tags:
+            first_centre, first_angle = board_tags[sorted(board_tags)[0]]
+            angle = ((first_angle + 45.0) % 90.0) - 45.0
+            origin = np.array(first_centre) + np.array(rotate((-pitch, -pitch), angle))
+            prior = LatticeFit("square", (float(origin[0]), float(origin[1])), pitch, angle)
+        elif pieces:
+            prior = None
+        else:
+            return LatticeFit("boards", (0.0, 0.0), pitch, 0.0)
+    points = dict(pieces)
+    for name, (centre, _) in board_tags.items():
+        points[name] = centre
+    square = fit_square(points, prior, pitch)
+    origin, angle = np.array(square.origin), square.angle
     boards: dict[str, dict[str, object]] = {}
     board_cells: dict[tuple[int, int], str] = {}
-    for name in names:
+    for name in sorted(board_tags):
         centre, tag_angle = board_tags[name]
-        unit = _to_unit(np.array([centre]), origin, pitch, angle)[0]
+        unit = _to_unit(np.array([centre]), origin, square.pitch, angle)[0]
         cx, cy = round(float(unit[0])), round(float(unit[1]))
         turn = round(((tag_angle - angle) % 360.0) / 90.0) % 4
         boards[name] = {
@@ -256,17 +261,14 @@ def fit_boards(
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 board_cells[(cx + dx, cy + dy)] = name
-    cells: dict[str, str] = {}
-    residuals = []
-    for piece_id, point in sorted(pieces.items()):
-        unit = _to_unit(np.array([point]), origin, pitch, angle)[0]
-        cell = (round(float(unit[0])), round(float(unit[1])))
-        if cell in board_cells:
-            cells[piece_id] = cell_key(cell)
-            residuals.append(math.hypot(unit[0] - cell[0], unit[1] - cell[1]) * pitch)
-    residual = float(np.sqrt(np.mean(np.square(residuals)))) if residuals else 0.0
-    extra = {"boards": boards, "board_of_cell": {cell_key(c): b for c, b in sorted(board_cells.items())}}
-    return LatticeFit("boards", (float(origin[0]), float(origin[1])), pitch, angle, cells, residual, extra)
+    cells = {piece_id: key for piece_id, key in square.cells.items() if piece_id in pieces}
+    extra: dict[str, object] = {
+        "boards": boards,
+        "board_of_cell": {cell_key(c): b for c, b in sorted(board_cells.items())},
+    }
+    if "clashes" in square.extra:
+        extra["clashes"] = square.extra["clashes"]
+    return LatticeFit("boards", square.origin, square.pitch, angle, cells, square.residual, extra)
 
 
 # -------------------------------------------------------------------------------------- Isla Nublar

@@ -127,9 +127,9 @@ def _observe(args: argparse.Namespace) -> int:
         backend = args.backend
     except (BadInput, ValueError) as error:
         return _fail(str(error))
-    if calibration is None:
-        calibration = detect.auto_calibration(image, detect.table_size_for(game))
     hints = detect.hints_for(game)
+    if calibration is None:
+        calibration = detect.auto_calibration(image, hints.table_size)
     from vision import qr
 
     try:

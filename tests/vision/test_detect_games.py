@@ -1,0 +1,129 @@
+"""Frames of real engine states, drawn by the game's table layout, read back: every tag, its lattice cell,
+every chisel and its colour (Jurassic Parts), the grid cells (Jurassik), the board cells (Brunch)."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from engines.core import CHANCE, TERMINAL
+from vision import calibration as cal
+from vision import detect, pegs
+from vision.fixtures import colour_card_scene
+from vision.observation import Observation
+from vision.render import Effects, RenderedFrame, render
+from vision.scene import Scene
+from vision.tables import recommended_camera
+
+EFFECTS = Effects(blur=0.7, noise=2.5, vignette=0.2, gradient=0.15, jpeg_quality=85)
+
+
+def play(game: Any, players: list[str], seed: int, steps: int, options: dict[str, Any] | None = None) -> Any:
+    rng = random.Random(seed)
+    state = game.new_initial_state(players, rng, options) if options else game.new_initial_state(players, rng)
+    for _ in range(steps):
+        if state.current_player() == TERMINAL:
+            break
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+    return state
+
+
+def read(
+    scene: Scene,
+    game: str,
+    hints: detect.GeometryHints,
+    tilt: float,
+    seed: int,
+    colours: pegs.ColourModel | None = None,
+) -> tuple[Observation, RenderedFrame]:
+    frame = render(scene, recommended_camera(tilt=tilt), EFFECTS, rng=seed)
+    calibration = cal.calibrate(frame.image, cal.corner_layout(scene.width, scene.height), zones=scene.zones)
+    return detect.Detector(game, calibration, hints, colours).observe(frame.image), frame
+
+
+def ids(scene: Scene) -> set[str]:
+    return {tag.payload.split(":")[2] for tag in scene.tags}
+
+
+@pytest.fixture(scope="module")
+def colours() -> pegs.ColourModel:
+    card, samples = colour_card_scene()
+    frame = render(card, recommended_camera(tilt=12.0), EFFECTS, rng=3)
+    calibration = cal.calibrate(frame.image, cal.corner_layout(1280.0, 720.0))
+    return pegs.ColourModel.learn(
+        frame.image, {k: list(calibration.to_pixels(v)) for k, v in samples.items()}, 3.0
+    )
+
+
+def test_jurassic_parts_game_in_progress(colours: pegs.ColourModel) -> None:
+    from engines.jurassic_parts import GAME
+    from vision.tables.jurassic_parts import JurassicPartsLayout, scene_for
+
+    state = play(GAME, ["ann", "bob", "cy", "dee"], seed=5, steps=40)
+    layout = JurassicPartsLayout(seats=4)
+    scene = scene_for(state, layout)
+    observation, frame = read(scene, "JP", detect.hints_for("JP", layout=layout), 14.0, 5, colours)
+    visible = {t.payload.split(":")[2] for t in frame.tags if t.in_frame and t.visible > 0.99}
+    assert set(observation.tags) == visible == ids(scene)
+    on_slab = [tag for tag in scene.tags if scene.zone_at(tag.center) == "play"]
+    assert on_slab
+    for tag in on_slab:
+        tag_id = tag.payload.split(":")[2]
+        assert observation.cell_of(tag_id) == layout.mm_to_axial(tag.center), tag_id
+        assert round(observation.tags[tag_id].angle / 60.0) % 6 == round(tag.angle / 60.0) % 6
+    expected = {}
+    for peg in scene.pegs:
+        match = re.match(r"chisel \((-?\d+), (-?\d+)\)\|\((-?\d+), (-?\d+)\)", peg.label)
+        if match:
+            a, b = sorted([(int(match[1]), int(match[2])), (int(match[3]), int(match[4]))])
+            expected[f"{a[0]},{a[1]}|{b[0]},{b[1]}"] = peg.colour
+    assert expected, "the playout put chisels on the slab"
+    assert {peg.on: peg.colour for peg in observation.pegs} == expected
+    seat_zones = {tag.payload.split(":")[2]: scene.zone_at(tag.center) for tag in scene.tags}
+    assert {k: observation.tags[k].zone for k in seat_zones} == seat_zones
+
+
+def test_jurassik_grid_cells() -> None:
+    from engines.jurassik import GAME
+    from vision.tables.jurassik import JurassikLayout, scene_for
+
+    state = play(GAME, ["p0", "p1", "p2"], seed=3, steps=12)
+    layout = JurassikLayout(seats=3)
+    scene = scene_for(state, layout)
+    observation, frame = read(scene, "JK", detect.hints_for("JK", state, layout), 18.0, 7)
+    visible = {t.payload.split(":")[2] for t in frame.tags if t.in_frame}
+    assert set(observation.tags) == visible == ids(scene)
+    rows, cols = int(state.rows), int(state.cols)
+    grid = [tag for tag in scene.tags if scene.zone_at(tag.center) == "play"]
+    assert len(grid) > 10
+    for tag in grid:
+        cell = layout.cell_at(tag.center, rows, cols)
+        assert cell is not None
+        row, col = cell
+        assert observation.cell_of(tag.payload.split(":")[2]) == (col, row)
+
+
+def test_jurassic_brunch_board_cells() -> None:
+    from engines.jurassic_brunch import GAME
+    from vision.tables.jurassic_brunch import BrunchLayout, scene_for
+
+    state = play(GAME, ["blue", "orange"], seed=2, steps=6, options={"arrangement": "random"})
+    layout = BrunchLayout.for_area(state.area)
+    scene = scene_for(state, layout)
+    observation, frame = read(scene, "JB", detect.hints_for("JB", state, layout), 10.0, 9)
+    visible = {t.payload.split(":")[2] for t in frame.tags if t.in_frame}
+    assert set(observation.tags) == visible == ids(scene)
+    on_area = [
+        tag for tag in scene.tags if scene.zone_at(tag.center) == "play" and "BOARD-" not in tag.payload
+    ]
+    assert len(on_area) > 20
+    for tag in on_area:
+        assert observation.cell_of(tag.payload.split(":")[2]) == layout.cell_at(tag.center)
