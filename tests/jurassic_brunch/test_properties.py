@@ -11,9 +11,17 @@ from engines.core import Action, IllegalAction, sample_chance
 from engines.jurassic_brunch import (
     ARRANGEMENTS,
     GAME,
+    Birth,
     Charge,
+    EndTurn,
+    Expel,
+    Hide,
+    Look,
     Move,
     RaptorMove,
+    Reveal,
+    Steal,
+    UseSuperYummy,
     Wake,
     check_conservation,
 )
@@ -73,18 +81,27 @@ def test_tokens_and_triceratops_are_never_created_or_lost(seed: int, options: di
         assert set(pieces) | state.grass <= state.area.cells
 
 
-def key(action: Action) -> tuple[str, object, object]:
+def key(action: Action) -> tuple[object, ...]:
+    if isinstance(action, Look):  # the order of the two cells does not matter
+        return action.kind, frozenset(action.cells), len(action.cells)
     origin = getattr(action, "origin", None) or getattr(action, "at", None)
-    return action.kind, origin, getattr(action, "to", None) or getattr(action, "target", None)
+    to = getattr(action, "to", None) or getattr(action, "target", None)
+    return action.kind, origin, to, getattr(action, "token", None)
 
 
 def candidate_actions(state: BrunchState, rng: random.Random) -> list[Action]:
-    """Board actions over every cell pair in a few random lines: most are illegal."""
+    """Every kind of action over random cells and tokens: most are illegal."""
     cells = sorted(state.area.cells)
-    found: list[Action] = []
+    found: list[Action] = [UseSuperYummy(), EndTurn()]
+    for kind in TOKEN_COUNTS:
+        found += [Reveal(kind), Steal(kind), Hide(kind)]
     for _ in range(40):
         origin, to = rng.choice(cells), rng.choice(cells)
         found += [Move(origin, to), Charge(origin, to), RaptorMove(origin, to), Wake(origin)]
+        found += [Birth(origin), Expel(origin), Look((origin, to)), Look((origin,))]
+    grass = sorted(state.grass)
+    if len(grass) >= 2:
+        found += [Look(tuple(rng.sample(grass, 2))) for _ in range(5)]
     return found
 
 
@@ -92,8 +109,8 @@ def candidate_actions(state: BrunchState, rng: random.Random) -> list[Action]:
 @given(seed=st.integers(0, 2**32 - 1), options=SETUPS)
 def test_an_action_applies_exactly_when_it_is_listed(seed: int, options: dict[str, object]) -> None:
     rng = random.Random(seed)
-    for state in walk(seed, options, 40)[::4]:
-        if state.is_terminal() or state.is_chance_node():
+    for state in walk(seed, options, 60)[::3]:
+        if state.is_terminal():
             continue
         legal = state.legal_actions()
         listed = {key(action) for action in legal}
