@@ -371,7 +371,7 @@ class IslaNublarState(State):
         elif kind == "remove-camp":
             for f, stack in sorted(self.camps.items()):
                 for level, owner in enumerate(stack):
-                    if owner == p:
+                    if owner == p and not self.has_dino(f):
                         yield RemoveCamp(player=p, field=f, level=level)
         elif kind == "retrieve":
             for origin in ("played", "discard"):
@@ -811,6 +811,8 @@ class IslaNublarState(State):
             stack = self.camps.get(action.field, [])
             if not 0 <= action.level < len(stack) or stack[action.level] != p:
                 raise self.illegal("IN-CLIENTS", f"{p} has no camp at level {action.level} of {action.field}")
+            if self.has_dino(action.field):
+                raise self.illegal("IN-DEFENCE", f"a dinosaur stands on {action.field}: nothing may leave it")
             del stack[action.level]
             if not stack:
                 del self.camps[action.field]

@@ -130,3 +130,15 @@ def test_whisperer_return_to_a_volcano_and_draw(kit: SimpleNamespace) -> None:
     s = s.apply(Divert(player="red", dinosaur="DINO-3", volcano="C4R0"))
     assert s.dinos["DINO-3"] == "C4R0"
     assert s.tasks[0] == {"t": "draw", "player": "red", "n": 1}
+
+
+def test_done_here_not_from_under_a_dinosaur(kit: SimpleNamespace) -> None:
+    from engines.isla_nublar.actions import RemoveCamp
+
+    s = lab_track(kit, "DEV-A01")
+    kit.put_camp(s, "red", "C3R3")
+    kit.put_camp(s, "red", "C3R5")
+    s.dinos["DINO-1"] = "C3R3"  # stayed there after a defence
+    assert {a.field for a in s.legal_actions() if isinstance(a, RemoveCamp)} == {"C3R5"}
+    with pytest.raises(IllegalAction, match="IN-DEFENCE"):
+        s.apply(RemoveCamp(player="red", field="C3R3", level=0))
