@@ -314,3 +314,20 @@ def test_geometry_helpers_for_vision(kit: SimpleNamespace) -> None:
     seen = s.table_view()
     assert seen["fields"] == {"C3R3": {"top": "red", "height": 2, "boxes": {"blue": 2}}}
     assert set(seen["dinosaurs"].values()) == set(board.volcanoes)
+
+
+def test_a_state_may_carry_its_own_board(kit: SimpleNamespace) -> None:
+    board = _board_json()
+    board.update(name="my printed board", default=False)
+    for field in board["fields"]:
+        if field["id"] == "C3R3":
+            field["landscape"] = "plain"
+    data = kit.fresh().to_dict()
+    data["board"] = board
+    state = kit.game.state_from_dict(data)
+    assert state.board.name == "my printed board" and state.board.fields["C3R3"].landscape == "plain"
+    again = kit.game.state_from_dict(json.loads(json.dumps(state.to_dict())))
+    assert again == state and again.to_dict()["board"]["name"] == "my printed board"
+    data["board"]["fields"][0]["neighbours"] = []
+    with pytest.raises(StateFormatError, match="board"):
+        kit.game.state_from_dict(data)
