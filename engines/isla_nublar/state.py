@@ -782,14 +782,19 @@ class IslaNublarState(State):
             self.tasks.pop(0)
         elif kind == "select" and isinstance(action, Select):
             if self._selectable(task).get(action.card, 0) < 1:
-                raise self.illegal(self._select_rule(task), f"{action.card} cannot be chosen from the hand")
+                removing = task["purpose"] in ("three", "remove-any")
+                rule = "IN-EGG" if removing and action.card == EGG else self._select_rule(task)
+                raise self.illegal(rule, f"{action.card} cannot be chosen from the hand")
             if task["purpose"] == "three" and size(task["chosen"]) >= 3:
                 raise self.illegal("IN-CLIENTS", "exactly 3 cards are removed")
             add(task["chosen"], action.card)
         elif kind == "remove-one" and isinstance(action, Select):
             hand = self.zones[p]["hand"]
-            if action.card == EGG or hand.get(action.card, 0) < 1:
-                raise self.illegal("IN-WEAR", f"{action.card} cannot be removed from the hand")
+            if action.card == EGG:
+                raise self.illegal("IN-EGG", "the dinosaur egg card may never leave the game")
+            if hand.get(action.card, 0) < 1:
+                rule = "IN-WEAR" if task["purpose"] == "wear" else "IN-CLIENTS"
+                raise self.illegal(rule, f"{action.card} is not in {p}'s hand")
             take(hand, action.card)
             add(self.box, action.card)
             if task["purpose"] == "for-cost":

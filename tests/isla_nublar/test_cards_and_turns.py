@@ -111,8 +111,10 @@ def test_wear_and_tear_removes_a_card_but_never_the_egg(kit: SimpleNamespace) ->
     kit.set_hand(s, "red", "A3-WEAR", "EGG", "S-AMBER1")
     s = s.apply(PlayCard(player="red", card="A3-WEAR", use="wear"))
     assert Select(player="red", card="EGG") not in s.legal_actions()
-    with pytest.raises(IllegalAction, match="IN-WEAR"):
+    with pytest.raises(IllegalAction, match="IN-EGG"):
         s.apply(Select(player="red", card="EGG"))
+    with pytest.raises(IllegalAction, match="IN-WEAR"):
+        s.apply(Select(player="red", card="S-BOXES2"))
     s = s.apply(Select(player="red", card="S-AMBER1"))
     assert s.box == {**s.box, "S-AMBER1": 1} and s.zones["red"]["hand"] == {"EGG": 1}
     kit.checked(s)
