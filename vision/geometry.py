@@ -127,6 +127,26 @@ def _fit_lattice(
         if prior is not None:
             return LatticeFit(kind, prior.origin, prior.pitch, prior.angle, {}, 0.0)  # type: ignore[arg-type]
         return LatticeFit(kind, (0.0, 0.0), pitch_hint or 0.0, 0.0, {}, 0.0)  # type: ignore[arg-type]
+    if prior is not None and prior.pitch > 0 and len(ids) >= 3:
+        guided = _fit_core(centres, lattice, kind, prior, pitch_hint)
+        if guided.residual > 0.15 * guided.pitch:
+            # The tiles do not sit where the layout says (another print, another table): fit freely and keep
+            # the prior's origin only as the anchor of cell (0, 0); take whichever fits better.
+            free = _reanchor(_fit_lattice(centres, lattice, kind, None, None), lattice, prior.origin)
+            if free.residual / free.pitch < guided.residual / guided.pitch:
+                return free
+        return guided
+    return _fit_core(centres, lattice, kind, prior, pitch_hint)
+
+
+def _fit_core(
+    centres: Mapping[str, Point],
+    lattice: _Lattice,
+    kind: str,
+    prior: LatticeFit | None,
+    pitch_hint: float | None,
+) -> LatticeFit:
+    ids = sorted(centres)
     points = np.array([centres[i] for i in ids], dtype=np.float64)
     symmetry_span = 360.0 / lattice.symmetry
     if prior is not None and prior.pitch > 0:
@@ -161,6 +181,22 @@ def _fit_lattice(
     clashes = _clashes(by_id)
     extra = {"clashes": clashes} if clashes else {}
     return LatticeFit(kind, (float(origin[0]), float(origin[1])), pitch, angle, by_id, residual, extra)  # type: ignore[arg-type]
+
+
+def _reanchor(fit: LatticeFit, lattice: _Lattice, anchor: Point) -> LatticeFit:
+    """The same fit with cell (0, 0) moved to the lattice point nearest ``anchor``."""
+    unit = _to_unit(np.array([anchor]), np.array(fit.origin), fit.pitch, fit.angle)
+    shift = lattice.cells(unit)[0]
+    origin = _from_unit(
+        lattice.unit(shift[None, :].astype(float)), np.array(fit.origin), fit.pitch, fit.angle
+    )[0]
+    cells = {}
+    for tag_id, key in fit.cells.items():
+        a, b = (int(v) for v in key.split(","))
+        cells[tag_id] = cell_key((a - int(shift[0]), b - int(shift[1])))
+    return LatticeFit(
+        fit.kind, (float(origin[0]), float(origin[1])), fit.pitch, fit.angle, cells, fit.residual, fit.extra
+    )
 
 
 def _clashes(cells: Mapping[str, str]) -> dict[str, list[str]]:
