@@ -73,6 +73,73 @@ class IdealPipeline:
         return ideal_observation(frame, self.game, self.is_back, index, timestamp)
 
 
+class VisionPipeline:
+    """The real pipeline: vision's detector (QR tags, calibration, lattice, coloured pegs) and tracker
+    (settling, hands, focused re-reading). Calibrates from the first frame that shows all four markers;
+    the table's zones and the lattice prior come from the game's layout through the loop (the engine's
+    expectations are the only thing that flows back to vision)."""
+
+    def __init__(
+        self,
+        game: str,
+        seat_colours: list[str],
+        calibration: Any = None,
+        window: int = 2,
+    ) -> None:
+        self.game = game
+        self.seat_colours = seat_colours
+        self.calibration = calibration
+        self.window = window
+        self.tracker: Any = None
+        self.loop: TableLoop | None = None
+
+    def attach(self, loop: TableLoop) -> None:
+        self.loop = loop
+        self.tracker = None
+
+    def _start(self, frame: Any) -> bool:
+        from vision import detect
+        from vision.pegs import ColourModel
+        from vision.track import Tracker, TrackerConfig
+
+        zones: list[Any] = []
+        hints = None
+        if self.loop is not None:
+            model = self.loop.model
+            zones = list(model.scene(self.loop.current_state()).zones)
+            hints = model.vision_hints()
+        calibration = self.calibration
+        if calibration is None:
+            calibration = detect.auto_calibration(frame, detect.table_size_for(self.game))
+            if calibration is None:
+                return False  # markers not all in view yet
+        if zones:
+            calibration = calibration.with_zones(zones)
+        colours = ColourModel.nominal(self.seat_colours)
+        detector = detect.Detector(self.game, calibration, hints or detect.hints_for(self.game), colours)
+        self.tracker = Tracker(detector, TrackerConfig(window=self.window))
+        return True
+
+    def process(self, frame: Any, index: int, timestamp: float) -> Observation | None:
+        if self.tracker is None and not self._start(frame):
+            return None
+        observation: Observation = self.tracker.update(frame, index, timestamp)
+        return observation
+
+    def self_test(self, frame: Any) -> dict[str, Any]:
+        from vision.calibration import self_test
+
+        if self.tracker is None:
+            return {"ok": False, "error": "not calibrated yet: all four markers must be in view"}
+        report: dict[str, Any] = self_test(frame, self.tracker.detector.calibration)
+        return report
+
+
+def vision_pipeline(config: Config, camera: Any = None) -> VisionPipeline:
+    """The real vision pipeline for a configured table (the demo passes its synthetic camera)."""
+    return VisionPipeline(config.game, [seat.colour for seat in config.seats])
+
+
 class SceneSource:
     """A frame source over scenes (the ideal camera): ``show(scene)``, then ``read()`` returns it."""
 
@@ -195,11 +262,14 @@ class TableLoop:
         self.game = get_game(config.game)
         self.model = self._model_factory(config)
         self.state: State
+        attach = getattr(pipeline, "attach", None)
         self.game_id: int
         if resume and self._resume():
             pass
         else:
             self._start_game(config)
+        if attach is not None:
+            attach(self)
         self._show()
 
     # -- games ------------------------------------------------------------------------------------------
@@ -728,6 +798,9 @@ class TableLoop:
             self.model = self._model_factory(config)
             self.panel.set_seat_colours([s.colour for s in config.seats])
             self._start_game(config)
+            attach = getattr(self.pipeline, "attach", None)
+            if attach is not None:
+                attach(self)
             self._show()
             self._publish({"type": "new_game", "game_id": self.game_id})
             return {"ok": True, "game_id": self.game_id}
@@ -845,6 +918,31 @@ def uniform_policy(state: State, actions: list[Action], rng: random.Random) -> A
     return rng.choice(actions)
 
 
+def bot_action(state: State, seed: int, policy: Policy = uniform_policy) -> Action:
+    """The bots' move in ``state``: a function of the state and the seed only (so a bot resumed after a
+    crash, or the engine played directly for comparison, makes the same move)."""
+    from companion.infer.common import state_seed
+    from engines.core import sample_chance
+
+    rng = random.Random(state_seed(state, seed))
+    if state.is_chance_node():
+        return sample_chance(state, rng)
+    return policy(state, state.legal_actions(), rng)
+
+
+def bot_game(
+    state: State, seed: int, policy: Policy = uniform_policy, max_steps: int = 20_000
+) -> list[State]:
+    """The same bots playing the engine directly from ``state``: every state of the game."""
+    states = [state]
+    for _ in range(max_steps):
+        if state.is_terminal():
+            return states
+        state = state.apply(bot_action(state, seed, policy))
+        states.append(state)
+    raise RuntimeError(f"the game did not end within {max_steps} actions")
+
+
 class BotDriver:
     """Plays a game at a (synthetic) table: bots choose actions, the table shows them, the loop reads them.
 
@@ -884,13 +982,7 @@ class BotDriver:
         self.frames = 0
 
     def choose(self, state: State) -> Action:
-        from companion.infer.common import state_seed
-        from engines.core import sample_chance
-
-        rng = random.Random(state_seed(state, self.seed))
-        if state.is_chance_node():
-            return sample_chance(state, rng)
-        return self.policy(state, state.legal_actions(), rng)
+        return bot_action(state, self.seed, self.policy)
 
     def show_state(self, state: State) -> None:
         self.show(self.loop.model.scene(state))

@@ -9,7 +9,7 @@ common model over the game's table layout (``vision.tables.<game>``) when a game
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.infer.common import (
@@ -38,7 +38,6 @@ __all__ = [
     "module_name",
     "state_key",
     "state_seed",
-    "table_layout",
 ]
 
 
@@ -63,49 +62,31 @@ def back_predicate(game: str) -> Callable[[str], bool]:
     return is_back
 
 
-def table_layout(game: str, players: Sequence[str], colours: Sequence[str] | None = None) -> tuple[Any, Any]:
-    """The game's table layout module and a layout for these players: ``(module, layout)``.
-
-    Raises ImportError when the game has no table layout (vision/tables/<game>.py) yet.
-    """
-    tables = importlib.import_module(f"vision.tables.{module_name(game)}")
-    make = getattr(tables, "default_layout", None) or getattr(tables, "layout_for", None)
-    if make is None:
-        raise ImportError(f"vision.tables.{module_name(game)} has no default_layout()")
-    try:
-        layout = make(list(players), list(colours) if colours is not None else None)
-    except TypeError:
-        layout = make(list(players))
-    return tables, layout
-
-
 def model_for(
     game: str,
     players_by_colour: Mapping[str, str],
     scene_for: Callable[[State], Scene] | None = None,
     layout: Any = None,
 ) -> TableModel:
-    """The inference model of a game. ``scene_for`` overrides the table layout (tests, other tables)."""
+    """The inference model of a game: its own module's when there is one, else the common model over the
+    game's table layout (``vision.tables.<game>.scene_for``). ``scene_for`` overrides the layout."""
     is_back = back_predicate(game)
+    name = module_name(game)
+    try:
+        module = importlib.import_module(f"companion.infer.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"companion.infer.{name}":
+            raise
+        module = None
+    if module is not None:
+        factory: Callable[..., TableModel] = module.make_model
+        return factory(scene_for, is_back, players_by_colour, layout)
     if scene_for is None:
-        colours = list(players_by_colour)
-        players = list(players_by_colour.values())
-        if layout is None:
-            tables, layout = table_layout(game, players, colours)
-        else:
-            tables = importlib.import_module(f"vision.tables.{module_name(game)}")
-        chosen = layout
+        tables = importlib.import_module(f"vision.tables.{name}")  # ImportError: no table layout yet
 
         def layout_scene(state: State) -> Scene:
-            scene: Scene = tables.scene_for(state, chosen)
+            scene: Scene = tables.scene_for(state, layout)
             return scene
 
         scene_for = layout_scene
-    try:
-        module = importlib.import_module(f"companion.infer.{module_name(game)}")
-    except ModuleNotFoundError as error:
-        if error.name != f"companion.infer.{module_name(game)}":
-            raise
-        return TableModel(scene_for, is_back, players_by_colour)
-    factory: Callable[..., TableModel] = module.make_model
-    return factory(scene_for, is_back, players_by_colour, layout)
+    return TableModel(scene_for, is_back, players_by_colour)

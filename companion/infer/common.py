@@ -314,11 +314,22 @@ class TableModel:
         key = key or state_key(state)
         picture = self._cache.get(key)
         if picture is None:
-            picture = picture_from_scene(self.scene(state), self.is_back, self._zones_at, self.name_of)
+            picture = picture_from_scene(
+                self.hypothesis_scene(state), self.is_back, self._zones_at, self.name_of
+            )
             if len(self._cache) > 4096:
                 self._cache.clear()
             self._cache[key] = picture
         return picture
+
+    def hypothesis_scene(self, state: State) -> Scene:
+        """The scene of a state inference tries out (games whose layouts keep printed ids stable from
+        frame to frame use throwaway ids here, so hypotheses never disturb what the table shows)."""
+        return self.scene(state)
+
+    def vision_hints(self) -> Any:
+        """Geometry hints for vision's detector (None: vision's defaults for the game)."""
+        return None
 
     def seen(self, observation: Observation) -> Picture:
         return picture_from_observation(observation, self.zones, self.name_of)

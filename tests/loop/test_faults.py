@@ -10,7 +10,7 @@ import pytest
 from fault_harness import run_fault_injection
 from loop_toygame import GRAB, Toy, is_back
 
-from companion.loop import BotDriver
+from companion.loop import bot_game
 from engines.core import State
 
 
@@ -18,16 +18,7 @@ def reference_run(toy: Toy, seed: int) -> list[State]:
     state = GRAB.new_initial_state(
         toy.players, rng=random.Random(toy.config.seed), options={"slots": toy.slots}
     )
-    driver = BotDriver.__new__(BotDriver)
-    driver.seed = seed
-    from companion.loop import uniform_policy
-
-    driver.policy = uniform_policy
-    states = [state]
-    while not state.is_terminal():
-        state = state.apply(driver.choose(state))
-        states.append(state)
-    return states
+    return bot_game(state, seed)
 
 
 @pytest.mark.slow

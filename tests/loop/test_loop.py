@@ -11,7 +11,7 @@ from typing import Any
 from loop_toygame import GRAB, GrabState, Pass, Reveal, Take, Toy
 
 from companion.infer.common import state_key
-from companion.loop import BotDriver, IdealPipeline, SceneSource, TableLoop
+from companion.loop import BotDriver, IdealPipeline, SceneSource, TableLoop, bot_game
 from companion.session import TableSession
 from companion.store import Store
 from engines.core import State
@@ -59,14 +59,7 @@ def direct_play(toy: Toy, seed: int) -> State:
     state = GRAB.new_initial_state(
         toy.players, rng=random.Random(toy.config.seed), options={"slots": toy.slots}
     )
-    driver = BotDriver.__new__(BotDriver)
-    driver.seed = seed
-    from companion.loop import uniform_policy
-
-    driver.policy = uniform_policy
-    while not state.is_terminal():
-        state = state.apply(driver.choose(state))
-    return state
+    return bot_game(state, seed)[-1]
 
 
 def test_the_loop_is_a_table_session(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
