@@ -1,0 +1,287 @@
+"""Jurassic World: Return to Isla Nublar at the table: the island board in the middle (turned a quarter so
+its long north-south axis runs along the table), one seat zone per player along the west and east edges.
+
+Geometry: the engine's board gives each field's centre in pitches (flat-top hexes in columns, x east and y
+south on the board). On the table a field's centre is ``board_center + R(board_angle) * pitch * (p - c)``
+with ``c`` the middle of the fields' extent; with the default ``board_angle`` 90 the board's north (the
+volcanoes) points to the table's west. The corner tags ``BOARD-NW``, ``BOARD-NE``, ``BOARD-SE``,
+``BOARD-SW`` sit at the board's corners, their tops facing the board's north.
+
+Pieces are found by colour, not tags (CONVENTIONS.md): camps are pegs of ``camp_radius`` at a field's
+centre, ``height`` = the stack, coloured by the top camp's owner; equipment boxes are smaller pegs on a ring
+round the centre, one per box, in their owners' colours. Dinosaur figures carry tags ``DINO-1``..``DINO-4`` on
+round bases; a figure off the island waits in the "dinosaur pen" south-east of the board. A figure on a
+field covers whatever else lies there. Each player's personal supply (camps and boxes) lies in their seat
+zone, the general supply's camps in the zone "general" north of the board.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
+from vision.tables import (
+    SEAT_COLOURS,
+    SEAT_RGB,
+    TABLE_HEIGHT,
+    TABLE_WIDTH,
+    Rect,
+    Seat,
+    circle_polygon,
+    offset,
+    rect_polygon,
+    rotate,
+    seats_around,
+    shade,
+    square,
+)
+
+GAME = "IN"
+SQRT3 = math.sqrt(3.0)
+SEA = (50, 96, 130)
+LANDSCAPE_RGB: dict[str | None, RGB] = {
+    "park": (150, 190, 110),
+    "mountain": (150, 140, 128),
+    "forest": (60, 120, 62),
+    "plain": (206, 196, 120),
+    "lake": (90, 150, 200),
+    None: (110, 86, 80),  # volcano
+}
+RIVER_RGB = (70, 130, 210)
+FIGURE_RGB = (92, 84, 74)
+FELT = (52, 80, 66)
+CORNERS = ("NW", "NE", "SE", "SW")
+
+
+@dataclass(frozen=True)
+class IslaNublarLayout:
+    """Where Isla Nublar lies on a ``width`` x ``height`` mm table for ``seats`` players."""
+
+    seats: int = 4
+    colours: tuple[str, ...] = SEAT_COLOURS
+    width: float = TABLE_WIDTH
+    height: float = TABLE_HEIGHT
+    pitch: float = 66.0
+    board_center: Point = (640.0, 360.0)
+    board_angle: float = 90.0
+    tag_size: float = 40.0
+    camp_radius: float = 9.0
+    box_radius: float = 5.0
+    seat_strip: float = 225.0
+
+    # -- board <-> table ---------------------------------------------------------------------------------
+    def _middle(self, board: Any) -> Point:
+        x0, y0, x1, y1 = board.extent()
+        return ((x0 + x1) / 2.0, (y0 + y1) / 2.0)
+
+    def board_to_mm(self, board: Any, point: Point) -> Point:
+        """A point in board pitches (as :meth:`Board.centre` gives) -> table mm."""
+        cx, cy = self._middle(board)
+        vector = ((point[0] - cx) * self.pitch, (point[1] - cy) * self.pitch)
+        return offset(self.board_center, rotate(vector, self.board_angle))
+
+    def mm_to_board(self, board: Any, point: Point) -> Point:
+        cx, cy = self._middle(board)
+        x, y = rotate((point[0] - self.board_center[0], point[1] - self.board_center[1]), -self.board_angle)
+        return (x / self.pitch + cx, y / self.pitch + cy)
+
+    def field_center(self, board: Any, field_id: str) -> Point:
+        return self.board_to_mm(board, board.centre(field_id))
+
+    def field_at(self, board: Any, point: Point) -> str | None:
+        """The field under a table point (within half a pitch of its centre), or None."""
+        x, y = self.mm_to_board(board, point)
+        found: str | None = board.field_at(x, y)
+        return found
+
+    def field_hexagon(self, board: Any, field_id: str, shrink: float = 1.5) -> tuple[Point, ...]:
+        center = self.field_center(board, field_id)
+        radius = self.pitch / SQRT3 - shrink
+        return tuple(
+            offset(
+                center,
+                rotate(
+                    (radius * math.cos(math.radians(60 * i)), radius * math.sin(math.radians(60 * i))),
+                    self.board_angle,
+                ),
+            )
+            for i in range(6)
+        )
+
+    def board_corners(self, board: Any) -> dict[str, Point]:
+        """Table mm of the corner tags' centres (outside the fields' extent, inside the board)."""
+        x0, y0, x1, y1 = board.extent()
+        margin = 0.95
+        where = {
+            "NW": (x0 - margin, y0 - margin),
+            "NE": (x1 + margin, y0 - margin),
+            "SE": (x1 + margin, y1 + margin),
+            "SW": (x0 - margin, y1 + margin),
+        }
+        return {name: self.board_to_mm(board, p) for name, p in where.items()}
+
+    def board_polygon(self, board: Any) -> tuple[Point, ...]:
+        x0, y0, x1, y1 = board.extent()
+        margin = 1.3
+        corners = [
+            (x0 - margin, y0 - margin),
+            (x1 + margin, y0 - margin),
+            (x1 + margin, y1 + margin),
+            (x0 - margin, y1 + margin),
+        ]
+        return tuple(self.board_to_mm(board, p) for p in corners)
+
+    def box_spots(self, board: Any, field_id: str) -> list[Point]:
+        """Six places for equipment boxes on a ring round the field's centre."""
+        center = self.field_center(board, field_id)
+        ring = self.pitch * 0.30
+        return [offset(center, rotate(_polar(ring, 30.0 + 60.0 * i), self.board_angle)) for i in range(6)]
+
+    # -- zones ---------------------------------------------------------------------------------------------
+    @property
+    def seat_places(self) -> tuple[Seat, ...]:
+        return seats_around(self.seats, self.colours, self.width, self.height, self.seat_strip)
+
+    @property
+    def general(self) -> Rect:
+        return (self.seat_strip + 20.0, 12.0, self.width - self.seat_strip - 20.0, 60.0)
+
+    @property
+    def pen(self) -> Rect:
+        """Where dinosaur figures off the island stand."""
+        return (
+            self.width - self.seat_strip - 230.0,
+            self.height - 62.0,
+            self.width - self.seat_strip - 20.0,
+            self.height - 8.0,
+        )
+
+    def zones(self, board: Any) -> list[Zone]:
+        zones = [Zone("play", self.board_polygon(board))]
+        zones += [seat.zone for seat in self.seat_places]
+        zones += [Zone("general", rect_polygon(self.general)), Zone("box", rect_polygon(self.pen))]
+        return zones
+
+
+def _polar(radius: float, angle: float) -> Point:
+    radians = math.radians(angle)
+    return (radius * math.cos(radians), -radius * math.sin(radians))
+
+
+def _stack_peg(center: Point, colour: str, height: int, radius: float, label: str) -> Peg:
+    return Peg(center, colour, SEAT_RGB[colour], radius, height, label)
+
+
+def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
+    """The table of an :class:`engines.isla_nublar.IslaNublarState` as the camera would see it."""
+    board = state.board
+    players: Sequence[str] = state.players
+    layout = layout or IslaNublarLayout(seats=len(players))
+    if layout.seats != len(players):
+        raise ValueError(f"layout has {layout.seats} seats, the game {len(players)} players")
+    colour_of = dict(zip(players, layout.colours))
+    scene = Scene.with_corner_markers(layout.width, layout.height)
+    scene.background = FELT
+    scene.zones = layout.zones(board)
+    scene.shapes.append(Shape(layout.board_polygon(board), SEA, shade(SEA, 0.6), "island board"))
+    for field_id, field in board.fields.items():
+        fill = LANDSCAPE_RGB.get(field.landscape, LANDSCAPE_RGB[None])
+        fill = shade(fill, 1.0 + 0.05 * (field.area - 2))
+        scene.shapes.append(Shape(layout.field_hexagon(board, field_id), fill, shade(fill, 0.7), field_id))
+        if field.river:
+            center = layout.field_center(board, field_id)
+            stripe = [
+                (-layout.pitch * 0.4, -3.0),
+                (layout.pitch * 0.4, -3.0),
+                (layout.pitch * 0.4, 3.0),
+                (-layout.pitch * 0.4, 3.0),
+            ]
+            turned = [offset(center, rotate(rotate(p, 30.0), layout.board_angle)) for p in stripe]
+            scene.shapes.append(Shape(tuple(turned), RIVER_RGB))
+    for name, center in layout.board_corners(board).items():
+        scene.shapes.append(
+            Shape(square(center, layout.tag_size * 25.0 / 21.0 + 6.0, layout.board_angle), (240, 240, 236))
+        )
+        scene.tags.append(
+            Tag(f"DT1:{GAME}:BOARD-{name}", center, layout.board_angle % 360.0, layout.tag_size)
+        )
+    scene.shapes.append(Shape(rect_polygon(layout.general), shade(FELT, 1.15), shade(FELT, 1.4), "general"))
+    scene.shapes.append(Shape(rect_polygon(layout.pen), shade(FELT, 0.8), shade(FELT, 1.3), "pen"))
+
+    figure_fields = {field for field in state.dinos.values() if field is not None}
+    for field_id in board.fields:
+        if field_id in figure_fields:
+            continue  # the figure's base covers the field
+        stack = state.camps.get(field_id, [])
+        if stack:
+            top = colour_of[stack[-1]]
+            scene.pegs.append(
+                _stack_peg(
+                    layout.field_center(board, field_id),
+                    top,
+                    len(stack),
+                    layout.camp_radius,
+                    f"camp {field_id}",
+                )
+            )
+        spots = iter(layout.box_spots(board, field_id))
+        for owner, count in sorted(state.boxes.get(field_id, {}).items()):
+            for _ in range(count):
+                spot = next(spots, None)
+                if spot is not None:
+                    scene.pegs.append(
+                        _stack_peg(spot, colour_of[owner], 1, layout.box_radius, f"box {field_id}")
+                    )
+
+    px0, py0, _, py1 = layout.pen
+    pen_spots = [(px0 + 28.0 + 52.0 * i, (py0 + py1) / 2.0) for i in range(4)]
+    sharing: dict[str | None, list[str]] = {}
+    for figure, field_id in sorted(state.dinos.items()):
+        sharing.setdefault(field_id, []).append(figure)
+    for index, (figure, field_id) in enumerate(sorted(state.dinos.items())):
+        if field_id is None:
+            center = pen_spots[index]
+        else:
+            # Figures sharing a field stand side by side (their bases spill over the neighbours).
+            crowd = sharing[field_id]
+            shift = (crowd.index(figure) - (len(crowd) - 1) / 2.0) * (layout.tag_size * 25.0 / 21.0 + 4.0)
+            center = offset(layout.field_center(board, field_id), (shift, 0.0))
+        scene.shapes.append(
+            Shape(
+                circle_polygon(center, layout.pitch / 2.0 - 5.0, 36),
+                FIGURE_RGB,
+                shade(FIGURE_RGB, 0.6),
+                figure,
+            )
+        )
+        scene.tags.append(Tag(f"DT1:{GAME}:{figure}", center, layout.board_angle % 360.0, layout.tag_size))
+
+    for seat, player in zip(layout.seat_places, players):
+        colour = seat.colour
+        x0, y0, x1, y1 = seat.rect
+        near = x0 + 16.0 if seat.facing == 270.0 else x1 - 16.0
+        step = 22.0 if seat.facing == 270.0 else -22.0
+        for i in range(int(state.personal[player]["camps"])):
+            place = (near + step * (i % 5), y0 + 20.0 + 22.0 * (i // 5))
+            scene.pegs.append(_stack_peg(place, colour, 1, layout.camp_radius, "camp supply"))
+        for i in range(int(state.personal[player]["boxes"])):
+            place = (near + step * 0.7 * (i % 6), y1 - 16.0 - 16.0 * (i // 6))
+            scene.pegs.append(_stack_peg(place, colour, 1, layout.box_radius, "box supply"))
+    gx0, gy0, _, gy1 = layout.general
+    index = 0
+    for player in players:
+        for _ in range(int(state.general[player]["camps"])):
+            scene.pegs.append(
+                _stack_peg(
+                    (gx0 + 20.0 + 24.0 * index, (gy0 + gy1) / 2.0),
+                    colour_of[player],
+                    1,
+                    layout.camp_radius,
+                    "camp general",
+                )
+            )
+            index += 1
+    return scene
