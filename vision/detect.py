@@ -309,6 +309,23 @@ def hints_for(game: str, state: Any = None, layout: Any = None) -> GeometryHints
     return GeometryHints(table_size=size)
 
 
+def zones_for(game: str, seats: int = 4) -> list[Any]:
+    """The named zones of the game's default layout for ``seats`` players (empty when unknown)."""
+    code = tags.game_code(game)
+    try:
+        if code == "JP":
+            from vision.tables.jurassic_parts import JurassicPartsLayout
+
+            return list(JurassicPartsLayout(seats=seats).zones())
+        if code == "JK":
+            from vision.tables.jurassik import JurassikLayout
+
+            return list(JurassikLayout(seats=seats).zones())
+    except (ImportError, ValueError):
+        pass
+    return []
+
+
 def auto_calibration(image: np.ndarray, table_size: tuple[float, float] | None = None) -> Calibration | None:
     """Calibrate from the frame itself (all four markers visible), or None."""
     try:

@@ -208,3 +208,46 @@ def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     mapped = np.hstack([points, np.ones((len(points), 1))]) @ np.asarray(matrix, dtype=np.float64).T
     result: np.ndarray = mapped[:, :2] / mapped[:, 2:3]
     return result
+
+
+def learn_seat_colours(
+    image: np.ndarray,
+    to_table: np.ndarray,
+    zones: Iterable[tuple[str, Sequence[Point]]],
+    near: float = 55.0,
+    min_pixels: int = 12,
+) -> dict[str, Lab]:
+    """Each seat's colour as this camera sees it, from the seat's own pieces lying in its zone.
+
+    For every zone named ``seat:<colour>``, the pixels of that zone within ``near`` (weighted Lab) of the
+    nominal colour are the seat's pieces (chisels, camps); their median is the learned centroid. A seat
+    whose pieces are not in sight keeps no entry (the nominal colour is then used). ``to_table`` maps
+    frame pixels to table mm (the calibration's homography)."""
+    inverse = np.linalg.inv(np.asarray(to_table, dtype=np.float64))
+    lab_image: np.ndarray | None = None
+    learned: dict[str, Lab] = {}
+    weights = np.array([0.35, 1.0, 1.0])
+    for name, polygon in zones:
+        if not name.startswith("seat:"):
+            continue
+        colour = name.split(":", 1)[1]
+        if colour not in NOMINAL_RGB:
+            continue
+        corners = _apply(inverse, np.asarray(polygon, dtype=np.float64))
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
+        x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
+        x0, y0 = max(0, x), max(0, y)
+        x1, y1 = min(image.shape[1], x + w), min(image.shape[0], y + h)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        if lab_image is None:
+            lab_image = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+        pixels = lab_image[y0:y1, x0:x1][mask[y0:y1, x0:x1] > 0].astype(np.float64)
+        nominal = np.array(rgb_to_lab(NOMINAL_RGB[colour]))
+        distance = np.sqrt((((pixels - nominal) * weights) ** 2).sum(axis=1))
+        chosen = pixels[distance < near]
+        if len(chosen) >= min_pixels:
+            median = np.median(chosen, axis=0)
+            learned[colour] = (float(median[0]), float(median[1]), float(median[2]))
+    return learned

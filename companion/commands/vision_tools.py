@@ -86,11 +86,20 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     try:
         image = read_image(args.image)
+        if args.game:
+            from vision import tags
+
+            tags.game_code(args.game)
         if (args.width is None) != (args.height is None):
             raise BadInput("give both --width and --height, or neither (then the size is estimated)")
         layout = None if args.width is None else cal.corner_layout(args.width, args.height)
-    except BadInput as error:
+    except (BadInput, ValueError) as error:
         return _fail(str(error))
+    if layout is None and args.game:
+        from vision import detect
+
+        size = detect.hints_for(args.game).table_size
+        layout = cal.corner_layout(*size) if size else None
     try:
         calibration = cal.calibrate(image, layout, args.marker_size)
     except cal.CalibrationError as error:
@@ -105,7 +114,14 @@ def _calibrate(args: argparse.Namespace) -> int:
             }
         )
         return 1
+    if args.game:
+        from vision import detect, pegs
+
+        calibration = calibration.with_zones(detect.zones_for(args.game, args.seats))
+        zones = [(zone.name, zone.polygon) for zone in calibration.zones]
+        calibration = calibration.with_colours(pegs.learn_seat_colours(image, calibration.homography, zones))
     report = cal.self_test(image, calibration, args.min_module_px)
+    report["colours_learned"] = sorted(calibration.colours)
     if args.out:
         try:
             calibration.save(args.out)
@@ -161,6 +177,10 @@ def _register_more(subparsers: Any) -> None:
     calibrate.add_argument("--marker-size", type=float, default=40.0, help="printed marker side, mm")
     calibrate.add_argument("--min-module-px", type=float, default=3.0, help="tag reading margin to check")
     calibrate.add_argument("--out", default=None, help="write the calibration JSON here")
+    calibrate.add_argument(
+        "--game", default=None, help="use this game's table layout: its size, zones, and seat colours learned"
+    )
+    calibrate.add_argument("--seats", type=int, default=4, help="players at the table (zones per seat)")
     calibrate.set_defaults(handler=_calibrate)
     tags = subparsers.add_parser(
         "tags", help="write printable tag sheets (PDF, true size, cut marks) and the manifest of a game"

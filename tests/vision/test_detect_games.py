@@ -3,12 +3,15 @@ every chisel and its colour (Jurassic Parts), the grid cells (Jurassik), the boa
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from companion.cli import main
 from engines.core import CHANCE, TERMINAL
 from vision import calibration as cal
 from vision import detect, pegs
@@ -127,3 +130,30 @@ def test_jurassic_brunch_board_cells() -> None:
     assert len(on_area) > 20
     for tag in on_area:
         assert observation.cell_of(tag.payload.split(":")[2]) == layout.cell_at(tag.center)
+
+
+def test_calibrate_learns_seat_colours_from_the_seats_own_chisels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import cv2
+
+    from engines.jurassic_parts import GAME
+    from vision.tables.jurassic_parts import JurassicPartsLayout, scene_for
+
+    state = play(GAME, ["ann", "bob", "cy", "dee"], seed=8, steps=0)
+    layout = JurassicPartsLayout(seats=4)
+    scene = scene_for(state, layout)
+    frame = render(
+        scene, recommended_camera(tilt=20.0), Effects(brightness=0.8, gradient=0.3, noise=2.0), rng=4
+    )
+    path, out = tmp_path / "table.png", tmp_path / "cal.json"
+    cv2.imwrite(str(path), frame.image)
+    main(["calibrate", str(path), "--game", "JP", "--seats", "4", "--out", str(out)])
+    report = json.loads(capsys.readouterr().out)
+    assert report["colours_learned"] == sorted(["red", "blue", "green", "yellow"])
+    calibration = cal.Calibration.load(out)
+    model = pegs.ColourModel(calibration.colours)
+    for peg in scene.pegs:
+        ((x, y),) = frame.to_pixels([peg.center])
+        sample = pegs.bgr_to_lab(pegs.sample_discs(frame.image, [(x, y)], 2.5))[0]
+        assert model.classify((sample[0], sample[1], sample[2]))[0] == peg.colour
