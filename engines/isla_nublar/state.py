@@ -685,13 +685,15 @@ class IslaNublarState(State):
                 self.tasks.append({"t": "choose-scoring", "player": p})
 
     def _take_boxes(self, field: str, p: str, n: int) -> None:
-        held = self.boxes[field] if n else {}
-        if n:
-            held[p] -= n
-            if not held[p]:
-                del held[p]
-            if not held:
-                del self.boxes[field]
+        """Lift ``n`` of ``p``'s boxes off ``field`` (the caller has checked there are that many)."""
+        if n == 0:
+            return
+        held = self.boxes[field]
+        held[p] -= n
+        if not held[p]:
+            del held[p]
+        if not held:
+            del self.boxes[field]
 
     def _influence(self, p: str, client: str) -> None:
         position = self.influence[p].get(client, 0) + 1
