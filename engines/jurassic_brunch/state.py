@@ -588,7 +588,8 @@ class BrunchState(State):
             self.pending = ("look", kind)
 
     def _check_end(self) -> None:
-        losers = [player for player in COLOURS if self.on_area(player) == 0]
+        owners = {owner for owner, _ in self.triceratops.values()}
+        losers = [player for player in COLOURS if player not in owners]
         if losers:
             self.result = {
                 "reason": f"{' and '.join(losers)} has no triceratops left on the playing area",
