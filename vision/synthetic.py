@@ -2,7 +2,8 @@
 
 The demo and the tests drive a bot-played game: each time the engine state changes, the game's table
 layout turns it into a :class:`~vision.scene.Scene` and :meth:`SyntheticCamera.show` puts it on the table.
-:meth:`SyntheticCamera.read` then returns ``(frame, index, timestamp)`` like every frame source: the
+:meth:`SyntheticCamera.read` then returns a :class:`vision.sources.Frame` like every frame source (it also
+unpacks as ``frame, index, timestamp`` for callers that want the tuple): the
 scene's geometry (and any hands reaching in) is drawn once per change, and every frame gets fresh sensor
 noise, blur, light and JPEG compression on top, so consecutive frames of an unchanged table differ only as
 a real camera's do. :attr:`SyntheticCamera.truth` is the ground truth of the last frame delivered.
@@ -18,11 +19,28 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.render import CameraModel, Effects, RenderedFrame, apply_effects, make_hand, render
 from vision.scene import Occluder, Point, Scene
+from vision.sources import Frame
+
+#: Size of the grey low-resolution image delivered beside each frame (like the Pi camera's lores stream).
+LORES_SIZE = (576, 324)
+
+
+@dataclass(frozen=True)
+class SyntheticFrame(Frame):
+    """A :class:`~vision.sources.Frame` with the renderer's ground truth; unpacks as
+    ``(image, index, timestamp)``."""
+
+    truth: RenderedFrame | None = None
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.image, self.index, self.timestamp))
 
 
 @dataclass(frozen=True)
@@ -109,8 +127,12 @@ class SyntheticCamera:
         return hands
 
     # -- the frame-source side --------------------------------------------------------------------------
-    def read(self) -> tuple[np.ndarray, int, float]:
-        """The next frame: ``(BGR image, frame index, timestamp in seconds)``."""
+    def open(self) -> None:
+        """Frame sources are opened before reading; a synthetic camera is always ready (reopens if closed)."""
+        self._closed = False
+
+    def read(self) -> SyntheticFrame:
+        """The next frame (BGR image, running index, timestamp in seconds, grey lores image, ground truth)."""
         if self._closed:
             raise RuntimeError(f"{self.name}: camera closed")
         self._pace()
@@ -146,7 +168,8 @@ class SyntheticCamera:
         self.truth = replace(clean, image=image)
         timestamp = self._clock()
         self._last_time = timestamp
-        return image, index, timestamp
+        lores = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), LORES_SIZE, interpolation=cv2.INTER_AREA)
+        return SyntheticFrame(image, index, timestamp, self.name, lores, self.truth)
 
     def _pace(self) -> None:
         if self.fps <= 0 or self._last_time is None:
@@ -155,7 +178,7 @@ class SyntheticCamera:
         if wait > 0:
             time.sleep(wait)
 
-    def frames(self, count: int) -> Iterator[tuple[np.ndarray, int, float]]:
+    def frames(self, count: int) -> Iterator[SyntheticFrame]:
         """``count`` frames in a row."""
         for _ in range(count):
             yield self.read()

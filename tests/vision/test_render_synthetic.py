@@ -10,6 +10,7 @@ import pytest
 
 from vision.render import CameraModel, Effects
 from vision.scene import Peg, Scene, Tag
+from vision.sources import Frame, FrameSource
 from vision.synthetic import SyntheticCamera
 
 SMALL = CameraModel(resolution=(960, 540), tilt=10.0)
@@ -30,18 +31,30 @@ def fake_clock() -> Callable[[], float]:
 
 def test_read_gives_frame_index_and_timestamp() -> None:
     camera = SyntheticCamera(table("F01"), SMALL, Effects(noise=2.0), seed=1, clock=fake_clock())
+    camera.open()
     frames = list(camera.frames(3))
-    assert [index for _, index, _ in frames] == [0, 1, 2]
-    assert [stamp for _, _, stamp in frames] == [0.0, 0.1, 0.2]
-    image = frames[0][0]
+    assert [frame.index for frame in frames] == [0, 1, 2]
+    assert [frame.timestamp for frame in frames] == [0.0, 0.1, 0.2]
+    image, index, stamp = frames[1]  # also unpacks like a tuple
+    assert index == 1 and stamp == 0.1 and image is frames[1].image
     assert image.shape == (540, 960, 3) and image.dtype == np.uint8
+    assert frames[0].lores is not None and frames[0].lores.shape == (324, 576)
+    assert frames[0].source == "synthetic"
     assert camera.truth is not None and camera.truth.tags[0].payload == "DT1:JP:F01"
+    assert frames[2].truth is camera.truth
+
+
+def test_it_is_a_frame_source() -> None:
+    source: FrameSource = SyntheticCamera(table("F01"), SMALL)
+    source.open()
+    frame = source.read()
+    assert isinstance(frame, Frame) and frame.image.shape == (540, 960, 3)
+    source.close()
 
 
 def test_an_unchanged_table_differs_only_by_sensor_noise() -> None:
     camera = SyntheticCamera(table("F01", "F02"), SMALL, Effects(noise=3.0, jpeg_quality=90), seed=2)
-    first, _, _ = camera.read()
-    second, _, _ = camera.read()
+    first, second = camera.read().image, camera.read().image
     difference = np.abs(first.astype(int) - second.astype(int))
     assert 0.5 < difference.mean() < 6.0
     assert not np.array_equal(first, second)
@@ -74,7 +87,7 @@ def test_same_seed_same_sequence() -> None:
     def run() -> list[np.ndarray]:
         camera = SyntheticCamera(table("F05"), SMALL, Effects(noise=4.0, hands=1), seed=9)
         camera.reach_in(frames=3)
-        return [frame for frame, _, _ in camera.frames(4)]
+        return [frame.image for frame in camera.frames(4)]
 
     for a, b in zip(run(), run()):
         assert np.array_equal(a, b)
