@@ -34,7 +34,7 @@ def split_ruling(data: Any) -> dict[str, Any]:
     if len(set(players)) != len(players):
         raise InputError("\"players\" lists a player twice")
     current = data.get("current")
-    if current not in players:
+    if not isinstance(current, str) or current not in players:
         raise InputError(f"unknown player {current!r} as \"current\"")
     tiles = data.get("tiles")
     if not isinstance(tiles, list) or not tiles:
@@ -78,7 +78,7 @@ def split_ruling(data: Any) -> dict[str, Any]:
         if sa is None or sb is None:
             unknown = a if sa is None else b
             raise InputError(f"chisels[{index}] names unknown tile {unknown!r} (not on the slab)")
-        if who not in player_index:
+        if not isinstance(who, str) or who not in player_index:
             raise InputError(f"chisels[{index}] belongs to unknown player {who!r}")
         (qa, ra), (qb, rb) = cells[sa], cells[sb]
         if (qb - qa, rb - ra) not in NEIGHBOUR_STEPS:

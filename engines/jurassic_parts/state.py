@@ -495,6 +495,8 @@ class JurassicPartsState(State):
             raise self.game.illegal("JP-REVEAL", f"{action.fossil!r} is not a fossil")
         if self.unseen()[kind] <= 0:
             raise self.game.illegal("JP-REVEAL", f"every {action.fossil} tile is already accounted for")
+        if not isinstance(action.tile, str):
+            raise self.game.illegal("JP-REVEAL", f"tile {action.tile!r} is not a tag id")
         if action.tile:
             comp = COMPONENT_BY_ID.get(action.tile)
             if comp is None or comp.kind != kind:

@@ -151,20 +151,60 @@ def test_random_playouts_reach_the_end(n_players: int, jp: SimpleNamespace) -> N
             assert outcome.scores[name] == sum(outcome.breakdown[name].values())
 
 
-@pytest.mark.parametrize("n_players", [2, 5])
-def test_playout_round_trips_through_json_at_every_step(n_players: int) -> None:
+@pytest.mark.parametrize(("n_players", "seed"), [(2, 106), (3, 108), (6, 101)])
+def test_playout_round_trips_through_json_at_every_step(n_players: int, seed: int) -> None:
+    """Whole games (seeds picked for short games, to stay within the test budget) saved and restored
+    through JSON after every action."""
+    steps = 0
+
     def round_trip(before: Any, action: Any, after: Any) -> None:
+        nonlocal steps
+        steps += 1
         data = json.loads(json.dumps(after.to_dict()))
         again = GAME.state_from_dict(data)
         assert again.to_dict() == data
         assert again.current_player() == after.current_player()
         assert GAME.action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
 
-    final = random_playout(GAME, PLAYERS[:n_players], random.Random(100 + n_players), on_step=round_trip)
-    assert final.is_terminal()
+    final = random_playout(GAME, PLAYERS[:n_players], random.Random(seed), on_step=round_trip)
+    assert final.is_terminal() and steps > 100
 
 
 def test_playouts_are_reproducible() -> None:
     first = random_playout(GAME, PLAYERS[:3], random.Random(5))
     second = random_playout(GAME, PLAYERS[:3], random.Random(5))
     assert first.to_dict() == second.to_dict()
+
+
+JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 60), st.text(max_size=6),
+                        st.sampled_from(["F01", "F02", "red", "blue", "PLANT", "BONES:TREX-1", "TREX-1"]))
+JSONISH = st.recursive(JSON_LEAVES, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(
+        ["players", "current", "tiles", "chisels", "id", "q", "r", "a", "b", "player", "name", "amber",
+         "kind", "cell", "fossil", "part", "tile"]), inner, max_size=5)), max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=JSONISH)
+def test_rulings_refuse_garbage_with_input_errors_only(data: Any) -> None:
+    for ruling in (split_ruling, GAME.score_report):
+        try:
+            result = ruling(data)
+        except InputError as error:
+            assert "\n" not in str(error)
+        else:
+            assert isinstance(result, dict)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=JSONISH, kind=st.sampled_from(sorted(GAME.codec.kinds)))
+def test_garbage_actions_are_refused_by_rule(jp: SimpleNamespace, data: Any, kind: str) -> None:
+    from engines.core import IllegalAction, StateFormatError
+
+    state = jp.build(["red", "blue"], [(q, r, "*") for q, r in jp.hexagon(1)])
+    payload = {**data, "kind": kind} if isinstance(data, dict) else {"kind": kind}
+    try:
+        action = GAME.action_from_dict(payload)
+        state.apply(action)
+    except (IllegalAction, StateFormatError):
+        pass
