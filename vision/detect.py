@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -42,7 +42,8 @@ class GeometryHints:
     ``peg_radius_mm``: radius of chisels/camps seen from above; ``island_size`` (w, h) between the
     island's corner tags and ``island_fields`` (column, row) -> board-frame mm from the NW corner tag.
     ``play_zone``: only tags in this zone belong to the lattice (None: every lattice-kind tag);
-    ``table_size``: marker 0 to marker 2 in mm (for calibrating from a frame).
+    ``table_size``: marker 0 to marker 2 in mm (for calibrating from a frame); ``camp_radius_mm`` and
+    ``box_ring`` (offsets in board-frame mm from a field's centre where equipment boxes stand): Isla Nublar.
     """
 
     prior: LatticeFit | None = None
@@ -52,6 +53,8 @@ class GeometryHints:
     island_fields: Mapping[tuple[int, int], Point] | None = None
     play_zone: str | None = "play"
     table_size: tuple[float, float] | None = None
+    camp_radius_mm: float = 9.0
+    box_ring: tuple[Point, ...] = ()
 
 
 LATTICE_KINDS = {"JP": ("tile",), "JK": ("tile", "action")}
@@ -233,21 +236,29 @@ class Detector:
             return find_pegs(
                 image, targets, self.calibration.inverse, model, radius_px, "chisel", self.calibration.zone_at
             )
-        if (
-            self.game == "IN"
-            and lattice.kind == "island"
-            and self.hints.island_fields
-            and "scale" in lattice.extra
-        ):
-            occupied = {lattice.cells[r] for r in lattice.cells}
-            targets = {
-                cell_key(cell): geometry.island_field_centre(lattice, point)
-                for cell, point in self.hints.island_fields.items()
-                if cell_key(cell) not in occupied
-            }
-            return find_pegs(
-                image, targets, self.calibration.inverse, model, radius_px, "camp", self.calibration.zone_at
-            )
+        island = self.game == "IN" and lattice.kind == "island" and "scale" in lattice.extra
+        if island and self.hints.island_fields:
+            # A figure's base covers its field; elsewhere a camp stands at the centre (its top camp's colour
+            # is what the camera sees) and boxes on a ring round it.
+            occupied = set(lattice.cells.values())
+            scale = self.calibration.px_per_mm(lattice.origin)
+            camp_px = max(1.5, 0.5 * self.hints.camp_radius_mm * scale)
+            box_px = max(1.5, 0.5 * self.hints.peg_radius_mm * scale)
+            camps: dict[str, Point] = {}
+            boxes: dict[str, Point] = {}
+            for cell, point in self.hints.island_fields.items():
+                key = cell_key(cell)
+                if key in occupied:
+                    continue
+                camps[key] = geometry.island_field_centre(lattice, point)
+                for index, (dx, dy) in enumerate(self.hints.box_ring):
+                    spot = (point[0] + dx, point[1] + dy)
+                    boxes[f"{key}#{index}"] = geometry.island_field_centre(lattice, spot)
+            to_px, zone_at = self.calibration.inverse, self.calibration.zone_at
+            found = find_pegs(image, camps, to_px, model, camp_px, "camp", zone_at)
+            for peg in find_pegs(image, boxes, to_px, model, box_px, "box", zone_at):
+                found.append(replace(peg, on=(peg.on or "").split("#")[0]))
+            return found
         return []
 
 
@@ -304,9 +315,43 @@ def hints_for(game: str, state: Any = None, layout: Any = None) -> GeometryHints
             jb = layout or (BrunchLayout.for_area(state.area) if state is not None else BrunchLayout())
             prior = LatticeFit("square", jb.origin, jb.pitch, 0.0)
             return GeometryHints(prior, jb.pitch, table_size=(jb.width, jb.height))
+        if code == "IN" and state is not None:
+            from vision.tables.isla_nublar import IslaNublarLayout
+
+            isl = layout or IslaNublarLayout(seats=len(state.players))
+            return island_hints(state.board, isl)
     except ImportError:
         pass
     return GeometryHints(table_size=size)
+
+
+def island_hints(board: Any, layout: Any) -> GeometryHints:
+    """Isla Nublar: the corner tags' span and every field's centre in the board frame (mm from the NW
+    corner tag, x along the board's east), from the engine's board and the table layout's pitch."""
+    x0, y0, x1, y1 = board.extent()
+    margin = 0.95  # the layout puts the corner tags this many pitches outside the fields' extent
+    pitch = float(layout.pitch)
+    fields = {
+        (int(field.column), int(field.row)): (
+            (board.centre(field_id)[0] - (x0 - margin)) * pitch,
+            (board.centre(field_id)[1] - (y0 - margin)) * pitch,
+        )
+        for field_id, field in board.fields.items()
+    }
+    ring = 0.30 * pitch
+    box_ring = tuple(
+        (ring * math.cos(math.radians(30 + 60 * i)), -ring * math.sin(math.radians(30 + 60 * i)))
+        for i in range(6)
+    )
+    return GeometryHints(
+        pitch=pitch,
+        peg_radius_mm=float(layout.box_radius),
+        island_size=((x1 - x0 + 2 * margin) * pitch, (y1 - y0 + 2 * margin) * pitch),
+        island_fields=fields,
+        table_size=(float(layout.width), float(layout.height)),
+        camp_radius_mm=float(layout.camp_radius),
+        box_ring=box_ring,
+    )
 
 
 def zones_for(game: str, seats: int = 4) -> list[Any]:

@@ -157,3 +157,70 @@ def test_calibrate_learns_seat_colours_from_the_seats_own_chisels(
         ((x, y),) = frame.to_pixels([peg.center])
         sample = pegs.bgr_to_lab(pegs.sample_discs(frame.image, [(x, y)], 2.5))[0]
         assert model.classify((sample[0], sample[1], sample[2]))[0] == peg.colour
+
+
+def test_isla_nublar_figures_camps_and_boxes() -> None:
+    from engines.isla_nublar import GAME
+    from vision import geometry
+    from vision.scene import Peg
+    from vision.tables import SEAT_RGB
+    from vision.tables.isla_nublar import IslaNublarLayout, scene_for
+
+    start = play(GAME, ["a", "b", "c"], seed=3, steps=0)
+    state = play(GAME, ["a", "b", "c"], seed=3, steps=60)
+    layout = IslaNublarLayout(seats=3)
+    hints = detect.hints_for("IN", state, layout)
+    camera = recommended_camera(tilt=10.0)
+    # Calibration view: the empty island (its fields are the background) and each seat's pieces at home.
+    empty = scene_for(start, layout)
+    blank = render(empty, camera, EFFECTS, rng=2)
+    calibration = cal.calibrate(
+        blank.image, cal.corner_layout(layout.width, layout.height), zones=empty.zones
+    )
+    fit = detect.Detector("IN", calibration, hints).observe(blank.image).lattice
+    assert fit is not None and fit.extra["corners_seen"] == list(geometry.ISLAND_CORNERS)
+    spots = [geometry.island_field_centre(fit, p) for p in hints.island_fields.values()]  # type: ignore[union-attr]
+    spots += [
+        geometry.island_field_centre(fit, (p[0] + dx, p[1] + dy))
+        for p in hints.island_fields.values()  # type: ignore[union-attr]
+        for dx, dy in hints.box_ring
+    ]
+    seats = pegs.learn_seat_colours(
+        blank.image, calibration.homography, [(z.name, z.polygon) for z in empty.zones]
+    )
+    background = pegs.ColourModel.learn(
+        blank.image, {}, 3.0, background_px=list(calibration.to_pixels(spots))
+    )
+    model = pegs.ColourModel(seats, background.background)
+    assert sorted(seats) == ["blue", "green", "red"]
+
+    scene = scene_for(state, layout)
+    board = state.board
+    taken = {f for f in state.dinos.values() if f} | set(state.camps) | set(state.boxes)
+    free = [f for f in sorted(board.fields) if f not in taken][:3]
+    for field_id, colour in zip(free, ["red", "green", "blue"]):
+        scene.pegs.append(
+            Peg(layout.field_center(board, field_id), colour, SEAT_RGB[colour], layout.camp_radius, 2)
+        )
+    frame = render(scene, camera, EFFECTS, rng=5)
+    observation = detect.Detector("IN", calibration, hints, model).observe(frame.image)
+    assert set(observation.tags) == ids(scene)
+
+    def key(field_id: str) -> str:
+        field = board.fields[field_id]
+        return f"{field.column},{field.row}"
+
+    for figure, field_id in state.dinos.items():
+        if field_id is not None:
+            assert observation.cell_of(figure) == tuple(int(v) for v in key(field_id).split(","))
+    camps = {p.on: p.colour for p in observation.pegs if p.kind == "camp"}
+    assert camps == {key(f): c for f, c in zip(free, ["red", "green", "blue"])}
+    colour_of = dict(zip(state.players, layout.colours))
+    boxes = sorted((p.on, p.colour) for p in observation.pegs if p.kind == "box")
+    expected = sorted(
+        (key(f), colour_of[owner])
+        for f, owners in state.boxes.items()
+        for owner, n in owners.items()
+        for _ in range(n)
+    )
+    assert expected and boxes == expected
