@@ -21,7 +21,7 @@ from engines.jurassic_brunch.area import (
 from engines.jurassic_brunch.rules import RULES
 from engines.jurassic_brunch.serialize import HOUSE_RULES, state_from_dict
 from engines.jurassic_brunch.state import TRICERATOPS_PER_PLAYER, BrunchState, rank
-from engines.jurassic_brunch.tokens import TOKEN_COUNTS, normalise_kind
+from engines.jurassic_brunch.tokens import TOKEN_COUNTS
 
 
 class JurassicBrunch(Game):
@@ -148,7 +148,3 @@ class JurassicBrunch(Game):
         else:
             state = state_from_position(self, data)
         return {"actions": [action.to_dict() for action in state.legal_actions()]}
-
-
-
-__all__ = ["JurassicBrunch", "normalise_kind"]
