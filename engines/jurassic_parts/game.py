@@ -32,6 +32,7 @@ from engines.jurassic_parts.slab import NO_CHISEL, Cell, Layout
 from engines.jurassic_parts.state import JurassicPartsState
 
 SPECIES_INDEX = {species.name: i for i, species in enumerate(SPECIES)}
+BACK_ROCKS = {c.back: c.back_rocks for c in COMPONENTS}
 
 
 def hex_distance(q: int, r: int) -> int:
@@ -182,13 +183,18 @@ class JurassicPartsGame(Game):
             if face_up and comp is None:
                 raise _fail(f"tile {index} is face up but has no tile id")
             rocks = entry.get("rocks")
+            back = entry.get("back")
             if rocks is None:
-                rocks = comp.rocks if comp is not None and face_up else (False,) * 6
+                if comp is not None and face_up:
+                    rocks = comp.rocks
+                elif isinstance(back, str) and back in BACK_ROCKS:
+                    rocks = BACK_ROCKS[back]  # the rocks printed on a known back (not its front's identity)
+                else:
+                    rocks = (False,) * 6
             if (not isinstance(rocks, Sequence) or len(rocks) != 6
                     or not all(isinstance(x, bool) for x in rocks)):
                 raise _fail(f"tile {index} rocks must be six booleans")
             base_rocks.append(tuple(rocks))
-            back = entry.get("back")
             if back is not None and not isinstance(back, str):
                 raise _fail(f"tile {index} back must be a text id")
             backs.append(back)
@@ -437,7 +443,7 @@ class JurassicPartsGame(Game):
         state.turn_number = _int(turn.get("number", 1), "turn.number", 1)
         state.need = _int(turn.get("pickups_needed", 0), "turn.pickups_needed", 0, 3)
         state.purchases = _int(turn.get("purchases", 0), "turn.purchases")
-        state.ignore_rocks = _int(turn.get("ignore_rocks", 0), "turn.ignore_rocks", 0, 2)
+        state.ignore_rocks = _int(turn.get("ignore_rocks", 0), "turn.ignore_rocks", 0)
         for flag in ("sold", "final"):
             if not isinstance(turn.get(flag, False), bool):
                 raise _fail(f"turn.{flag} must be true or false")

@@ -609,7 +609,7 @@ class JurassicPartsState(State):
     def _do_buy_ignore(self, action: BuyIgnoreRocks) -> None:
         p = self._check_turn(action, action.player, MAIN)
         self._pay(p, "JP-BUY-IGNORE-ROCKS")
-        self.ignore_rocks = 2
+        self.ignore_rocks += 2  # bought twice: the next 4 chisels
 
     def _do_buy_sharpen(self, action: BuySharpen) -> None:
         p = self._check_turn(action, action.player, MAIN)

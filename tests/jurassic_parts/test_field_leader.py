@@ -145,3 +145,14 @@ def test_the_amber_supply_runs_out(jp: SimpleNamespace) -> None:
     with pytest.raises(IllegalAction) as refusal:
         state.apply(Sell("red", "TREX-1"))
     assert refusal.value.rule.rule_id == "JP-AMBER"
+
+
+def test_ignore_rocks_bought_twice_covers_four_chisels(jp: SimpleNamespace) -> None:
+    state = _rich(jp, amber=3, sharp=6, dull=6)
+    state = jp.play(state, BuyIgnoreRocks("red"), BuyIgnoreRocks("red"))
+    assert state.ignore_rocks == 4 and state.amber[0] == 0
+    state = jp.play(state, PlaceChisel("red", (0, 0), (0, 1)), PlaceChisel("red", (0, 1), (1, 0)),
+                    PlaceChisel("red", (1, 1), (2, 0)))
+    assert (state.sharp[0], state.ignore_rocks) == (3, 1)
+    state = state.apply(EndTurn("red"))
+    assert state.ignore_rocks == 0  # what is not used this turn is lost

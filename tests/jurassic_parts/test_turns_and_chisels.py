@@ -120,3 +120,17 @@ def test_pick_up_only_what_is_missing(jp: SimpleNamespace) -> None:
 
     state = jp.edit(state, three_dull).apply(EndTurn("blue"))
     assert state.to_dict()["turn"]["phase"] == "main" and state.sharp[0] == 3
+
+
+def test_observed_face_down_tiles_take_the_rocks_printed_on_their_back(jp: SimpleNamespace) -> None:
+    from engines.jurassic_parts import COMPONENTS
+
+    rocky = next(c for c in COMPONENTS if any(c.rocks) and not c.rocks[0])
+    state = jp.game.state_from_layout(["red", "blue"], [
+        {"cell": [0, 0], "id": "F46", "rocks": [False] * 6},
+        {"cell": [1, 0], "face_up": False, "back": rocky.back, "rotation": 0},
+    ])
+    assert state.layout.base_rocks[1] == rocky.back_rocks
+    assert state.fossil[1] == -1 and state.tile_id[1] is None  # the identity stays unknown
+    gap = state.layout.gap_between((0, 0), (1, 0))
+    assert gap is not None and state.layout.rocky_sides[gap] == int(rocky.back_rocks[3])
