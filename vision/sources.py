@@ -232,6 +232,32 @@ class FolderSource:
             yield frame
 
 
+class TupleSource:
+    """Adapts a camera whose ``read()`` returns ``(image, index, timestamp)`` (the synthetic camera,
+    :class:`vision.synthetic.SyntheticCamera`) to the :class:`FrameSource` interface."""
+
+    def __init__(self, camera: Any, name: str | None = None) -> None:
+        self.camera = camera
+        self.name = name or str(getattr(camera, "name", "camera"))
+
+    def open(self) -> None:
+        opener = getattr(self.camera, "open", None)
+        if callable(opener):
+            opener()
+
+    def read(self) -> Frame | None:
+        result = self.camera.read()
+        if result is None:
+            return None
+        image, index, timestamp = result
+        return Frame(image, int(index), float(timestamp), self.name)
+
+    def close(self) -> None:
+        closer = getattr(self.camera, "close", None)
+        if callable(closer):
+            closer()
+
+
 # ------------------------------------------------------------------------------------------- watching
 EventKind = Literal["opened", "lost", "reconnecting", "reconnected", "open-failed", "error"]
 Status = Literal["closed", "ok", "stale", "reconnecting"]
