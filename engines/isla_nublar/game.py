@@ -53,6 +53,22 @@ class IslaNublarGame(Game):
                 (False, True),
                 "expert variant Individual ratings (scoring cards are bought; a new camp scores nothing)",
             ),
+            Option(
+                "unplayed_cards",
+                "discard",
+                ("discard", "keep"),
+                "blue cards left in hand at the end of a turn: discarded as played (the reading of 'you play "
+                "out your hand') or kept in hand (5 cards are drawn either way)",
+                house_rule=True,
+            ),
+            Option(
+                "river_own_field",
+                False,
+                (False, True),
+                "river scoring card: a camp standing on a river field counts too (the reading counts only "
+                "camps next to a river field)",
+                house_rule=True,
+            ),
         )
 
     def with_board(self, board: Board) -> IslaNublarGame:

@@ -71,8 +71,18 @@ def _components(board: Board, fields: set[str]) -> list[set[str]]:
     return groups
 
 
-def score_card(board: Board, card: Mapping[str, Any], camps: Camps, boxes: Boxes, player: str) -> int:
-    """Points ``player`` scores with one scoring card (its data: kind and numbers) on this board."""
+def score_card(
+    board: Board,
+    card: Mapping[str, Any],
+    camps: Camps,
+    boxes: Boxes,
+    player: str,
+    river_own_field: bool = False,
+) -> int:
+    """Points ``player`` scores with one scoring card (its data: kind and numbers) on this board.
+
+    ``river_own_field`` is the house rule under which a camp standing on a river field also counts.
+    """
     kind = card["kind"]
     if kind == "landscape":
         fields = {fid for fid, f in board.fields.items() if f.landscape == card["landscape"]}
@@ -96,7 +106,10 @@ def score_card(board: Board, card: Mapping[str, Any], camps: Camps, boxes: Boxes
         return int(card["points"]) * sum(1 for group in _components(board, mine) if len(group) >= 2)
     if kind == "river":
         return int(card["points"]) * sum(
-            1 for fid in mine if any(board.fields[n].river for n in board.fields[fid].neighbours)
+            1
+            for fid in mine
+            if any(board.fields[n].river for n in board.fields[fid].neighbours)
+            or (river_own_field and board.fields[fid].river)
         )
     if kind == "forefront":
         total = 0

@@ -212,7 +212,8 @@ class IslaNublarState(State):
 
     def scoring_card_points(self, card_id: str, player: str) -> int:
         card = self.card(card_id)
-        return score_card(self.board, card.scoring, self.camps, self.boxes, player)
+        river_own = bool(self.options.get("river_own_field", False))
+        return score_card(self.board, card.scoring, self.camps, self.boxes, player, river_own)
 
     # -- chance -----------------------------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -553,7 +554,12 @@ class IslaNublarState(State):
                 raise self.illegal("IN-RED", "a red card (dinosaur egg or dinosaur card) is still in hand")
             zones = self.zones[p]
             # "you play out your hand": blue cards still in hand count as played without their action
-            for zone in ("played", "hand"):
+            zones_out = (
+                ("played", "hand")
+                if self.options.get("unplayed_cards", "discard") == "discard"
+                else ("played",)
+            )
+            for zone in zones_out:
                 for card_id, n in zones[zone].items():
                     add(zones["discard"], card_id, n)
                 zones[zone] = {}

@@ -305,3 +305,13 @@ def test_the_hand_is_played_out_unplayed_blue_cards_are_discarded(kit: SimpleNam
     s = draw_all(s.apply(EndTurn(player="red")))
     assert s.zones["red"]["discard"] == {"S-AMBER1": 1, "S-AMBER1-DEFENCE": 1, "S-BOXES2": 1}
     assert sum(s.zones["red"]["hand"].values()) == 5
+
+
+def test_house_rule_keep_unplayed_cards(kit: SimpleNamespace) -> None:
+    s = kit.fresh(unplayed_cards="keep")
+    kit.set_hand(s, "red", "S-BOXES2", "S-AMBER1")
+    s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    s = draw_all(s.apply(EndTurn(player="red")))
+    assert s.zones["red"]["discard"] == {"S-BOXES2": 1}
+    assert sum(s.zones["red"]["hand"].values()) == 6
+    assert [o.name for o in kit.game.options if o.house_rule] == ["unplayed_cards", "river_own_field"]

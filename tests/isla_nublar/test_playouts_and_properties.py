@@ -21,6 +21,7 @@ VARIANTS = [
     {"clients": True, "individual_ratings": False},
     {"clients": False, "individual_ratings": True},
     {"clients": True, "individual_ratings": True},
+    {"clients": True, "unplayed_cards": "keep", "river_own_field": True},  # the house rules
 ]
 
 
@@ -42,8 +43,7 @@ def pieces(state) -> tuple[int, int, int]:
     return camps, boxes, cards
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("variant", range(4))
+@pytest.mark.parametrize(("players", "variant"), [(p, v) for p in (2, 3, 4) for v in range(4)] + [(3, 4)])
 def test_bot_playouts_reach_the_end_and_round_trip(players: int, variant: int) -> None:
     names = PLAYERS[:players]
     expected = (9 * players, 6 * players, 42 + 20 + 18 + 10 * players)
@@ -110,7 +110,7 @@ def test_every_listed_action_is_legal_and_bogus_ones_leave_the_state_alone() -> 
 @given(
     seed=st.integers(0, 10_000),
     players=st.integers(2, 4),
-    variant=st.integers(0, 3),
+    variant=st.integers(0, 4),
     choices=st.lists(st.integers(0, 10**6), min_size=10, max_size=150),
 )
 def test_pieces_are_never_created_or_lost(seed: int, players: int, variant: int, choices: list[int]) -> None:

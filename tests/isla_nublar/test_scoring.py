@@ -130,3 +130,16 @@ def test_forefront_first_occupied_field_of_each_column() -> None:
 def test_every_kind_scores_zero_on_an_empty_board(kind: str) -> None:
     card = {"kind": kind, "landscape": "park", "camp": 2, "boxes": 1, "points": 3}
     assert pts(card, {}, {}) == 0
+
+
+def test_river_house_rule_counts_a_camp_on_an_isolated_river_field() -> None:
+    from engines.isla_nublar import board_from_dict
+
+    data = BOARD.to_dict()
+    for field in data["fields"]:
+        field["river"] = field["id"] == "C0R5"  # one lonely river field
+    board = board_from_dict(data)
+    card = {"kind": "river", "points": 2}
+    camps = {"C0R5": ["red"], "C1R5": ["red"]}  # on the river / next to it
+    assert score_card(board, card, camps, {}, "red") == 2
+    assert score_card(board, card, camps, {}, "red", river_own_field=True) == 4
