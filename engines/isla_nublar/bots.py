@@ -20,6 +20,7 @@ from engines.isla_nublar.actions import (
     PlayCard,
     StockUp,
 )
+from engines.isla_nublar.state import IslaNublarState
 
 _PREFERRED_USES = ("egg", "dinosaur", "boxes", "amber", "amber-as-boxes", "influence", "scoring", "change")
 
@@ -35,8 +36,8 @@ def bot_policy(state: State, actions: list[Action], rng: random.Random) -> Actio
     if declines:
         return declines[0]
     scoring = [a for a in actions if isinstance(a, ChooseScoring)]
-    if scoring:
-        return rng.choice(scoring)
+    if scoring and isinstance(state, IslaNublarState):
+        return max(scoring, key=lambda a: state.scoring_card_points(str(state.row[a.slot]), a.player))
     for kind in (BuildCamp, BuyScoring, Buy):
         found = [a for a in actions if isinstance(a, kind)]
         if found and rng.random() < 0.8:
