@@ -20,7 +20,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.core import random_playout
-from engines.jurassic_parts import GAME, Layout, split_ruling
+from engines.core.playout import uniform_policy
+from engines.jurassic_parts import GAME, Layout, bot_policy, split_ruling
 from engines.jurassic_parts.game import default_cells
 
 SPLIT_GOAL_MS = 0.5
@@ -94,7 +95,7 @@ def bench_engine_split_check(rounds: int) -> float:
     return (time.process_time() - start) / (rounds * len(gaps)) * 1e6
 
 
-def bench_playouts(games: int) -> tuple[float, float, float]:
+def bench_playouts(games: int, policy: Any = uniform_policy) -> tuple[float, float, float]:
     steps = 0
 
     def count(_before: Any, _action: Any, _after: Any) -> None:
@@ -104,7 +105,7 @@ def bench_playouts(games: int) -> tuple[float, float, float]:
     start = time.process_time()
     for seed in range(games):
         players = PLAYERS[: 2 + seed % 5]
-        final = random_playout(GAME, players, random.Random(seed), on_step=count)
+        final = random_playout(GAME, players, random.Random(seed), policy=policy, on_step=count)
         assert final.is_terminal()
     elapsed = time.process_time() - start
     return games / elapsed, steps / elapsed, steps / games
@@ -132,6 +133,9 @@ def main() -> int:
           f"{actions:,.0f} actions/s, {per_game:.0f} actions per game; "
           f"goal >= {PLAYOUT_GOAL_PER_S:.0f} games/s: {verdict} "
           f"({per_second / PLAYOUT_GOAL_PER_S:.2f}x)")
+    per_second, actions, per_game = bench_playouts(max(1, args.games // 2), policy=bot_policy)
+    print(f"bot playouts (engines.jurassic_parts.bot_policy): {per_second:.1f} games/s, "
+          f"{actions:,.0f} actions/s, {per_game:.0f} actions per game")
     return 0
 
 

@@ -25,6 +25,7 @@ from engines.jurassic_parts.actions import (
     Sell,
     TakeTile,
 )
+from engines.jurassic_parts.bots import bot_policy
 from engines.jurassic_parts.components import (
     COMPONENTS,
     IS_DEFAULT_ROCKS,
@@ -72,6 +73,7 @@ __all__ = [
     "Reveal",
     "Sell",
     "TakeTile",
+    "bot_policy",
     "component",
     "manifest",
     "random_layout",

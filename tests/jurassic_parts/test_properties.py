@@ -208,3 +208,12 @@ def test_garbage_actions_are_refused_by_rule(jp: SimpleNamespace, data: Any, kin
         state.apply(action)
     except (IllegalAction, StateFormatError):
         pass
+
+
+@pytest.mark.parametrize("n_players", [2, 4, 6])
+def test_bot_playouts_end_and_conserve(n_players: int, jp: SimpleNamespace) -> None:
+    from engines.jurassic_parts import bot_policy
+
+    final = random_playout(GAME, PLAYERS[:n_players], random.Random(n_players), policy=bot_policy)
+    assert isinstance(final, JurassicPartsState) and final.is_terminal()
+    check_invariants(final, jp, 58)

@@ -161,3 +161,19 @@ def test_reveal_validation(jp: SimpleNamespace) -> None:
                 Reveal((1, 0), "PLANT", tile="F47")):  # F47 is a plant already on the slab
         with pytest.raises(IllegalAction):
             state.apply(bad)
+
+
+def test_the_bot_takes_the_tile_that_scores_most(jp: SimpleNamespace) -> None:
+    import random
+
+    from engines.jurassic_parts import bot_policy
+
+    state = jp.build(["red", "blue"], [(0, 0, "PLANT"), (1, 0, "RAPTOR-2"), (2, 0, "PLANT"), (3, 0, "PLANT"),
+                                       (4, 0, "PLANT")])
+
+    def holding(data: dict[str, Any]) -> None:
+        data["seats"]["red"]["loose"] = {"RAPTOR-1": 1}
+
+    state = jp.edit(state, holding).apply(PlaceChisel("red", (1, 0), (2, 0)))
+    assert state.current_player() == "red" and len(state.legal_actions()) == 2
+    assert bot_policy(state, state.legal_actions(), random.Random(0)) == TakeTile("red", (1, 0))
