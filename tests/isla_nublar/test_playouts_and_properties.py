@@ -97,6 +97,9 @@ def test_every_listed_action_is_legal_and_bogus_ones_leave_the_state_alone() -> 
         legal = state.legal_actions()
         for action in legal:
             state.apply(action)  # raises if the generator and the rules disagree
+        for action in legal[:3]:
+            explanation = state.explain(action)
+            assert explanation.legal and json.dumps(explanation.to_dict())
         before = state.to_dict()
         for action in foreign.legal_actions()[:20]:
             if action not in legal:
