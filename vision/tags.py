@@ -188,6 +188,15 @@ def opaque_ids(count: int, seed: int, avoid: Iterable[str] = ()) -> list[str]:
 TAG_MM = {"tile": 14.0, "action": 14.0, "token": 12.0, "figure": 10.0, "board": 20.0}
 
 
+def _jurassic_parts_backs() -> list[str]:
+    """The opaque back ids of the engine's default component set (its printed set for seed 1)."""
+    try:
+        from engines.jurassic_parts import components as jp
+    except ImportError:
+        return []
+    return [str(c.back) for c in jp.COMPONENTS]
+
+
 def _jurassic_parts_tiles() -> tuple[list[tuple[str, str, tuple[bool, ...]]], str | None]:
     try:
         from engines.jurassic_parts import components as jp
@@ -266,6 +275,14 @@ def _build(game: str, seed: int) -> Manifest:
         raise ValueError(game)
     entries = {front.component_id: front for front in fronts}
     backs = opaque_ids(len(backs_of), seed * 7919 + sum(map(ord, game)), avoid=entries)
+    engine_backs = _jurassic_parts_backs() if game == "JP" and seed == DEFAULT_SEED else []
+    if len(engine_backs) == len(backs_of) and len(set(engine_backs) | set(entries)) == len(
+        engine_backs
+    ) + len(entries):
+        # The default printed set is the engine's default component set: same back ids, so a state's
+        # face-down tiles and the printed tags agree. Other seeds are other printed sets.
+        backs = engine_backs
+        notes.append("back ids: the engine's default component set")
     for back_id, (kind, back_rocks) in zip(backs, backs_of):
         entries[back_id] = ManifestEntry(back_id, "back", kind, "", back_rocks)
     sized = {
