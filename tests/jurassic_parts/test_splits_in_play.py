@@ -177,3 +177,40 @@ def test_the_bot_takes_the_tile_that_scores_most(jp: SimpleNamespace) -> None:
     state = jp.edit(state, holding).apply(PlaceChisel("red", (1, 0), (2, 0)))
     assert state.current_player() == "red" and len(state.legal_actions()) == 2
     assert bot_policy(state, state.legal_actions(), random.Random(0)) == TakeTile("red", (1, 0))
+
+
+def test_interior_ring_in_play_awards_the_smaller_outside(jp: SimpleNamespace) -> None:
+    cells = jp.hexagon(3)
+    inner = set(jp.hexagon(2))
+    state = jp.build(["red", "blue", "green"], [(q, r, "*") for q, r in cells])
+    ring_gaps = []
+    for q, r in sorted(inner):
+        for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)):
+            other = (q + dq, r + dr)
+            if other in cells and other not in inner:
+                ring_gaps.append(((q, r), other))
+    assert len(ring_gaps) == 30
+    owners = ["red"] * 10 + ["blue"] * 10 + ["green"] * 9
+
+    def change(data: dict[str, Any]) -> None:
+        data["chisels"] = [{"a": list(a), "b": list(b), "player": who}
+                           for (a, b), who in zip(ring_gaps[:29], owners)]
+        data["seats"]["red"].update(dull=0, sharp=2, on_slab=10)
+        data["seats"]["blue"].update(dull=2, sharp=0, on_slab=10)
+        data["seats"]["green"].update(dull=3, sharp=0, on_slab=9)
+
+    state = jp.edit(state, change)
+    last_a, last_b = ring_gaps[29]
+    state = state.apply(PlaceChisel("red", last_a, last_b))
+    assert state.last_split is not None
+    awarded = {tuple(c) for c in state.last_split["awarded"]}
+    assert awarded == set(cells) - inner  # the outside ring (18 tiles) is smaller than the inside (19)
+    assert [(e["player"], e["chisels"], e["takes"]) for e in state.last_split["ranking"]] == [
+        ("red", 11, 6), ("blue", 10, 6), ("green", 9, 3)]
+    assert state.last_split["field_leader"] == 3
+    assert state.slab_count == 19 and state.on_board == [0, 0, 0]
+    assert (state.dull[0], state.dull[1], state.dull[2]) == (11, 12, 12)
+    for _ in range(15):
+        state = state.apply(state.legal_actions()[0])
+    assert sum(state.leader) == 3 and state.to_dict()["turn"]["phase"] == "main"
+    assert [sum(h) + sum(s) for h, s in zip(state.loose, state.in_sets)] == [6, 6, 3]
