@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engines.isla_nublar import default_board, score_card
+from engines.isla_nublar import default_board, default_cards, score_card
 
 BOARD = default_board()
 
@@ -143,3 +145,40 @@ def test_river_house_rule_counts_a_camp_on_an_isolated_river_field() -> None:
     camps = {"C0R5": ["red"], "C1R5": ["red"]}  # on the river / next to it
     assert score_card(board, card, camps, {}, "red") == 2
     assert score_card(board, card, camps, {}, "red", river_own_field=True) == 4
+
+
+BUILDABLE = sorted(f for f, field in BOARD.fields.items() if not field.volcano)
+PLAYERS3 = ("red", "blue", "green")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    camps=st.dictionaries(
+        st.sampled_from(BUILDABLE), st.lists(st.sampled_from(PLAYERS3), min_size=1, max_size=3)
+    ),
+    boxes=st.dictionaries(
+        st.sampled_from(BUILDABLE), st.dictionaries(st.sampled_from(PLAYERS3), st.integers(1, 3), min_size=1)
+    ),
+)
+def test_scoring_invariants(camps: dict[str, list[str]], boxes: dict[str, dict[str, int]]) -> None:
+    cards = [card.scoring for card in default_cards().of_group("scoring")]
+    more_boxes = {f: {p: n + 2 for p, n in held.items()} for f, held in boxes.items()}
+    for player in PLAYERS3:
+        points = [score_card(BOARD, card, camps, boxes, player) for card in cards]
+        # how many boxes lie on a field never matters, only whether there are any
+        assert points == [score_card(BOARD, card, camps, more_boxes, player) for card in cards]
+        # every field has one landscape: the five landscape cards together count each field once
+        mine = {f for f, stack in camps.items() if stack[-1] == player}
+        box_only = {f for f, held in boxes.items() if player in held} - mine
+        total = sum(
+            score_card(
+                BOARD, {"kind": "landscape", "landscape": land, "camp": 2, "boxes": 1}, camps, boxes, player
+            )
+            for land in ("park", "mountain", "forest", "plain", "lake")
+        )
+        assert total == 2 * len(mine) + len(box_only)
+        # burying: a camp under another player's camp scores nothing for camps-only kinds
+        for kind in ("variety", "stacks", "columns", "groups", "river"):
+            card = {"kind": kind, "points": 1}
+            covered = {f: [*stack, "other"] for f, stack in camps.items()}
+            assert score_card(BOARD, card, covered, boxes, player) == 0
