@@ -50,7 +50,7 @@ FRONT_RGB = (214, 196, 158)
 BACK_RGB = (126, 104, 82)
 ROCK_RGB = (120, 120, 116)
 BOX_RGB = (118, 82, 50)
-LEADER_RGB = (86, 110, 90)
+LEADER_RGB = (60, 98, 72)
 AMBER_RGB = (226, 150, 30)
 #: The coloured glyph printed on a front by fossil family (the name before any "-n").
 GLYPH_RGB: dict[str, RGB] = {
