@@ -63,11 +63,18 @@ def _draw_qr(pdf: FPDF, text: str, x: float, y: float, side_mm: float) -> None:
                 col += 1
 
 
-def _sticker_size(entry: tags.ManifestEntry) -> tuple[float, float]:
-    modules = qr_matrix(tags.payload("JP", "F01")).shape[0]  # version 1; version 2 scales the same side
-    quiet = entry.tag_mm * QUIET_MODULES / modules
-    side = entry.tag_mm + 2 * quiet
-    return side, side + CAPTION_MM
+def code_side_mm(game: str, entry: tags.ManifestEntry) -> float:
+    """Printed side of the code itself: every code of a set has the same module size."""
+    modules = qr_matrix(tags.payload(game, entry.component_id)).shape[0]
+    return float(entry.tag_mm * modules / 21.0)
+
+
+def _sticker_size(game: str, entry: tags.ManifestEntry) -> tuple[float, float]:
+    side = code_side_mm(game, entry)
+    modules = qr_matrix(tags.payload(game, entry.component_id)).shape[0]
+    quiet = side * QUIET_MODULES / modules
+    outer = side + 2 * quiet
+    return outer, outer + CAPTION_MM
 
 
 def _caption(entry: tags.ManifestEntry) -> str:
@@ -82,7 +89,7 @@ def _place_stickers(pdf: FPDF, game: str, entries: Iterable[tags.ManifestEntry],
     x = y = row_h = 0.0
     started = False
     for entry in entries:
-        w, h = _sticker_size(entry)
+        w, h = _sticker_size(game, entry)
         if not started:
             pdf.add_page()
             _heading(pdf, heading)
@@ -93,8 +100,9 @@ def _place_stickers(pdf: FPDF, game: str, entries: Iterable[tags.ManifestEntry],
             pdf.add_page()
             _heading(pdf, heading)
             x, y, row_h = MARGIN, MARGIN + 8.0, 0.0
-        quiet = (w - entry.tag_mm) / 2
-        _draw_qr(pdf, tags.payload(game, entry.component_id), x + quiet, y + quiet, entry.tag_mm)
+        side = code_side_mm(game, entry)
+        quiet = (w - side) / 2
+        _draw_qr(pdf, tags.payload(game, entry.component_id), x + quiet, y + quiet, side)
         pdf.set_font("Helvetica", size=5)
         pdf.set_text_color(60, 60, 60)
         pdf.text(x + 0.5, y + w + CAPTION_MM - 1.0, _caption(entry))

@@ -103,7 +103,8 @@ class ManifestEntry:
 
     ``kind`` groups components for printing (``tile``, ``action``, ``token``, ``figure``, ``board``...);
     ``component`` says what a front shows (``"TREX-3"``, ``"STEAL"``), empty for opaque backs; ``rocks``
-    (Jurassic Parts) are the rocky edges at the tag's rotation 0; ``tag_mm`` is the printed code's side.
+    (Jurassic Parts) are the rocky edges at the tag's rotation 0; ``tag_mm`` is the printed side of a
+    version-1 code (a version-2 payload prints 25/21 of it, the same module size).
     """
 
     component_id: str
@@ -184,8 +185,10 @@ def opaque_ids(count: int, seed: int, avoid: Iterable[str] = ()) -> list[str]:
     return ids
 
 
-#: Printed code sides (mm), by component kind; at 3 px per module a 12 mm version-1 code needs ~5.3 px/mm.
-TAG_MM = {"tile": 14.0, "action": 14.0, "token": 12.0, "figure": 10.0, "board": 20.0}
+#: Printed side (mm) of a version-1 code, by component kind (a version-2 code keeps the module size, so it is
+#: 25/21 larger). The table layouts (vision.tables) use 40 mm: about 3 px per module for a 2304x1296 camera
+#: framing a 1280x720 mm table.
+TAG_MM = {"tile": 40.0, "action": 40.0, "token": 40.0, "figure": 40.0, "board": 40.0}
 
 
 def _jurassic_parts_backs() -> list[str]:

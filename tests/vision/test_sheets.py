@@ -51,3 +51,22 @@ def test_tags_command_unknown_game_exits_2(tmp_path: Path, capsys: pytest.Captur
     assert main(["tags", "chess", "--out", str(tmp_path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+
+
+def test_codes_are_drawn_at_true_size_with_one_module_size_per_set() -> None:
+    heights: list[float] = []
+
+    class Recorder(FPDF):
+        def rect(self, x: float, y: float, w: float, h: float, *args: object, **kwargs: object) -> None:
+            heights.append(round(h, 6))
+
+    pdf = Recorder(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    entries = [e for e in tags.manifest_for("JB").entries.values() if e.kind == "token"][:20]
+    sheets._place_stickers(pdf, "JB", entries, "test")
+    module = round(tags.TAG_MM["token"] / 21.0, 6)
+    assert module in heights
+    # version-1 and version-2 codes (SUPER-YUMMY-01) share the module size: only that height and the
+    # page's scale bar occur
+    assert set(heights) <= {module, 1.0}
+    assert any(e.component_id.startswith("SUPER-YUMMY") for e in entries)
