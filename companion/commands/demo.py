@@ -1,46 +1,322 @@
-"""`companion demo`: the main job on the embedded default (a bot-played game)."""
+"""`companion demo`: the main job on the embedded default.
+
+A bot-played game (Jurassic Parts unless ``--game`` says otherwise) on a synthetic table: the bots move
+pieces, the synthetic renderer draws each frame, the real loop (:class:`companion.loop.TableLoop`) reads
+them through the vision pipeline, infers and applies the moves, stores every one (SQLite, in a temporary
+state directory unless ``--state-dir`` is given) and signals on mock GPIO. The web page is served on
+localhost while it plays; ``--headless`` prints progress and the final scores instead (``--until-end``
+returns when the game is over, for scripts).
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
+import contextlib
+import os
+import shutil
 import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from engines.core import available_games, get_game, random_playout
+DEFAULT_GAME = "jurassic-parts"
+DEFAULT_COLOURS = ("red", "blue", "green")
 
-DEFAULT_PLAYERS = ("red", "blue", "green")
+
+@dataclass
+class Demo:
+    """The running pieces of a demo, for the command and for tests."""
+
+    loop: Any
+    camera: Any
+    driver: Any
+    state_dir: Path
+    pipeline_name: str
+    web: Any = None
+    url: str = ""
+
+    def close(self) -> None:
+        if self.web is not None:
+            self.web.stop()
+        self.loop.close()
 
 
-def _terminal_demo(args: argparse.Namespace) -> int:
-    game = get_game(args.game)
-    players = args.players.split(",") if args.players else list(DEFAULT_PLAYERS)
-    players = players[: game.max_players]
-    while len(players) < game.min_players:
-        players.append(f"player{len(players) + 1}")
+def _seats(game: Any, colours_text: str) -> list[dict[str, Any]]:
+    colours = [c.strip() for c in colours_text.split(",") if c.strip()] if colours_text else []
+    if not colours:
+        colours = list(DEFAULT_COLOURS)
+        if game.name == "jurassic-brunch":
+            colours = ["blue", "orange"]
+    colours = colours[: game.max_players]
+    from companion.config import SEAT_COLOURS
+
+    for colour in SEAT_COLOURS:
+        if len(colours) >= game.min_players:
+            break
+        if colour not in colours:
+            colours.append(colour)
+    return [{"name": colour, "colour": colour} for colour in colours]
+
+
+def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state_dir: Path | None = None,
+          fps: float = 0.0, synchronous: bool = True, hands: bool = False) -> Demo:
+    """Wire a demo table: config, store, mock panel, synthetic camera, vision pipeline, loop, bots."""
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion.config import config_from_dict
+    from companion.loop import BotDriver, TableLoop
+    from companion.store import Store
+    from engines.core import get_game
+    from hw.panel import Panel
+
+    game = get_game(game_name)
+    directory = state_dir if state_dir is not None else Path(tempfile.mkdtemp(prefix="dinotable-demo-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    config = config_from_dict({
+        "game": game.name, "seed": seed, "seats": _seats(game, colours),
+        "camera": {"source": "synthetic", "fps": fps or 15},
+        "store": {"state_dir": str(directory)},
+    }, source="<demo>")
+    seat_colours = [s.colour for s in config.seats]
+    panel = Panel(config.pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin))
+    store = Store(directory)
+    source, pipeline, name = _camera_and_pipeline(config, seed, fps)
+    loop = TableLoop(config, store=store, panel=panel, source=source, pipeline=pipeline, resume=False)
+    show = source.show
+    source.show(loop.model.scene(loop.current_state()))
+    if hands and hasattr(source, "reach_in"):
+        show = _with_hands(source)
+    pump: Callable[[], object] | None = None
+    if synchronous:
+        def pump() -> object:
+            return loop.process_frame(*source.read())
+    driver = BotDriver(loop, show, seed=seed, pump=pump, max_frames=240,
+                       frame_wait=1.0 / fps if fps else 0.02)
+    return Demo(loop, source, driver, directory, name)
+
+
+def _with_hands(camera: Any) -> Callable[[Any], None]:
+    """Show each new table picture with a hand reaching in first, as a player's would."""
+
+    def show(scene: Any) -> None:
+        camera.reach_in(frames=6)
+        camera.show(scene)
+
+    return show
+
+
+def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any, str]:
+    """The synthetic camera and the real vision pipeline over it (detect + track)."""
+    from companion import loop as loop_module
+
+    factory = getattr(loop_module, "vision_pipeline", None)
+    if factory is None:
+        with contextlib.suppress(ImportError):
+            from companion.pipeline import vision_pipeline as factory  # type: ignore[no-redef]
+    if factory is not None:
+        from vision.synthetic import SyntheticCamera
+
+        camera = SyntheticCamera(seed=seed, fps=fps)
+        return camera, factory(config, camera), "vision"
+    # The vision pipeline has not landed yet: a perfect camera over the scenes (no pictures).
+    return loop_module.SceneSource(), loop_module.IdealPipeline(
+        config.game, _is_back(config.game)), "ideal"
+
+
+def _is_back(game: str) -> Callable[[str], bool]:
+    from companion.infer import back_predicate
+
+    return back_predicate(game)
+
+
+# -- output ---------------------------------------------------------------------------------------------
+def _scores_lines(snapshot: dict[str, Any]) -> Iterator[str]:
+    players = snapshot["scores"]["players"]
+    for name, entry in sorted(players.items(), key=lambda item: -item[1]["total"]):
+        parts = ", ".join(f"{k} {v}" for k, v in entry["breakdown"].items() if v)
+        line = f"  {name:>10}: {entry['total']:3d}"
+        yield f"{line}  ({parts})" if parts else line
+
+
+def _event_line(event: dict[str, Any]) -> str:
+    from companion.web.pages import action_label
+
+    who = event.get("player") or "table"
+    return f"  #{event['seq']:<4} {who:>8}  {action_label(event.get('action'))}  [{event.get('source', '')}]"
+
+
+def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: bool) -> int:
+    from companion.loop import BotStuck
+
+    loop = demo.loop
+    seen = 0
     steps = 0
-
-    def progress(_before: Any, _action: Any, _after: Any) -> None:
-        nonlocal steps
-        steps += 1
-        if steps % 50 == 0:
-            print(f"  ... {steps} actions", file=sys.stderr)
-
-    print(f"{game.title}: a bot-played game for {', '.join(players)} (seed {args.seed})")
-    final = random_playout(game, players, random.Random(args.seed), on_step=progress)
-    outcome = final.outcome()
-    assert outcome is not None
-    print(f"game over after {steps} actions: {outcome.reason}")
-    for name in players:
-        parts = ", ".join(f"{k} {v}" for k, v in outcome.breakdown[name].items() if v)
-        print(f"  {name:>8}: {outcome.scores[name]:3d}  ({parts})")
-    print(f"winner(s): {', '.join(outcome.winners)}")
+    started = time.monotonic()
+    try:
+        while True:
+            if max_actions is not None and steps >= max_actions:
+                break
+            if not demo.driver.step():
+                break
+            steps += 1
+            events = loop.history()
+            for event in events[seen:]:
+                if verbose:
+                    print(_event_line(event), flush=True)
+            if not verbose and len(events) // 25 > seen // 25:
+                print(f"  ... {len(events)} moves committed", flush=True)
+            seen = len(events)
+            if not until_end and max_actions is None and steps >= 200:
+                break
+    except BotStuck as error:
+        print(f"the bots got stuck: {error}", file=sys.stderr)
+        return 1
+    snapshot = loop.snapshot()
+    took = time.monotonic() - started
+    driver = demo.driver
+    print(f"{'game over' if snapshot['over'] else 'stopped'} after {seen} committed moves in {took:.1f} s "
+          f"({driver.physical} read by the camera, {driver.submitted} submitted, "
+          f"{driver.questions} questions, {driver.frames} frames)")
+    for line in _scores_lines(snapshot):
+        print(line)
+    if snapshot["over"]:
+        print(f"winner(s): {', '.join(snapshot['scores']['winners'])}")
     return 0
 
 
+def _free_port(preferred: int) -> int:
+    import socket
+
+    for port in (preferred, 0):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            chosen: int = sock.getsockname()[1]
+            return chosen
+    raise OSError("no free port")
+
+
+def serve(demo: Demo, port: int = 8080) -> str:
+    """Start the loop's camera thread and the web page on localhost; returns the page's address."""
+    from companion.web import WebConfig, create_app
+    from companion.web import server as web_server
+
+    web_server.quiet_request_log()
+    config = WebConfig(host="127.0.0.1", port=_free_port(port) if port else 0)
+    demo.web = web_server.start(create_app(demo.loop, config), config)
+    demo.loop.start()
+    demo.url = demo.web.url
+    return demo.url
+
+
+def run_with_page(demo: Demo, args: argparse.Namespace) -> int:
+    from companion.loop import BotStuck
+
+    serve(demo, args.port)
+    print(f"{demo.loop.snapshot()['title']}: a bot-played game on a synthetic table.", flush=True)
+    print(f"Open {demo.web.url} in your browser (Ctrl-C stops the demo).", flush=True)
+    stop = threading.Event()
+    failure: list[str] = []
+
+    def play() -> None:
+        try:
+            while not stop.is_set():
+                if demo.loop.pending is not None and demo.loop.pending.kind == "objection":
+                    stop.wait(0.5)  # a person at the page decides; the bots wait
+                    continue
+                if not demo.driver.step():
+                    return
+                stop.wait(args.pace)
+        except BotStuck as error:
+            failure.append(str(error))
+        except Exception as error:  # the page stays up to show what happened
+            failure.append(f"{type(error).__name__}: {error}")
+
+    bots = threading.Thread(target=play, name="demo-bots", daemon=True)
+    bots.start()
+    try:
+        while bots.is_alive():
+            bots.join(0.5)
+        if failure:
+            print(f"the bots stopped: {failure[0]}", file=sys.stderr)
+        else:
+            print("game over:", flush=True)
+            for line in _scores_lines(demo.loop.snapshot()):
+                print(line, flush=True)
+        if args.until_end:
+            return 1 if failure else 0
+        print(f"The page stays up at {demo.web.url} (Ctrl-C to stop).", flush=True)
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        stop.set()
+        print("stopped", file=sys.stderr)
+        return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from engines.core import available_games, get_game
+
+    try:
+        get_game(args.game)
+    except KeyError:
+        print(f"unknown game {args.game!r}; available: {', '.join(available_games())}", file=sys.stderr)
+        return 2
+    state_dir = Path(args.state_dir).expanduser() if args.state_dir else None
+    fps = 0.0 if args.headless else args.fps
+    if state_dir is None:
+        state_dir_made = Path(tempfile.mkdtemp(prefix="dinotable-demo-"))
+    try:
+        demo = build(args.game, args.players, args.seed, state_dir or state_dir_made, fps=fps,
+                     synchronous=args.headless, hands=args.hands)
+    except Exception:
+        if state_dir is None:
+            shutil.rmtree(state_dir_made, ignore_errors=True)
+        raise
+    try:
+        if demo.pipeline_name != "vision":
+            print("note: the vision pipeline is not available; the table is read by a perfect camera",
+                  file=sys.stderr)
+        if args.headless:
+            title = demo.loop.snapshot()["title"]
+            players = ", ".join(s["name"] for s in demo.loop.snapshot()["players"])
+            print(f"{title}: a bot-played game for {players} (seed {args.seed}), read by the "
+                  f"{'camera' if demo.pipeline_name == 'vision' else 'perfect camera'}")
+            return run_headless(demo, args.until_end, args.max_actions, args.verbose)
+        return run_with_page(demo, args)
+    finally:
+        demo.close()
+        if state_dir is None:
+            shutil.rmtree(demo.state_dir, ignore_errors=True)
+        else:
+            print(f"the game is stored in {demo.state_dir}")
+
+
 def register(subparsers: Any) -> None:
-    demo = subparsers.add_parser("demo", help="run a bot-played game end to end (the embedded default)")
-    demo.add_argument("--game", default="jurassic-parts", help=f"one of: {', '.join(available_games())}")
-    demo.add_argument("--players", default="", help="comma-separated seat colours, clockwise")
-    demo.add_argument("--seed", type=int, default=1, help="seed for setup, bots and chance")
-    demo.set_defaults(handler=_terminal_demo)
+    demo = subparsers.add_parser(
+        "demo", help="a bot-played game on a synthetic table, with the web page (the embedded default)",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    demo.add_argument("--game", default=DEFAULT_GAME, help="jurassic-parts (default), jurassik, ...")
+    demo.add_argument("--players", default="",
+                      help="comma-separated seat colours, clockwise (default red,blue,green)")
+    demo.add_argument("--seed", type=int, default=1, help="seed for setup, bots and chance (default 1)")
+    demo.add_argument("--headless", action="store_true", help="no web page: print progress and the scores")
+    demo.add_argument("--until-end", action="store_true", help="return when the game is over")
+    demo.add_argument("--max-actions", type=int, default=None, help="stop after this many bot actions")
+    demo.add_argument("--verbose", "-v", action="store_true", help="headless: print every committed move")
+    demo.add_argument("--port", type=int, default=8080, help="web page port on localhost (default 8080, "
+                      "or a free one)")
+    demo.add_argument("--pace", type=float, default=1.0, help="seconds between bot moves with the page")
+    demo.add_argument("--fps", type=float, default=8.0,
+                      help="synthetic camera frames per second with the page")
+    demo.add_argument("--hands", action="store_true", help="show a hand reaching in before each move")
+    demo.add_argument("--state-dir", default="",
+                      help="keep the game's database here (default: a temporary one)")
+    demo.set_defaults(handler=_run)

@@ -72,6 +72,16 @@ def _cell_text(value: Any) -> str:
     return f"({value[0]}, {value[1]})"
 
 
+@blueprint.app_template_filter("when")
+def when_filter(value: Any) -> str:
+    """A stored time (epoch seconds or text) as the time of day."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e11:
+        import datetime
+
+        return datetime.datetime.fromtimestamp(value).strftime("%H:%M:%S")
+    return str(value)
+
+
 @blueprint.app_template_filter("cc")
 def colour_class(colour: Any) -> str:
     """CSS class of a seat colour (the page's policy forbids inline styles)."""

@@ -62,7 +62,7 @@
 
   function readSetup(form) {
     const settings = { game: form.elements.game.value, options: {}, house_rules: {}, seats: [] };
-    const fieldset = form.querySelector('fieldset.options[data-game="' + settings.game + '"]');
+    const fieldset = form.querySelector('fieldset.game-options[data-game="' + settings.game + '"]');
     if (fieldset) {
       fieldset.querySelectorAll("select[data-json]").forEach(function (select) {
         const group = select.dataset.house === "1" ? settings.house_rules : settings.options;
@@ -83,7 +83,7 @@
   function showOptions() {
     const select = document.getElementById("setup-game");
     if (!select) return;
-    document.querySelectorAll("fieldset.options").forEach(function (fieldset) {
+    document.querySelectorAll("fieldset.game-options").forEach(function (fieldset) {
       fieldset.hidden = fieldset.dataset.game !== select.value;
     });
   }

@@ -1,0 +1,35 @@
+"""`companion demo --headless`: the real loop reads a bot-played game from rendered frames."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+
+@pytest.mark.parametrize("game", ["jurassik"])
+def test_headless_demo_reads_moves_from_the_camera(game: str, capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    status = main(["demo", "--headless", "--game", game, "--max-actions", "12", "--verbose",
+                   "--state-dir", str(tmp_path)])
+    out = capsys.readouterr()
+    assert status == 0, out.err
+    lines = out.out.splitlines()
+    assert "read by the camera" in lines[0] and "perfect camera" not in lines[0]
+    moves = [line for line in lines if line.strip().startswith("#")]
+    assert len(moves) >= 12 and "[camera]" in "".join(moves)
+    assert any("committed moves" in line for line in lines)
+    # every committed move is in the real store
+    databases = list(tmp_path.glob("*.sqlite*")) + list(tmp_path.glob("*.db"))
+    assert databases, list(tmp_path.iterdir())
+    with sqlite3.connect(databases[0]) as connection:
+        tables = {row[0] for row in connection.execute("select name from sqlite_master where type='table'")}
+    assert tables
+
+
+def test_unknown_game_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--headless", "--game", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
