@@ -202,11 +202,12 @@ class JurassicPartsState(State):
         actions: list[Action] = []
         if budget > 0 and self.open_gaps:
             place = self._place_actions(p)
+            gaps = sorted(self.open_gaps)  # a fixed order: replays and restored games choose alike
             if self.ignore_rocks > 0 or budget >= 3:
-                actions = [place[g] for g in self.open_gaps]
+                actions = [place[g] for g in gaps]
             else:
                 cost = self.layout.cost
-                actions = [place[g] for g in self.open_gaps if cost[g] <= budget]
+                actions = [place[g] for g in gaps if cost[g] <= budget]
         if self.amber[p] >= purchase_price(self.purchases):
             actions.extend(self._purchase_actions(p))
         if not self.sold and self.supply > 0:

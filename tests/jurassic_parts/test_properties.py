@@ -217,3 +217,29 @@ def test_bot_playouts_end_and_conserve(n_players: int, jp: SimpleNamespace) -> N
     final = random_playout(GAME, PLAYERS[:n_players], random.Random(n_players), policy=bot_policy)
     assert isinstance(final, JurassicPartsState) and final.is_terminal()
     check_invariants(final, jp, 58)
+
+
+def test_a_restored_game_continues_exactly_like_the_original() -> None:
+    rng = random.Random(21)
+    state: Any = GAME.new_initial_state(PLAYERS[:4], rng=rng)
+    for _ in range(150):
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+    restored: Any = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
+    finals = []
+    for start in (state, restored):
+        again = random.Random(99)
+        current = start
+        while not current.is_terminal():
+            if current.is_chance_node():
+                outcomes = current.chance_outcomes()
+                action = again.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+            else:
+                action = again.choice(current.legal_actions())
+            current = current.apply(action)
+        finals.append(current.to_dict())
+    assert finals[0] == finals[1]
