@@ -23,6 +23,7 @@ from vision.tables import SEAT_RGB, recommended_camera
 from vision.tables.jurassic_parts import (
     DIRECTIONS,
     ROCK_RGB,
+    SQRT3,
     JurassicPartsIds,
     JurassicPartsLayout,
     hex_round,
@@ -120,8 +121,20 @@ def test_the_slab_and_seats_fit_the_table_without_overlap() -> None:
         for seat in layout.seat_places:
             x0, y0, x1, y1 = seat.rect
             assert x1 < slab[0] or x0 > slab[2]
-            for x, y in layout.seat_tile_slots(seat):
+            tiles = layout.seat_tile_slots(seat)
+            for x, y in tiles:
                 assert x0 < x < x1 and y0 < y < y1
+            # Chisel rows, the amber column and the tiles never overlap, even with everything there.
+            small = [*layout.seat_chisel_slots(seat, 0), *layout.seat_chisel_slots(seat, 1)]
+            amber = layout.seat_amber_slots(seat)
+            for a in small:
+                assert all(math.dist(a, b) >= 2 * layout.chisel_radius for b in small if b != a)
+                assert all(math.dist(a, b) >= layout.chisel_radius + 4.5 for b in amber)
+            for piece in [*small, *amber]:
+                assert x0 < piece[0] < x1 and y0 < piece[1] < y1
+                assert all(math.dist(piece, t) >= layout.hex_radius * SQRT3 / 2 + 4.5 for t in tiles)
+            for i, a in enumerate(tiles):
+                assert all(math.dist(a, b) >= layout.pitch for b in tiles[i + 1 :])
 
 
 # -- scenes from states -------------------------------------------------------------------------------

@@ -211,12 +211,11 @@ class JurassicPartsLayout:
         return [(x, y0 + 10.0 + spacing * i) for i in range(12)]
 
     def seat_amber_slots(self, seat: Seat) -> list[Point]:
-        x0, _, x1, y1 = seat.rect
-        x = x0 + 14.0 if seat.facing == 270.0 else x1 - 14.0
-        return [
-            (x + (i % 2) * (12.0 if seat.facing == 270.0 else -12.0), y1 - 12.0 - 11.0 * (i // 2))
-            for i in range(20)
-        ]
+        """A column of amber beside the chisel rows (clear of the chisels and of the tiles)."""
+        x0, y0, x1, y1 = seat.rect
+        x = x0 + 30.0 if seat.facing == 270.0 else x1 - 30.0
+        spacing = min(11.0, (y1 - y0 - 20.0) / 19.0)
+        return [(x, y0 + 10.0 + spacing * i) for i in range(20)]
 
 
 def hex_round(q: float, r: float) -> tuple[int, int]:
@@ -586,7 +585,7 @@ def scene_for(
             for place in layout.seat_chisel_slots(seat, row)[:count]:
                 scene.pegs.append(_peg(place, seat.colour, layout.chisel_radius, f"{label} chisel"))
         for place in layout.seat_amber_slots(seat)[: state.amber[p]]:
-            scene.shapes.append(Shape(layout.hexagon(place, 5.0), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
+            scene.shapes.append(Shape(layout.hexagon(place, 4.5), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
 
     leader_slots = layout.field_leader_slots()
     for tile, place in ids.places("@leader", held.get("@leader", []), leader_slots):
