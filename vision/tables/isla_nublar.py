@@ -71,6 +71,9 @@ class IslaNublarLayout:
     camp_radius: float = 9.0
     box_radius: float = 5.0
     seat_strip: float = 225.0
+    #: the corner tags' centres lie this many pitches outside the fields' extent; the board's edge farther
+    corner_margin: float = 0.95
+    board_margin: float = 1.3
 
     # -- board <-> table ---------------------------------------------------------------------------------
     def _middle(self, board: Any) -> Point:
@@ -114,7 +117,7 @@ class IslaNublarLayout:
     def board_corners(self, board: Any) -> dict[str, Point]:
         """Table mm of the corner tags' centres (outside the fields' extent, inside the board)."""
         x0, y0, x1, y1 = board.extent()
-        margin = 0.95
+        margin = self.corner_margin
         where = {
             "NW": (x0 - margin, y0 - margin),
             "NE": (x1 + margin, y0 - margin),
@@ -125,7 +128,7 @@ class IslaNublarLayout:
 
     def board_polygon(self, board: Any) -> tuple[Point, ...]:
         x0, y0, x1, y1 = board.extent()
-        margin = 1.3
+        margin = self.board_margin
         corners = [
             (x0 - margin, y0 - margin),
             (x1 + margin, y0 - margin),
