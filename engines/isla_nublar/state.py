@@ -9,6 +9,7 @@ only their choices through; automatic tasks (finishing a turn, a dinosaur hit) r
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Outcome, Rule, State
@@ -252,7 +253,7 @@ class IslaNublarState(State):
         hand = self.zones[p]["hand"]
         for card_id in sorted(hand):
             for use in self.uses(p, card_id):
-                yield PlayCard(player=p, card=card_id, use=use)
+                yield _play_card(p, card_id, use)
         if self.amber:
             for price, pile in self.piles.items():
                 if pile["top"] is not None and price <= self.amber:
@@ -271,12 +272,12 @@ class IslaNublarState(State):
         buildable = [f for f, field in self.board.fields.items() if not field.volcano and f not in dinos]
         if self.personal[p]["boxes"]:
             for f in buildable:
-                yield PlaceBox(player=p, field=f)
+                yield _place_box(p, f)
         mine = [f for f in buildable if self.boxes.get(f, {}).get(p, 0) > 0]
         for origin in mine:
             for target in buildable:
                 if target != origin:
-                    yield MoveBox(player=p, origin=origin, target=target)
+                    yield _move_box(p, origin, target)
         if self.personal[p]["camps"]:
             for f in buildable:
                 if len(self.camps.get(f, ())) >= STACK_LIMIT:
@@ -284,7 +285,7 @@ class IslaNublarState(State):
                 own = self.boxes.get(f, {}).get(p, 0)
                 for back in range(own + 1):
                     if max(0, CAMP_COST - back) <= self.box_points:
-                        yield BuildCamp(player=p, field=f, take_back=back)
+                        yield _build_camp(p, f, back)
         for piece, name in (("boxes", "box"), ("camps", "camp")):
             if self.general[p][piece]:
                 yield StockUp(player=p, piece=name)
@@ -1103,6 +1104,13 @@ class IslaNublarState(State):
         from engines.isla_nublar.serial import rules_for_action
 
         return [self.game.rule(r) for r in rules_for_action(action)]
+
+
+# Listing legal actions builds thousands of identical small objects per game; they are frozen, so share them.
+_place_box = lru_cache(maxsize=1 << 16)(PlaceBox)
+_move_box = lru_cache(maxsize=1 << 16)(MoveBox)
+_build_camp = lru_cache(maxsize=1 << 16)(BuildCamp)
+_play_card = lru_cache(maxsize=1 << 16)(PlayCard)
 
 
 def _copy_task(task: dict[str, Any]) -> dict[str, Any]:
