@@ -113,6 +113,10 @@ def split_ruling(data: Any) -> dict[str, Any]:
     root = find(0)
     first = {s for s in range(n) if find(s) == root}
     second = set(range(n)) - first
+    if not any((a in first) != (b in first) for a, b in cracked):
+        lonely = min((first, second), key=len)
+        names = ", ".join(sorted(ids[s] for s in lonely)[:5])
+        raise InputError(f"tiles {names} do not touch the rest of the slab (no gap between the parts)")
     active = player_index[current]
     if len(first) == len(second):
         # the part holding the smallest tile id first
