@@ -9,6 +9,9 @@
 - **Focused reading**: when a change is small, only the changed regions (padded by a tag's size) are
   decoded and every other tag is carried over; the engine's expectations (regions that can change)
   narrow this further. Large changes get a full reading.
+- **Bumped camera**: a reading whose calibration check says the markers moved is not trusted: the last
+  stable state is held with that calibration status (``stable=False``) until the markers are back or the
+  camera is recalibrated.
 - **Settling**: a reading that differs from the stable state becomes *pending*; it is committed only when
   the same reading (tags, cells, faces, rotations, zones, pegs) has been seen in ``window`` consecutive
   frames, so a flickering tag or a half-placed piece never becomes a change.
@@ -24,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.detect import Detector
-from vision.observation import Observation, OccludedRegion
+from vision.observation import CalibrationStatus, Observation, OccludedRegion
 
 Rect = tuple[int, int, int, int]
 Point = tuple[float, float]
@@ -98,6 +101,7 @@ class Tracker:
         self._held = False
         self._occluded: tuple[OccludedRegion, ...] = ()
         self._last_result: Observation | None = None
+        self._alert: CalibrationStatus | None = None
 
     # ------------------------------------------------------------------------------------------ api
     def update(
@@ -155,6 +159,7 @@ class Tracker:
             # Back to the stable picture (a hand left without moving anything): nothing to read.
             self.pending, self.pending_count = None, 0
             self._reference_small = small
+            self._alert = None  # the picture is the committed one again: the markers are back in place
             self.last_path = "restored"
             return self._result(frame_index, timestamp)
         if periodic or changed_fraction > config.focus_limit or self.stable is None:
@@ -267,6 +272,13 @@ class Tracker:
         timestamp: float,
         initial: bool = False,
     ) -> Observation:
+        if self.stable is not None and reading.calibration.state == "bumped":
+            # The camera moved: what it reads now is in the wrong place. Hold the last stable state and
+            # say why, until the markers are back in place or the camera is recalibrated.
+            self._alert = reading.calibration
+            self.pending, self.pending_count = None, 0
+            return self._result(frame_index, timestamp)
+        self._alert = None
         if self.stable is not None and self._signature(reading) == self._signature(self.stable):
             # Same table (light drift, noise, a hand that left): refresh the reference, nothing pending.
             self.pending, self.pending_count = None, 0
@@ -306,10 +318,12 @@ class Tracker:
                 self.stable,
                 frame_index=frame_index,
                 timestamp=timestamp,
-                stable=self.pending is None and not self._held,
+                stable=self.pending is None and not self._held and self._alert is None,
                 held=self._held,
                 occluded=self._occluded,
             )
+            if self._alert is not None:
+                result = replace(result, calibration=self._alert)
         self._last_result = result
         return result
 

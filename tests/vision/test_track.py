@@ -125,3 +125,20 @@ def test_expectations_focus_a_change_inside_them(table: tuple[Scene, SlabTruth])
     result = tracker.update(image, 1, expectations=Expectations((region,)))
     assert result.stable and removed.payload.split(":")[2] not in result.tags
     assert len(result.tags) == len(truth.cells) - 1
+
+
+def test_a_bumped_camera_holds_the_last_state_and_says_so(table: tuple[Scene, SlabTruth]) -> None:
+    scene, truth = table
+    tracker = _tracker(scene, truth, window=2)
+    still = _frame(scene, 8)
+    for i in range(2):
+        settled = tracker.update(still, i)
+    assert settled.stable
+    moved = render(scene, recommended_camera(tilt=14.0, yaw=1.5), EFFECTS, rng=9).image
+    for i in range(2, 6):
+        result = tracker.update(moved, i)
+        assert result.calibration.state == "bumped" and not result.stable
+        assert dict(result.tags) == dict(settled.tags)
+    assert tracker.stats.commits == 1
+    back = tracker.update(still, 6)
+    assert back.calibration.state == "ok" and back.stable
