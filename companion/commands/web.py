@@ -1,0 +1,140 @@
+"""`companion serve`: the table as a service (what the systemd unit runs).
+
+The configured camera and panel, the real loop and vision pipeline, the store in the state directory,
+and the web page (loopback unless ``[web] lan = true`` with a PIN). Under systemd (``Type=notify``) it
+reports READY once the page is served, keeps a STATUS line, pings the watchdog only while camera frames
+are fresh, and says STOPPING on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+log = logging.getLogger("companion.serve")
+
+
+class LoopFrames:
+    """A watched :mod:`vision.sources` source as the loop's frame source: ``read() -> (image, index, t)``.
+
+    The watched source never raises for a failing camera; while it has no fresh frame this returns
+    ``(None, -1, t)`` and the loop's frame-age check shows the camera-lost signal.
+    """
+
+    def __init__(self, watched: Any, idle_s: float = 0.01) -> None:
+        self.watched = watched
+        self.idle_s = idle_s
+
+    def read(self) -> tuple[Any, int, float]:
+        frame = self.watched.read()
+        if frame is None:
+            time.sleep(self.idle_s)
+            return None, -1, time.monotonic()
+        return frame.image, frame.index, frame.timestamp
+
+    def close(self) -> None:
+        self.watched.close()
+
+
+def open_camera(config: Any, loop: Any = None) -> Any:
+    """The configured camera, watched by frame age and reopened with backoff."""
+    from vision.sources import FolderSource, PiCameraSource, TupleSource, VideoCaptureSource, WatchedSource
+
+    camera = config.camera
+    kind, argument = camera.kind, camera.argument
+    size = (camera.width, camera.height)
+
+    def factory() -> Any:
+        if kind == "picamera":
+            return PiCameraSource(size=size)
+        if kind == "usb":
+            return VideoCaptureSource(int(argument or 0), size=size)
+        if kind == "video":
+            return VideoCaptureSource(argument, size=None)
+        if kind == "folder":
+            return FolderSource(argument, loop=True)
+        if kind == "synthetic":
+            from vision.synthetic import SyntheticCamera
+
+            synthetic = SyntheticCamera(fps=camera.fps)
+            if loop is not None:
+                synthetic.show(loop.model.scene(loop.current_state()))
+            return TupleSource(synthetic)
+        raise ValueError(f"unknown camera source {camera.source!r}")
+
+    return LoopFrames(WatchedSource(factory, max_age=camera.max_age_s))
+
+
+def describe(loop: Any, url: str) -> str:
+    snap = loop.snapshot()
+    camera = snap["camera"]
+    turn = "game over" if snap["over"] else f"{snap['current'] or 'reveal'} to play"
+    return (f"{snap['title']}, game {snap['game_id']}: {snap['event_count']} moves, {turn}; camera "
+            f"{'ok' if camera['ok'] else 'LOST'} {camera['fps']:.0f} fps; page {url}")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError, load_config
+    from companion.loop import TableLoop, vision_pipeline
+    from companion.systemd_notify import Watchdog, notify
+    from companion.web import WebConfig, create_app
+    from companion.web import server as web_server
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+        overrides: dict[str, Any] = {}
+        if args.port is not None:
+            overrides["port"] = args.port
+        web_config = WebConfig.from_config(config.web, **overrides)
+    except (ConfigError, ValueError) as error:
+        print(f"companion serve: {error}", file=sys.stderr)
+        return 2
+    loop = TableLoop(config, pipeline=vision_pipeline(config))
+    loop.source = open_camera(config, loop)
+    web_server.quiet_request_log()
+    try:
+        running = web_server.start(create_app(loop, web_config), web_config)
+    except OSError as error:
+        where = f"{web_config.host}:{web_config.port}"
+        print(f"companion serve: cannot listen on {where}: {error}", file=sys.stderr)
+        loop.close()
+        return 1
+    loop.start()
+    url = running.url
+    log.info("serving %s (LAN access %s)", url, "on, PIN required for changes" if web_config.lan else "off")
+    stopping = threading.Event()
+
+    def stop(signum: int, _frame: Any) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    notify(f"READY=1\nSTATUS={describe(loop, url)}")
+    watchdog = Watchdog(loop.check_camera, lambda: describe(loop, url)).start()
+    try:
+        while not stopping.wait(1.0):
+            pass
+    finally:
+        notify("STOPPING=1")
+        watchdog.stop()
+        running.stop()
+        loop.close()
+        source_close = getattr(loop.source, "close", None)
+        if callable(source_close):
+            source_close()
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    serve = subparsers.add_parser(
+        "serve", help="run the table with its web page (the systemd service)", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    serve.add_argument("--config", default=None, help="the TOML config file (default: built-in defaults)")
+    serve.add_argument("--port", type=int, default=None, help="web port (overrides [web] port)")
+    serve.set_defaults(handler=_serve)
