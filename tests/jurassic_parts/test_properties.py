@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines.core import InputError, random_playout
-from engines.jurassic_parts import GAME, JurassicPartsState, Layout, split_ruling
+from engines.jurassic_parts import GAME, JurassicPartsState, Layout, PlaceChisel, split_ruling
 from engines.jurassic_parts.components import KIND_NAMES, PLANT, PTERO
 from engines.jurassic_parts.slab import NO_CHISEL
 from engines.jurassic_parts.state import PHASE_NAMES
@@ -46,6 +46,27 @@ def check_invariants(state: JurassicPartsState, jp: SimpleNamespace, start_tiles
                 assert set(seat["loose"]) <= {KIND_NAMES[PLANT], KIND_NAMES[PTERO]}
 
 
+def check_split_against_brute_force(before: JurassicPartsState, action: Any,
+                                    after: JurassicPartsState) -> None:
+    """The part the engine awarded is the smaller of the two parts a brute-force search finds."""
+    layout = before.layout
+    owner = before.owner[:]
+    if isinstance(action, PlaceChisel):
+        gap = layout.gap_between(action.a, action.b)
+        assert gap is not None
+        owner[gap] = 0
+    cells = [layout.cells[s] for s in range(layout.size) if before.on_slab[s]]
+    cracked = {frozenset({layout.cells[a], layout.cells[b]}) for g, (a, b) in enumerate(layout.gaps)
+               if owner[g] != NO_CHISEL}
+    parts = brute_parts(cells, cracked)
+    assert len(parts) == 2
+    awarded = {tuple(c) for c in after.last_split["awarded"]}  # type: ignore[index]
+    sizes = sorted(len(p) for p in parts)
+    as_cells = [{cells[i] for i in part} for part in parts]
+    assert awarded in as_cells
+    assert len(awarded) == sizes[0]
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), n_players=st.integers(2, 6), steps=st.integers(1, 400))
 def test_nothing_is_created_or_lost(jp: SimpleNamespace, seed: int, n_players: int, steps: int) -> None:
@@ -64,6 +85,8 @@ def test_nothing_is_created_or_lost(jp: SimpleNamespace, seed: int, n_players: i
             action = rng.choice(state.legal_actions())
         new = state.apply(action)
         assert isinstance(new, JurassicPartsState)
+        if new.last_split is not state.last_split and new.last_split is not None:
+            check_split_against_brute_force(state, action, new)
         state = new
         check_invariants(state, jp, start, views=step % 50 == 0)
 

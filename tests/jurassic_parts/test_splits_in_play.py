@@ -214,3 +214,19 @@ def test_interior_ring_in_play_awards_the_smaller_outside(jp: SimpleNamespace) -
         state = state.apply(state.legal_actions()[0])
     assert sum(state.leader) == 3 and state.to_dict()["turn"]["phase"] == "main"
     assert [sum(h) + sum(s) for h, s in zip(state.loose, state.in_sets)] == [6, 6, 3]
+
+
+def test_explain_a_splitting_chisel_and_a_wrong_half(jp: SimpleNamespace) -> None:
+    state = jp.build(["red", "blue"], [(0, 0, "PLANT"), (1, 0, "PLANT"), (2, 0, "PLANT"), (3, 0, "PTERO"),
+                                       (4, 0, "PLANT")])
+    explained = state.explain(PlaceChisel("red", (0, 0), (1, 0)))
+    assert explained.legal and explained.details["split"]["awarded"] == [[0, 0]]
+    assert "JP-SPLIT" in [r.rule_id for r in explained.rules]
+    halves = jp.build(["red", "blue"], [(q, 0, "PLANT") for q in range(4)]).apply(
+        PlaceChisel("red", (1, 0), (2, 0)))
+    assert halves.explain(PlaceChisel("red", (1, 0), (2, 0))).rules[0].rule_id == "JP-SPLIT-EQUAL"
+    with pytest.raises(IllegalAction) as refusal:
+        halves.apply(AwardPart("red", (7, 7)))
+    assert refusal.value.rule.rule_id == "JP-SPLIT-EQUAL"
+    with pytest.raises(IllegalAction):
+        halves.apply(AwardPart("blue", (0, 0)))
