@@ -179,6 +179,17 @@ class Tracker:
             )
         return self._consider(reading, small, frame_index, timestamp)
 
+    def recalibrate(self, image: np.ndarray) -> None:
+        """Refit the calibration from this frame (after the camera moved) and read the table afresh."""
+        monitor = self.detector.monitor
+        if monitor is None:
+            raise ValueError("the detector has no calibration to refit")
+        self.detector.calibration = monitor.recalibrate(image)
+        self._alert = None
+        self._reference_small = None
+        self._previous_small = None
+        self.pending, self.pending_count = None, 0
+
     # ---------------------------------------------------------------------------------------- steps
     def _changed(self, before: np.ndarray, after: np.ndarray) -> np.ndarray:
         diff = cv2.absdiff(before, after)

@@ -142,3 +142,18 @@ def test_a_bumped_camera_holds_the_last_state_and_says_so(table: tuple[Scene, Sl
     assert tracker.stats.commits == 1
     back = tracker.update(still, 6)
     assert back.calibration.state == "ok" and back.stable
+
+
+def test_recalibrating_after_a_bump_reads_the_same_table_again(table: tuple[Scene, SlabTruth]) -> None:
+    scene, truth = table
+    tracker = _tracker(scene, truth, window=2)
+    still = _frame(scene, 8)
+    for i in range(2):
+        settled = tracker.update(still, i)
+    moved = render(scene, recommended_camera(tilt=14.0, yaw=1.5), EFFECTS, rng=9).image
+    assert tracker.update(moved, 2).calibration.state == "bumped"
+    tracker.recalibrate(moved)
+    results = [tracker.update(moved, i) for i in range(3, 6)]
+    assert results[-1].stable and results[-1].calibration.state == "ok"
+    assert set(results[-1].tags) == set(settled.tags)
+    assert {k: results[-1].cell_of(k) for k in truth.cells} == truth.cells
