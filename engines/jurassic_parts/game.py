@@ -542,7 +542,17 @@ class JurassicPartsGame(Game):
 
     # -- rulings --------------------------------------------------------------------------------------
     def score_report(self, data: Any) -> dict[str, Any]:
-        """`companion score jurassic-parts FILE`: players' tiles and amber -> totals, breakdown, winners."""
+        """`companion score jurassic-parts FILE`: players' tiles and amber -> totals, breakdown, winners.
+
+        A full engine state (``to_dict()``) is scored as well."""
+        if isinstance(data, Mapping) and data.get("game") == self.name:
+            try:
+                state = self.state_from_dict(data)
+            except StateFormatError as error:
+                raise InputError(str(error)) from None
+            held = state.holding_scores()
+            return {"players": {name: score.to_dict() for name, score in held.items()},
+                    "winners": list(winners(held)), "rules": ["JP-SCORE", "JP-BONES", "JP-TIES"]}
         if not isinstance(data, Mapping) or not isinstance(data.get("players"), list) or not data["players"]:
             raise InputError("expected an object with a non-empty \"players\" list")
         holdings: dict[str, tuple[list[int], int]] = {}

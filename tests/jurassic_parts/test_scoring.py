@@ -182,3 +182,11 @@ def test_house_rule_bones_left_loose_at_the_end(jp: SimpleNamespace) -> None:
     state = jp.edit(state, change)
     assert state.scores().scores["red"] == 3
     assert state.to_dict()["options"]["end_bones"] == "loose"
+
+
+def test_score_report_takes_a_full_state(jp: SimpleNamespace) -> None:
+    state = _holding(jp, {"TRICERA-1": 1, "TRICERA-2": 1, "TRICERA-3": 1, "PLANT": 2}, amber=1)
+    result = GAME.score_report(state.to_dict())
+    assert result["players"]["red"]["total"] == 7 + 3 + 1 and result["winners"] == ["red"]
+    with pytest.raises(InputError):
+        GAME.score_report({**state.to_dict(), "format": 9})
