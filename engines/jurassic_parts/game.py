@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -454,7 +455,10 @@ class JurassicPartsGame(Game):
         # split in progress
         pool_slots = [s for s, w in enumerate(where) if w == "pool"]
         self._read_split(state, data.get("split"), pool_slots)
-        state.last_split = data.get("last_split")
+        last_split = data.get("last_split")
+        if last_split is not None and not isinstance(last_split, Mapping):
+            raise _fail("last_split must be an object or null")
+        state.last_split = copy.deepcopy(dict(last_split)) if last_split is not None else None
         # conservation and hidden-information checks
         known = [0] * len(FRONT_KINDS)
         for slot, kind in enumerate(fossils):

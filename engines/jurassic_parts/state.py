@@ -13,6 +13,7 @@ awarded part, or of the last two, is turned up), ``take`` (contributors choose t
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -830,7 +831,7 @@ class JurassicPartsState(State):
                 "final": self.final,
             },
             "split": self._split_dict(),
-            "last_split": self.last_split,
+            "last_split": copy.deepcopy(self.last_split),  # callers may edit what they get
         }
 
     def _split_dict(self) -> dict[str, Any] | None:

@@ -161,3 +161,17 @@ def test_actions_round_trip_through_json(jp: SimpleNamespace) -> None:
     state = jp.build(["red", "blue"], [(q, r, "*") for q, r in jp.hexagon(1)])
     for action in [*state.legal_actions(), EndTurn("blue")]:
         assert GAME.action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
+
+
+def test_serialized_states_share_nothing_mutable_with_the_state(jp: SimpleNamespace) -> None:
+    state = jp.build(["red", "blue"], [(q, r, "*") for q, r in jp.hexagon(1)])
+    state = jp.play(state, PlaceChisel("red", (1, 0), (0, 0)), PlaceChisel("red", (1, 0), (1, -1)),
+                    PlaceChisel("red", (1, 0), (0, 1)))
+    data = state.to_dict()
+    data["last_split"]["ranking"].clear()
+    data["seats"]["red"]["loose"]["PLANT"] = 9
+    assert state.last_split is not None and state.last_split["ranking"]
+    source = state.to_dict()
+    restored = GAME.state_from_dict(source)
+    source["last_split"]["field_leader"] = 99
+    assert restored.last_split is not None and restored.last_split["field_leader"] == 0
