@@ -226,7 +226,7 @@ def events() -> Response:
 
     def stream() -> Iterator[str]:
         yield "retry: 2000\n\n"
-        for event in session.events(timeout=10.0):
+        for event in session.events(timeout=5.0):
             if event.get("type") == "ping":
                 yield ": ping\n\n"
             else:

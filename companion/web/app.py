@@ -48,7 +48,7 @@ class WebConfig:
     pin: str | None = None
     secret_key: str | None = None
     max_body: int = 256 * 1024
-    max_streams: int = 8
+    max_streams: int = 16
     login_attempts: int = 5
     allowed_hosts: tuple[str, ...] = ()
 
