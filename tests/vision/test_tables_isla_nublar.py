@@ -96,10 +96,13 @@ def test_camps_and_boxes_are_pegs_where_the_state_has_them() -> None:
                 assert layout.field_at(state.board, peg.center) == field_id
             assert got == expected
         # Supplies: every player's remaining camps and boxes lie in their zone.
+        # Supplies are scenery (the camera reads pieces on the board only): one body disc per piece.
+        assert all(layout.field_at(state.board, p.center) is not None for p in scene.pegs)
         for seat, player in zip(layout.seat_places, state.players):
-            in_zone = [p for p in scene.pegs if seat.zone.contains(p.center)]
-            assert sum(1 for p in in_zone if p.label == "camp supply") == state.personal[player]["camps"]
-            assert sum(1 for p in in_zone if p.label == "box supply") == state.personal[player]["boxes"]
+            bodies = [s for s in scene.shapes if s.fill == SEAT_RGB[seat.colour]]
+            in_zone = [s for s in bodies if seat.zone.contains(s.polygon[0])]
+            assert sum(1 for s in in_zone if s.label == "camp supply") == state.personal[player]["camps"]
+            assert sum(1 for s in in_zone if s.label == "box supply") == state.personal[player]["boxes"]
 
 
 def test_a_rendered_frame_reads_every_tag_and_peg_colour() -> None:

@@ -203,8 +203,12 @@ def test_chisels_stand_at_gap_midpoints_in_their_owners_colour() -> None:
             peg = next(p for p in on_gaps if math.dist(p.center, midpoint) < 1e-9)
             assert peg.colour == LAYOUT.colours[who] and peg.rgb == SEAT_RGB[peg.colour]
             checked += 1
-        # Every chisel is somewhere: on the slab or in its owner's rows.
-        assert len(scene.pegs) == sum(state.sharp) + sum(state.dull) + sum(state.on_board)
+        # Every chisel is somewhere: on the slab (a peg the camera reads) or in its owner's rows (scenery).
+        assert len(scene.pegs) == sum(state.on_board)
+        for p, seat in enumerate(LAYOUT.seat_places):
+            for label, count in (("sharp chisel", state.sharp[p]), ("dull chisel", state.dull[p])):
+                bodies = [s for s in scene.shapes if s.label == label and s.fill == SEAT_RGB[seat.colour]]
+                assert len(bodies) == count
     assert checked > 10
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from vision.render import CameraModel
-from vision.scene import RGB, Point, Zone
+from vision.scene import RGB, Point, Shape, Zone
 
 #: Seat colours in seat order (CONVENTIONS.md); also the chisel, camp, box and LED colours.
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -82,6 +82,20 @@ def shade(rgb: RGB, factor: float) -> RGB:
         int(max(0, min(255, rgb[1] * factor))),
         int(max(0, min(255, rgb[2] * factor))),
     )
+
+
+def piece_shapes(center: Point, radius: float, rgb: RGB, label: str = "") -> list[Shape]:
+    """A small round piece lying in a supply (a spare chisel, camp or box) drawn as the renderer draws a
+    peg (shadow, rim, body, highlight) but as flat shapes: the scene's ``pegs`` are the pieces the camera
+    must read at lattice positions; supplies are scenery the vision does not report."""
+    shadow = (center[0] + radius * 0.25, center[1] + radius * 0.25)
+    glint = (center[0] - radius * 0.3, center[1] - radius * 0.3)
+    return [
+        Shape(circle_polygon(shadow, radius * 1.08, 16), (30, 30, 30), label=label),
+        Shape(circle_polygon(center, radius, 16), shade(rgb, 0.7), label=label),
+        Shape(circle_polygon(center, radius * 0.86, 16), rgb, label=label),
+        Shape(circle_polygon(glint, radius * 0.25, 8), shade(rgb, 1.35), label=label),
+    ]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ centre, ``height`` = the stack, coloured by the top camp's owner; equipment boxe
 round the centre, one per box, in their owners' colours. Dinosaur figures carry tags ``DINO-1``..``DINO-4`` on
 round bases; a figure off the island waits in the "dinosaur pen" south-east of the board. A figure on a
 field covers whatever else lies there. Each player's personal supply (camps and boxes) lies in their seat
-zone, the general supply's camps in the zone "general" north of the board.
+zone, the general supply's camps in the zone "general" north of the board. Only the pieces on the board
+are scene ``pegs`` (what the camera reads); supplies are drawn alike but as scenery.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from vision.tables import (
     Seat,
     circle_polygon,
     offset,
+    piece_shapes,
     rect_polygon,
     rotate,
     seats_around,
@@ -269,22 +271,17 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
         step = 22.0 if seat.facing == 270.0 else -22.0
         for i in range(int(state.personal[player]["camps"])):
             place = (near + step * (i % 5), y0 + 20.0 + 22.0 * (i // 5))
-            scene.pegs.append(_stack_peg(place, colour, 1, layout.camp_radius, "camp supply"))
+            scene.shapes += piece_shapes(place, layout.camp_radius, SEAT_RGB[colour], "camp supply")
         for i in range(int(state.personal[player]["boxes"])):
             place = (near + step * 0.7 * (i % 6), y1 - 16.0 - 16.0 * (i // 6))
-            scene.pegs.append(_stack_peg(place, colour, 1, layout.box_radius, "box supply"))
+            scene.shapes += piece_shapes(place, layout.box_radius, SEAT_RGB[colour], "box supply")
     gx0, gy0, _, gy1 = layout.general
     index = 0
     for player in players:
         for _ in range(int(state.general[player]["camps"])):
-            scene.pegs.append(
-                _stack_peg(
-                    (gx0 + 20.0 + 24.0 * index, (gy0 + gy1) / 2.0),
-                    colour_of[player],
-                    1,
-                    layout.camp_radius,
-                    "camp general",
-                )
+            place = (gx0 + 20.0 + 24.0 * index, (gy0 + gy1) / 2.0)
+            scene.shapes += piece_shapes(
+                place, layout.camp_radius, SEAT_RGB[colour_of[player]], "camp general"
             )
             index += 1
     return scene

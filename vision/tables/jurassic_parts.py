@@ -15,6 +15,8 @@ glyph near the tile's top corner; face down: a dark stone back with its printed 
 their rocky edges; chisels as pegs in the owners' colours at gap midpoints; in each seat zone the player's
 tiles (face up, turned towards them), their sharp and dull chisels in two rows along their edge and their
 amber; the Field Leader's tiles north of the slab; the amber supply beside the box south of it.
+Only the chisels on the slab are scene ``pegs`` (what the camera reads); spare chisels in the seats are
+drawn alike but as scenery.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from vision.tables import (
     Seat,
     StableIds,
     offset,
+    piece_shapes,
     rect_polygon,
     rotate,
     seats_around,
@@ -583,7 +586,7 @@ def scene_for(
             )
         for row, (count, label) in enumerate(((state.sharp[p], "sharp"), (state.dull[p], "dull"))):
             for place in layout.seat_chisel_slots(seat, row)[:count]:
-                scene.pegs.append(_peg(place, seat.colour, layout.chisel_radius, f"{label} chisel"))
+                scene.shapes += piece_shapes(place, layout.chisel_radius, seat.rgb, f"{label} chisel")
         for place in layout.seat_amber_slots(seat)[: state.amber[p]]:
             scene.shapes.append(Shape(layout.hexagon(place, 4.5), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
 
