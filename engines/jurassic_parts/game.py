@@ -130,6 +130,9 @@ class JurassicPartsGame(Game):
         self.options = (
             Option("resource_cards", 0, (0, 1, 2),
                    "resource cards dealt to each player from the cards whose text is known (the Backpack)"),
+            Option("slab_purchase", "any", ("any", "face-up"),
+                   "which slab tiles may be bought: any (a face-down one is turned up first; a Pile of Bones "
+                   "stays and nothing is paid), or face-up tiles only", house_rule=True),
             Option("end_bones", "optimal", ("optimal", "loose"),
                    "Piles of Bones not committed by the end: placed where they score most (the reading in "
                    "RULES-NOTES), or left as loose tiles worth 1 each", house_rule=True),
@@ -290,6 +293,7 @@ class JurassicPartsGame(Game):
         state.taken = 0
         state.pending = []
         state.after_reveal = st.TAKE
+        state._buying = -1
         state.last_split = None
         return state
 
@@ -509,6 +513,18 @@ class JurassicPartsGame(Game):
                 raise _fail(f"no split can be pending in phase {st.PHASE_NAMES[phase]}")
             return
         split = _mapping(split, "split")
+        if split.get("then") == "buy":
+            cells = split.get("reveal")
+            slot = None
+            if isinstance(cells, list) and len(cells) == 1:
+                slot = layout.slot_of.get(_cell(cells[0], "split reveal cell"))
+            if (phase != st.REVEAL or slot is None or not state.on_slab[slot] or state.fossil[slot] >= 0
+                    or pool_slots or split.get("pool")):
+                raise _fail("a purchase waiting for its reveal names one face-down slab tile, nothing else")
+            state.pending = [slot]
+            state._buying = slot
+            state.after_reveal = st.BUY
+            return
         pool = [layout.slot_of.get(_cell(c, "split pool cell")) for c in split["pool"]]
         if sorted(s for s in pool if s is not None) != pool_slots or None in pool:
             raise _fail("split.pool must list exactly the tiles marked where=pool")

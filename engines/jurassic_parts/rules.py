@@ -111,9 +111,10 @@ RULES: list[Rule] = [
         "JP-BUY-SLAB-TILE",
         "Purchase: a tile from the Slab",
         "Take any Fossil Tile from the Slab, excluding a Pile of Bones or any Tile that would cause a split.",
-        "Take a slab tile that is not a Pile of Bones and whose removal does not split the slab. Only a "
-        "face-up tile can be seen not to be a Pile of Bones, so only face-up tiles can be bought; chisels on "
-        "its gaps go back to their owners dull.",
+        "Take a slab tile that is not a Pile of Bones and whose removal does not split the slab. A "
+        "face-down tile chosen is turned up first; a Pile of Bones stays on the slab and nothing is paid "
+        "(house rule slab_purchase=face-up: only face-up tiles). Chisels on the tile's gaps go back to their "
+        "owners dull.",
     ),
     _rule("JP-BUY-LEADER-TILE", "Purchase: a tile from the Field Leader",
           "Take any Fossil Tile from the Field Leader."),

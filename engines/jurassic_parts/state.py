@@ -66,6 +66,7 @@ SHARE_CAP = 6
 PURCHASE_PRICES = (1, 2, 3)
 
 MAIN, PICKUP, AWARD, REVEAL, TAKE, KEEP, OVER = range(7)
+BUY = 7  # not a phase: what follows the reveal of a face-down tile chosen for purchase
 PHASE_NAMES = ("main", "pick-up", "award", "reveal", "take", "keep", "over")
 PHASE_OF = {name: index for index, name in enumerate(PHASE_NAMES)}
 
@@ -116,6 +117,7 @@ class JurassicPartsState(State):
     taken: int
     pending: list[int]
     after_reveal: int
+    _buying: int  # the face-down slab tile being bought, while it is turned up (else -1)
     last_split: dict[str, Any] | None
 
     # the constructor is private: use the game's factories or state_from_dict
@@ -245,10 +247,12 @@ class JurassicPartsState(State):
         on_slab = self.on_slab
         fossil = self.fossil
         cut = self.layout.articulation_points(on_slab, self.owner)
+        any_face = self.options.get("slab_purchase", "any") == "any"
         return [
             slot
             for slot in range(len(on_slab))
-            if on_slab[slot] and fossil[slot] >= 0 and fossil[slot] != BONES and slot not in cut
+            if on_slab[slot] and fossil[slot] != BONES and slot not in cut
+            and (fossil[slot] >= 0 or any_face)
         ]
 
     def _commit_targets(self, p: int) -> list[int]:
@@ -433,6 +437,13 @@ class JurassicPartsState(State):
             self.rank_pos = 0
             self.taken = 0
             self._advance_taker()
+        elif self.after_reveal == BUY:
+            self.after_reveal = TAKE
+            self.phase = MAIN
+            slot = self._buying
+            self._buying = -1
+            if self.fossil[slot] != BONES:  # a Pile of Bones stays on the slab, face up, unbought
+                self._take_from_slab(self.active, slot)
         else:
             self.phase = KEEP
 
@@ -628,19 +639,33 @@ class JurassicPartsState(State):
         if slot is None or not self.on_slab[slot]:
             raise self.game.illegal("JP-BUY-SLAB-TILE", f"no slab tile at {action.cell}")
         kind = self.fossil[slot]
-        if kind < 0:
-            raise self.game.illegal("JP-BUY-SLAB-TILE", "a face-down tile could be a Pile of Bones")
+        if kind < 0 and self.options.get("slab_purchase", "any") != "any":
+            raise self.game.illegal("JP-BUY-SLAB-TILE", "only face-up tiles may be bought (house rule)")
         if kind == BONES:
             raise self.game.illegal("JP-BUY-SLAB-TILE", "a Pile of Bones cannot be bought from the slab")
         if self.layout.removal_splits(slot, self.on_slab, self.owner):
             raise self.game.illegal(
                 "JP-BUY-SLAB-TILE", f"taking the tile at {action.cell} would split the slab")
+        if kind < 0:
+            # turned up first: a Pile of Bones cannot be bought, so the purchase waits for the reveal
+            price = purchase_price(self.purchases)
+            if self.amber[p] < price:
+                self._pay(p, "JP-BUY-SLAB-TILE")  # raises, naming the price
+            self._buying = slot
+            self.pending = [slot]
+            self.after_reveal = BUY
+            self.phase = REVEAL
+            return
+        self._take_from_slab(p, slot)
+
+    def _take_from_slab(self, p: int, slot: int) -> None:
+        """The purchase of a (face-up, non-Bones, non-splitting) slab tile: pay, lift it, give it."""
         self._pay(p, "JP-BUY-SLAB-TILE")
         for _other, gap in self.layout.adjacency[slot]:
             self._return_chisel(gap, sharp=False)
         self.on_slab[slot] = False
         self.slab_count -= 1
-        self._give(p, kind, from_split=False)
+        self._give(p, self.fossil[slot], from_split=False)
         self._after_slab_change()
 
     def _do_buy_leader(self, action: BuyLeaderTile) -> None:
@@ -842,7 +867,7 @@ class JurassicPartsState(State):
             return {
                 "pool": [list(cells[s]) for s in self.pool],
                 "reveal": [list(cells[s]) for s in self.pending],
-                "then": "keep" if self.after_reveal == KEEP else "take",
+                "then": {KEEP: "keep", BUY: "buy"}.get(self.after_reveal, "take"),
                 "ranking": [
                     {"player": self.names[p], "chisels": c, "takes": t} for p, c, t in self.ranking
                 ],

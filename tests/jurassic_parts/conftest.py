@@ -45,6 +45,7 @@ def build(
     rocks: dict[tuple[int, int], list[bool]] | None = None,
     first: str | None = None,
     cards: dict[str, list[str]] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> JurassicPartsState:
     """A game started on a slab: ``tiles`` are (q, r, fossil or None for face down[, rotation]).
 
@@ -63,7 +64,7 @@ def build(
             "id": pick(fossil) if fossil is not None else None,
         }
         entries.append(entry)
-    return GAME.state_from_layout(players, entries, first_player=first, cards=cards)
+    return GAME.state_from_layout(players, entries, first_player=first, cards=cards, options=options)
 
 
 def hexagon(radius: int) -> list[tuple[int, int]]:

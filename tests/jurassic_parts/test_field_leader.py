@@ -20,13 +20,13 @@ from engines.jurassic_parts import (
 from engines.jurassic_parts.components import KIND_OF
 
 
-def _rich(jp: SimpleNamespace, amber: int = 10, **seat: Any) -> Any:
+def _rich(jp: SimpleNamespace, amber: int = 10, options: dict[str, Any] | None = None, **seat: Any) -> Any:
     """red to play on a row PLANT, face-down, BONES, TREX-1, PTERO (and two plants below the first two),
     with rocks everywhere, and amber."""
     tiles = [(0, 0, "PLANT"), (1, 0, None), (2, 0, "BONES"), (3, 0, "TREX-1"), (4, 0, "PTERO"),
              (0, 1, "PLANT"), (1, 1, "PLANT")]
     rocks = {cell: [True] * 6 for cell in [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 1), (1, 1)]}
-    state = jp.build(["red", "blue"], tiles, rocks=rocks)
+    state = jp.build(["red", "blue"], tiles, rocks=rocks, options=options)
 
     def change(data: dict[str, Any]) -> None:
         data["seats"]["red"]["amber"] = amber
@@ -69,10 +69,11 @@ def test_ignore_rocks_for_the_next_two_chisels(jp: SimpleNamespace) -> None:
 
 
 def test_buying_a_slab_tile(jp: SimpleNamespace) -> None:
-    state = _rich(jp, amber=10)
+    state = _rich(jp, amber=10, options={"slab_purchase": "face-up"})
     legal = {a.cell for a in state.legal_actions() if isinstance(a, BuySlabTile)}
     assert legal == {(0, 0), (0, 1), (1, 1), (4, 0)}
-    for cell, reason in (((2, 0), "Pile of Bones"), ((1, 0), "face-down"), ((3, 0), "split"),
+    assert {a.cell for a in _rich(jp).legal_actions() if isinstance(a, BuySlabTile)} == legal | {(1, 0)}
+    for cell, reason in (((2, 0), "Pile of Bones"), ((1, 0), "face-up tiles"), ((3, 0), "split"),
                          ((9, 9), "no slab tile")):
         with pytest.raises(IllegalAction) as refusal:
             state.apply(BuySlabTile("red", cell))
@@ -156,3 +157,26 @@ def test_ignore_rocks_bought_twice_covers_four_chisels(jp: SimpleNamespace) -> N
     assert (state.sharp[0], state.ignore_rocks) == (3, 1)
     state = state.apply(EndTurn("red"))
     assert state.ignore_rocks == 0  # what is not used this turn is lost
+
+
+def test_buying_a_face_down_tile_turns_it_up_first(jp: SimpleNamespace) -> None:
+    from engines.core import CHANCE
+    from engines.jurassic_parts import Reveal
+
+    state = _rich(jp, amber=2)
+    chosen = state.apply(BuySlabTile("red", (1, 0)))
+    assert chosen.current_player() == CHANCE and chosen.amber[0] == 2  # nothing paid yet
+    assert chosen.to_dict()["split"]["then"] == "buy"
+    again = jp.game.state_from_dict(chosen.to_dict())
+    assert again.to_dict() == chosen.to_dict()
+    bought = chosen.apply(Reveal((1, 0), "TRICERA-2"))
+    assert bought.current_player() == "red" and bought.amber[0] == 1 and bought.purchases == 1
+    assert not bought.on_slab[1] and bought.loose[0][KIND_OF["TRICERA-2"]] == 1
+    bones = again.apply(Reveal((1, 0), "BONES"))
+    # a Pile of Bones cannot be bought: it stays on the slab, face up, and nothing is paid
+    assert bones.on_slab[1] and bones.fossil[1] == KIND_OF["BONES"]
+    assert bones.amber[0] == 2 and bones.purchases == 0 and bones.current_player() == "red"
+    poor = _rich(jp, amber=0)
+    with pytest.raises(IllegalAction) as refusal:
+        poor.apply(BuySlabTile("red", (1, 0)))
+    assert refusal.value.rule.rule_id == "JP-PURCHASE-COST"
