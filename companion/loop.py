@@ -918,27 +918,38 @@ def uniform_policy(state: State, actions: list[Action], rng: random.Random) -> A
     return rng.choice(actions)
 
 
-def bot_action(state: State, seed: int, policy: Policy = uniform_policy) -> Action:
+def bot_action(
+    state: State, seed: int, policy: Policy | None = None, model: TableModel | None = None
+) -> Action:
     """The bots' move in ``state``: a function of the state and the seed only (so a bot resumed after a
-    crash, or the engine played directly for comparison, makes the same move)."""
+    crash, or the engine played directly for comparison, makes the same move). At a chance node the
+    "physical table" decides (the game's model knows which tile lies behind a back)."""
     from companion.infer.common import state_seed
-    from engines.core import sample_chance
 
     rng = random.Random(state_seed(state, seed))
     if state.is_chance_node():
+        if model is not None:
+            return model.chance_outcome(state, rng)
+        from engines.core import sample_chance
+
         return sample_chance(state, rng)
-    return policy(state, state.legal_actions(), rng)
+    chosen = policy or (model.bot_policy() if model is not None else None) or uniform_policy
+    return chosen(state, state.legal_actions(), rng)
 
 
 def bot_game(
-    state: State, seed: int, policy: Policy = uniform_policy, max_steps: int = 20_000
+    state: State,
+    seed: int,
+    policy: Policy | None = None,
+    model: TableModel | None = None,
+    max_steps: int = 20_000,
 ) -> list[State]:
     """The same bots playing the engine directly from ``state``: every state of the game."""
     states = [state]
     for _ in range(max_steps):
         if state.is_terminal():
             return states
-        state = state.apply(bot_action(state, seed, policy))
+        state = state.apply(bot_action(state, seed, policy, model))
         states.append(state)
     raise RuntimeError(f"the game did not end within {max_steps} actions")
 
@@ -964,7 +975,7 @@ class BotDriver:
         loop: TableLoop,
         show: Callable[[Scene], None],
         seed: int = 1,
-        policy: Policy = uniform_policy,
+        policy: Policy | None = None,
         pump: Callable[[], object] | None = None,
         max_frames: int = 120,
         frame_wait: float = 0.02,
@@ -982,7 +993,7 @@ class BotDriver:
         self.frames = 0
 
     def choose(self, state: State) -> Action:
-        return bot_action(state, self.seed, self.policy)
+        return bot_action(state, self.seed, self.policy, self.loop.model)
 
     def show_state(self, state: State) -> None:
         self.show(self.loop.model.scene(state))

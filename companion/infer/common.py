@@ -33,7 +33,7 @@ from vision.observation import BACK, FRONT, CalibrationStatus, Observation, PegR
 from vision.scene import Point, Scene, Zone
 
 #: zones where position does not matter (what lies there belongs to the zone, wherever it lies)
-UNORDERED_PREFIXES = ("seat:", "box")
+UNORDERED_PREFIXES = ("seat:", "box", "field-leader", "supply", "reveal", "leader")
 
 TABLE_RULE = Rule(
     "TABLE-MATCH",
@@ -329,6 +329,16 @@ class TableModel:
 
     def vision_hints(self) -> Any:
         """Geometry hints for vision's detector (None: vision's defaults for the game)."""
+        return None
+
+    def chance_outcome(self, state: State, rng: Any) -> Action:
+        """What the physical table turns up at a chance node in a bot game (default: drawn by weight)."""
+        from engines.core import sample_chance
+
+        return sample_chance(state, rng)
+
+    def bot_policy(self) -> Any:
+        """The game's own bot policy for demos (None: uniformly random legal moves)."""
         return None
 
     def seen(self, observation: Observation) -> Picture:

@@ -15,6 +15,7 @@ compared by kind; whatever lies face up on the reveal spot is only read for the 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -66,7 +67,7 @@ class JurassikModel(TableModel):
         return scene
 
     def hypothesis_scene(self, state: State) -> Scene:
-        scene: Scene = self.tables.scene_for(state, self.layout, ids=self.tables.JurassikIds())
+        scene: Scene = self.tables.scene_for(state, self.layout, ids=copy.deepcopy(self.display_ids))
         if scene.zones and not self.zones:
             self.zones = list(scene.zones)
         return scene
