@@ -142,3 +142,20 @@ def test_done_here_not_from_under_a_dinosaur(kit: SimpleNamespace) -> None:
     assert {a.field for a in s.legal_actions() if isinstance(a, RemoveCamp)} == {"C3R5"}
     with pytest.raises(IllegalAction, match="IN-DEFENCE"):
         s.apply(RemoveCamp(player="red", field="C3R3", level=0))
+
+
+def test_whisperer_north_may_end_on_a_volcano_another_figure_holds(kit: SimpleNamespace) -> None:
+    # "Multiple dinosaur figures are allowed to stand on one field": a move towards the volcanoes can end on
+    # a volcano where another figure already stands (e.g. one returned there after a hit); the state stays
+    # readable and a later return still finds an empty volcano.
+    s = kit.fresh(clients=True)
+    s.tracks = {**s.tracks, "lab": ["DEV-B03", "DEV-A06", "DEV-A09", "DEV-B06", "DEV-B07", "DEV-END-LAB"]}
+    kit.park_dinos(s)
+    s.dinos["DINO-2"], s.dinos["DINO-3"] = "C2R2", "C2R0"  # C4R0 is the empty volcano
+    kit.set_hand(s, "red", "S-AMBER1")
+    s = s.apply(PlayCard(player="red", card="S-AMBER1", use="influence"))
+    s = s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=2, direction="N"))
+    assert s.dinos["DINO-2"] == s.dinos["DINO-3"] == "C2R0"
+    back = kit.game.state_from_dict(s.to_dict())
+    assert back.to_dict() == s.to_dict()
+    assert back._empty_volcanoes() == ["C4R0"]
