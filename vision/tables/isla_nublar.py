@@ -43,16 +43,17 @@ from vision.tables import (
 
 GAME = "IN"
 SQRT3 = math.sqrt(3.0)
-SEA = (50, 96, 130)
+SEA = (70, 96, 116)
+#: Printed landscapes, muted like board art so that the saturated camps and boxes stand out on them.
 LANDSCAPE_RGB: dict[str | None, RGB] = {
-    "park": (150, 190, 110),
-    "mountain": (150, 140, 128),
-    "forest": (60, 120, 62),
-    "plain": (206, 196, 120),
-    "lake": (90, 150, 200),
-    None: (110, 86, 80),  # volcano
+    "park": (150, 166, 128),
+    "mountain": (140, 134, 126),
+    "forest": (96, 120, 98),
+    "plain": (176, 170, 138),
+    "lake": (118, 142, 162),
+    None: (110, 92, 88),  # volcano
 }
-RIVER_RGB = (70, 130, 210)
+RIVER_RGB = (112, 138, 170)
 FIGURE_RGB = (92, 84, 74)
 FELT = (52, 80, 66)
 CORNERS = ("NW", "NE", "SE", "SW")
