@@ -190,8 +190,14 @@ class JurassicPartsState(State):
             return [action for action, _ in self.chance_outcomes()]
         cells = self.layout.cells
         if phase == TAKE:
-            name = self.names[self.ranking[self.rank_pos][0]]
-            return [self._cached(("take", name, s), lambda s=s: TakeTile(name, cells[s])) for s in self.pool]
+            taker = self.ranking[self.rank_pos][0]
+            name = self.names[taker]
+            takes: list[Action] = [
+                self._cached(("take", name, s), lambda s=s: TakeTile(name, cells[s])) for s in self.pool
+            ]
+            if self.loose[taker][BONES]:  # "at any time": also while receiving tiles in a split
+                takes.extend(CommitBones(name, PART_NAMES[part]) for part in self._commit_targets(taker))
+            return takes
         p = self.active
         name = self.names[p]
         if phase == KEEP:
@@ -705,7 +711,7 @@ class JurassicPartsState(State):
         self.sold = True
 
     def _do_commit(self, action: CommitBones) -> None:
-        p = self._check_turn(action, action.player, MAIN)
+        p = self._check_turn(action, action.player, MAIN, TAKE)
         part = KIND_OF.get(action.part, -1) if isinstance(action.part, str) else -1
         if self.loose[p][BONES] == 0:
             raise self.game.illegal("JP-BONES", f"{action.player} holds no uncommitted Pile of Bones")

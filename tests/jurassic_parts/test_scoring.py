@@ -190,3 +190,18 @@ def test_score_report_takes_a_full_state(jp: SimpleNamespace) -> None:
     assert result["players"]["red"]["total"] == 7 + 3 + 1 and result["winners"] == ["red"]
     with pytest.raises(InputError):
         GAME.score_report({**state.to_dict(), "format": 9})
+
+
+def test_bones_may_be_committed_while_taking_a_share(jp: SimpleNamespace) -> None:
+    from engines.jurassic_parts import PlaceChisel, TakeTile
+
+    state = _holding(jp, {"BONES": 1, "TREX-1": 1})
+    state = state.apply(PlaceChisel("red", (1, 0), (0, 0)))
+    state = jp.play(state, PlaceChisel("red", (1, 0), (1, -1)), PlaceChisel("red", (1, 0), (0, 1)))
+    assert state.to_dict()["turn"]["phase"] == "take" and state.current_player() == "red"
+    legal = state.legal_actions()
+    assert TakeTile("red", (1, 0)) in legal and CommitBones("red", "TREX-2") in legal
+    state = state.apply(CommitBones("red", "TREX-2"))
+    assert state.to_dict()["turn"]["phase"] == "take" and state.loose[0][KIND_OF["BONES:TREX-2"]] == 1
+    state = state.apply(TakeTile("red", (1, 0)))
+    assert state.to_dict()["turn"]["phase"] == "main"
