@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from engines.core import Action, ActionCodec
+from engines.core import Action, ActionCodec, StateFormatError
 
 
 @dataclass(frozen=True)
@@ -83,4 +84,24 @@ class Decline(Action):
 
 PLAYER_ACTIONS = (RemoveStart, Take, Discard, Steal, Exchange, ReturnTile, Decline)
 
-CODEC = ActionCodec([RemoveStart, Take, Reveal, Discard, Steal, Exchange, ReturnTile, Decline])
+#: fields holding a grid coordinate; every other field holds a name (player, tile id or face)
+_INT_FIELDS = {"row", "col"}
+
+
+class JurassikCodec(ActionCodec):
+    """The core codec plus type checks: names are strings and row/col integers, so that a hand-made or
+    web-submitted action (``{"victim": {}}``) is refused as a format error, never a crash in ``apply``."""
+
+    def from_dict(self, data: Any) -> Action:
+        action = super().from_dict(data)
+        for field in dataclasses.fields(action):
+            value = getattr(action, field.name)
+            if field.name in _INT_FIELDS:
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise StateFormatError(f"{action.kind}: {field.name!r} must be an integer, not {value!r}")
+            elif not isinstance(value, str):
+                raise StateFormatError(f"{action.kind}: {field.name!r} must be text, not {value!r}")
+        return action
+
+
+CODEC = JurassikCodec([RemoveStart, Take, Reveal, Discard, Steal, Exchange, ReturnTile, Decline])

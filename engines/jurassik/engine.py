@@ -531,7 +531,8 @@ class JurassikState(State):
         self._end_turn()
 
     def _steal(self, action: Steal) -> None:
-        if action.victim == action.player or action.victim not in self.hands:
+        victim = action.victim
+        if not isinstance(victim, str) or victim == action.player or victim not in self.hands:
             raise self._illegal("JK-STEAL", f"{action.victim!r} is not another player")
         self._check_loose(action.victim, action.tile, "JK-STEAL", "steal")
         self.hands[action.victim].remove(action.tile)
@@ -542,7 +543,8 @@ class JurassikState(State):
         self._end_turn()
 
     def _exchange(self, action: Exchange) -> None:
-        if action.other == action.player or action.other not in self.hands:
+        other = action.other
+        if not isinstance(other, str) or other == action.player or other not in self.hands:
             raise self._illegal("JK-EXCHANGE", f"{action.other!r} is not another player")
         self._check_loose(action.player, action.give, "JK-EXCHANGE", "give")
         self._check_loose(action.other, action.take, "JK-EXCHANGE", "take")
@@ -558,7 +560,7 @@ class JurassikState(State):
         self._end_turn()
 
     def _return(self, action: ReturnTile) -> None:
-        if action.tile not in self.box_dinos:
+        if not isinstance(action.tile, str) or action.tile not in self.box_dinos:
             raise self._illegal("JK-RETURN", f"{action.tile!r} is not a dinosaur tile in the box")
         self.box_dinos.remove(action.tile)
         self.hands[action.player].append(action.tile)
@@ -576,7 +578,7 @@ class JurassikState(State):
         self._end_turn()
 
     def _check_loose(self, holder: str, tile: str, rule_id: str, verb: str) -> None:
-        if tile not in self.hands[holder]:
+        if not isinstance(tile, str) or tile not in self.hands[holder]:
             raise self._illegal(rule_id, f"{holder} does not hold {tile!r}, so cannot {verb} it")
         if dinosaur_of(tile) in self.complete_dinosaurs(holder):
             raise self._illegal(

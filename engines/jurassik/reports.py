@@ -27,6 +27,8 @@ def score_report(data: Any) -> dict[str, Any]:
     players = data.get("players")
     if not isinstance(players, list) or not players:
         raise InputError("'players' must be a non-empty list of {name, tiles}")
+    if not 2 <= len(players) <= 5:
+        raise InputError(f"Jurassik is played by 2-5 players, not {len(players)}")
     hands: dict[str, list[str]] = {}
     owner: dict[str, str] = {}
     for number, entry in enumerate(players, start=1):

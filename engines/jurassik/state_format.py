@@ -255,8 +255,12 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
         last_event=last_event,
         compulsory_actions=compulsory,
     )
-    if phase == "discard" and not state.loose_tiles(to_play):
-        raise _fail(f"phase 'discard' but {to_play} holds no loose tile")
+    if phase in ("discard", "steal", "exchange", "return", "twice"):
+        # such a tile has no effect and the turn passes at once (JK-NO-EFFECT; a twice that runs out of
+        # accessible dinosaurs ends the game), so no state waits for it
+        possible, why_not = state._can_carry_out(phase, to_play)
+        if not possible:
+            raise _fail(f"phase {phase!r} cannot be carried out here ({why_not})")
     if phase == "take" and not state.accessible_cells():
         # the end rule applies at once: the player to move has no accessible tile at all
         state.phase = "over"
