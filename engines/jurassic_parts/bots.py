@@ -53,20 +53,21 @@ def bot_policy(state_: object, actions: list[Action], rng: random.Random) -> Act
     state = state_ if isinstance(state_, JurassicPartsState) else None
     if state is None or len(actions) == 1:
         return rng.choice(actions)
+    for action in actions:
+        if isinstance(action, CommitBones):
+            return action  # only listed when it fills a missing part
     first = actions[0]
     player = state.players.index(state.current_player())
     if isinstance(first, (TakeTile, KeepTile)):
         def value(action: Action) -> float:
-            assert isinstance(action, (TakeTile, KeepTile))
+            if not isinstance(action, (TakeTile, KeepTile)):
+                return -1.0
             kind = state.fossil[state.layout.slot_of[action.cell]]
             return _gain(state, player, kind, amber=1 if kind == PTERO else 0) + rng.random() * 0.1
         return max(actions, key=value)
     if isinstance(first, (AwardPart, PickUpChisel)):
         return rng.choice(actions)
     places = [a for a in actions if isinstance(a, PlaceChisel)]
-    for action in actions:
-        if isinstance(action, CommitBones):
-            return action  # only listed when it fills a missing part
     for action in actions:
         if isinstance(action, BuyLeaderTile):
             kind = KIND_OF[action.fossil]
