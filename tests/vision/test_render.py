@@ -235,3 +235,44 @@ def test_rendered_frame_exposes_tag_by_payload(scene: Scene) -> None:
     with pytest.raises(KeyError):
         frame.tag("DT1:JP:F99")
     assert math.isclose(frame.tags[0].angle, scene.tags[0].angle % 360.0, abs_tol=1e-6)
+
+
+def test_visible_fraction_predicts_what_the_decoder_reads() -> None:
+    scene = sample_scene(40.0)
+    rng = random.Random(5)
+    scene.occluders = [
+        make_hand(scene.width, scene.height, rng, reach=scene.tags[i].center) for i in (3, 12, 20)
+    ]
+    frame = render(scene, CameraModel(tilt=5.0), Effects(blur=0.6, noise=2.0), 9)
+    read = decode(frame.image)
+    covered = [t for t in frame.tags if t.visible < 0.3]
+    clear = [t for t in frame.tags if t.visible == 1.0]
+    assert covered and clear
+    assert all(t.payload in read for t in clear)
+    assert not any(t.payload in read for t in covered)
+    assert frame.occluded is not None
+    for truth in frame.tags:
+        x, y = (round(v) for v in truth.center)
+        assert (
+            bool(frame.occluded[y, x]) == (truth.payload not in read and truth.visible < 0.5)
+            or 0.0 < truth.visible < 1.0
+        )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    angle=st.floats(-720.0, 720.0),
+    x=st.floats(0.0, 500.0),
+    y=st.floats(0.0, 500.0),
+    size=st.floats(5.0, 60.0),
+)
+def test_tag_corners_follow_the_angle_convention(angle: float, x: float, y: float, size: float) -> None:
+    corners = np.array(tag_corners(Tag("DT1:JP:F01", (x, y), angle, size)))
+    top = corners[1] - corners[0]
+    up = corners[0] - corners[3]  # from the bottom-left to the top-left corner: where the top edge faces
+    assert np.linalg.norm(top) == pytest.approx(size) and np.linalg.norm(up) == pytest.approx(size)
+    facing = math.degrees(math.atan2(-up[1], up[0]))  # counter-clockwise from east, seen from above
+    assert (facing - 90.0 - angle) % 360.0 == pytest.approx(0.0, abs=1e-6) or (
+        (facing - 90.0 - angle) % 360.0 == pytest.approx(360.0, abs=1e-6)
+    )
+    assert corners.mean(axis=0) == pytest.approx((x, y))
