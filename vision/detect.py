@@ -81,7 +81,7 @@ class Detector:
             CalibrationMonitor(self.calibration, self.bump_tolerance_px) if self.calibration else None
         )
         if self.colours is None and self.calibration is not None and self.calibration.colours:
-            self.colours = ColourModel(self.calibration.colours)
+            self.colours = ColourModel.seats(self.calibration.colours)
         self.last_fit: LatticeFit | None = None
 
     # ------------------------------------------------------------------------------------------ api

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -59,6 +60,18 @@ class ColourModel:
     def nominal(cls, names: Iterable[str] | None = None, **options: float) -> ColourModel:
         chosen = list(names) if names is not None else list(NOMINAL_RGB)
         return cls({name: rgb_to_lab(NOMINAL_RGB[name]) for name in chosen}, **options)  # type: ignore[arg-type]
+
+    @classmethod
+    def seats(
+        cls, learned: Mapping[str, Lab], names: Iterable[str] | None = None, **options: Any
+    ) -> ColourModel:
+        """The seat colours ``names`` (all six by default): learned where calibration saw them, nominal
+        otherwise."""
+        chosen = list(names) if names is not None else list(NOMINAL_RGB)
+        centroids = {name: learned.get(name) or rgb_to_lab(NOMINAL_RGB[name]) for name in chosen}
+        for name, lab in learned.items():
+            centroids.setdefault(name, lab)
+        return cls(centroids, **options)
 
     def _distances(self, lab: np.ndarray) -> tuple[list[str], np.ndarray]:
         names = list(self.centroids) + [BACKGROUND] * len(self.background)
@@ -145,6 +158,20 @@ def _cluster(lab: np.ndarray, k: int) -> np.ndarray:
     return result
 
 
+def _dominant(lab: np.ndarray, k: int, share: float) -> np.ndarray:
+    """Colours covering more than ``share`` of the samples (k-means clusters): a zone's felt or cards,
+    never a handful of small pieces."""
+    if len(lab) <= k:
+        return np.zeros((0, 3))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, centres = cv2.kmeans(  # type: ignore[call-overload]
+        lab.astype(np.float32), k, None, criteria, 2, cv2.KMEANS_PP_CENTERS
+    )
+    counts = np.bincount(labels.ravel(), minlength=k) / len(lab)
+    result: np.ndarray = centres[counts > share].astype(np.float64)
+    return result
+
+
 def sample_discs(image: np.ndarray, points_px: Sequence[Point] | np.ndarray, radius_px: float) -> np.ndarray:
     """Median BGR of a small disc around each point (robust to a highlight, an edge, noise)."""
     h, w = image.shape[:2]
@@ -176,6 +203,7 @@ def find_pegs(
     radius_px: float,
     kind: PegKind = "chisel",
     zone_of: object = None,
+    frame_background: bool = True,
 ) -> list[PegReading]:
     """Classify the colour at each predicted place (key: a gap or cell key -> table mm). Places showing no
     seat colour are left out. ``to_pixels`` is the table-mm -> frame-pixel homography."""
@@ -185,6 +213,16 @@ def find_pegs(
     mm = np.array([targets_mm[k] for k in keys], dtype=np.float64)
     px = _apply(to_pixels, mm)
     lab = bgr_to_lab(sample_discs(image, px, radius_px))
+    if len(lab) >= 8 and frame_background:
+        # Most predicted places are empty: their common colour is this frame's background (tile edges,
+        # felt through a gap), whatever the light; a piece must be nearer its seat colour than to that.
+        common = tuple(float(v) for v in np.median(lab, axis=0))
+        model = ColourModel(
+            model.centroids,
+            (*model.background, (common[0], common[1], common[2])),
+            model.reject,
+            model.lightness_weight,
+        )
     readings = []
     for key, point, pixel, (colour, confidence) in zip(keys, mm, px, model.classify_many(lab)):
         if colour is None:
@@ -214,13 +252,15 @@ def learn_seat_colours(
     image: np.ndarray,
     to_table: np.ndarray,
     zones: Iterable[tuple[str, Sequence[Point]]],
-    near: float = 55.0,
+    near: float = 45.0,
     min_pixels: int = 12,
+    separation: float = 18.0,
 ) -> dict[str, Lab]:
     """Each seat's colour as this camera sees it, from the seat's own pieces lying in its zone.
 
     For every zone named ``seat:<colour>``, the pixels of that zone within ``near`` (weighted Lab) of the
-    nominal colour are the seat's pieces (chisels, camps); their median is the learned centroid. A seat
+    nominal colour, at least ``separation`` from the colours covering a fifth of the zone (felt, cards) and
+    at least half as colourful, are the seat's pieces (chisels, camps); their median is the centroid. A seat
     whose pieces are not in sight keeps no entry (the nominal colour is then used). ``to_table`` maps
     frame pixels to table mm (the calibration's homography)."""
     inverse = np.linalg.inv(np.asarray(to_table, dtype=np.float64))
@@ -246,7 +286,17 @@ def learn_seat_colours(
         pixels = lab_image[y0:y1, x0:x1][mask[y0:y1, x0:x1] > 0].astype(np.float64)
         nominal = np.array(rgb_to_lab(NOMINAL_RGB[colour]))
         distance = np.sqrt((((pixels - nominal) * weights) ** 2).sum(axis=1))
-        chosen = pixels[distance < near]
+        # What fills the zone (felt, tiles, cards) is not a piece, even when its hue is near the seat's:
+        # keep pixels far from the zone's own common colours and about as colourful as the nominal.
+        commons = _dominant(pixels[:: max(1, len(pixels) // 4000)], 4, 0.2)
+        apart = (
+            np.min(np.sqrt((((pixels[:, None, :] - commons[None, :, :]) * weights) ** 2).sum(axis=2)), axis=1)
+            if len(commons)
+            else np.full(len(pixels), np.inf)
+        )
+        chroma = np.hypot(pixels[:, 1] - 128.0, pixels[:, 2] - 128.0)
+        nominal_chroma = math.hypot(nominal[1] - 128.0, nominal[2] - 128.0)
+        chosen = pixels[(distance < near) & (apart > separation) & (chroma > 0.5 * nominal_chroma)]
         if len(chosen) >= min_pixels:
             median = np.median(chosen, axis=0)
             learned[colour] = (float(median[0]), float(median[1]), float(median[2]))

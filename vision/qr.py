@@ -134,42 +134,85 @@ class ZxingBackend:
 
     def decode(self, gray: np.ndarray) -> list[QRCode]:
         codes = []
-        failed = []
+        failed: list[list[Point]] = []
         for result in self._read(gray, self.retry):
             if result.valid:
                 codes.append(code_from_corners(result.text, self._corners(result)))
             else:
                 failed.append(self._corners(result))
-        for corners in failed:
-            # A code was found but did not decode (a checksum error at the edge of readability): read its
-            # neighbourhood again, enlarged, where module edges are sharper after interpolation.
-            for code in self._retry(gray, corners):
+        if failed:
+            # Codes found but not decoded (checksum errors at the edge of readability): read their
+            # neighbourhoods again, enlarged (module edges are sharper after interpolation), all in one call.
+            for code in self._retry(gray, failed, codes):
                 if not any(c.text == code.text and math.dist(c.center, code.center) < 20 for c in codes):
                     codes.append(code)
         return codes
 
-    def _retry(self, gray: np.ndarray, corners: list[Point]) -> list[QRCode]:
+    def _retry(self, gray: np.ndarray, failed: list[list[Point]], known: list[QRCode]) -> list[QRCode]:
         import cv2
 
-        xs = [x for x, _ in corners]
-        ys = [y for _, y in corners]
-        side = max(max(xs) - min(xs), max(ys) - min(ys), 8.0)
-        margin = 0.35 * side
         h, w = gray.shape[:2]
-        x0, y0 = max(0, int(min(xs) - margin)), max(0, int(min(ys) - margin))
-        x1, y1 = min(w, int(max(xs) + margin)), min(h, int(max(ys) + margin))
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            return []
-        crop = gray[y0:y1, x0:x1]
-        for scale in (1.5, 2.0):
-            big = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
-            found = [r for r in self._read(big, False) if r.valid]
-            if found:
-                return [
-                    code_from_corners(r.text, [(x / scale + x0, y / scale + y0) for x, y in self._corners(r)])
-                    for r in found
-                ]
-        return []
+        boxes: list[tuple[int, int, int, int]] = []
+        for corners in failed:
+            xs = [x for x, _ in corners]
+            ys = [y for _, y in corners]
+            side = max(max(xs) - min(xs), max(ys) - min(ys), 8.0)
+            centre = (sum(xs) / 4.0, sum(ys) / 4.0)
+            if any(math.dist(centre, code.center) < side / 2 for code in known):
+                continue  # a second, failed detection of a code already read
+            if any(
+                abs(centre[0] - (b[0] + b[2] / 2)) < side / 2
+                and abs(centre[1] - (b[1] + b[3] / 2)) < side / 2
+                for b in boxes
+            ):
+                continue
+            margin = 0.35 * side
+            x0, y0 = max(0, int(min(xs) - margin)), max(0, int(min(ys) - margin))
+            x1, y1 = min(w, int(max(xs) + margin)), min(h, int(max(ys) + margin))
+            if x1 - x0 >= 8 and y1 - y0 >= 8:
+                boxes.append((x0, y0, x1 - x0, y1 - y0))
+        found: list[QRCode] = []
+        for scale in (1.6, 2.2):
+            if not boxes:
+                break
+            # One mosaic of the enlarged crops, decoded in a single call (a call per crop costs more).
+            tiles = [
+                cv2.resize(
+                    gray[y : y + bh, x : x + bw], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC
+                )
+                for x, y, bw, bh in boxes
+            ]
+            gap = 24
+            width = max(1200, max(t.shape[1] for t in tiles) + 2 * gap)
+            places = []
+            cx = cy = gap
+            row_h = 0
+            for tile in tiles:
+                th, tw = tile.shape[:2]
+                if cx + tw + gap > width:
+                    cx, cy, row_h = gap, cy + row_h + gap, 0
+                places.append((cx, cy))
+                cx += tw + gap
+                row_h = max(row_h, th)
+            canvas = np.full((cy + row_h + gap, width), 255, dtype=np.uint8)
+            for tile, (px, py) in zip(tiles, places):
+                canvas[py : py + tile.shape[0], px : px + tile.shape[1]] = tile
+            solved = set()
+            for result in self._read(canvas, False):
+                if not result.valid:
+                    continue
+                corners = self._corners(result)
+                mx = sum(x for x, _ in corners) / 4.0
+                my = sum(y for _, y in corners) / 4.0
+                for index, (tile, (px, py)) in enumerate(zip(tiles, places)):
+                    if px <= mx < px + tile.shape[1] and py <= my < py + tile.shape[0]:
+                        x0, y0 = boxes[index][0], boxes[index][1]
+                        mapped = [((x - px) / scale + x0, (y - py) / scale + y0) for x, y in corners]
+                        found.append(code_from_corners(result.text, mapped))
+                        solved.add(index)
+                        break
+            boxes = [box for index, box in enumerate(boxes) if index not in solved]
+        return found
 
 
 class PyzbarBackend:
