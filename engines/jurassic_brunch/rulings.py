@@ -25,6 +25,7 @@ POSITION_KEYS = {
     "tokens", "hidden", "options",
 }
 REQUIRED_POSITION_KEYS = {"cells", "grass", "triceratops", "current"}
+BOTH_GONE = "both teams have no triceratops on the area, but the game ends when the first has none"
 
 
 def _object(value: Any, what: str, keys: set[str], required: set[str]) -> Mapping[str, Any]:
@@ -82,6 +83,8 @@ def parse_score_input(data: Any) -> tuple[dict[str, dict[str, int]], dict[str, i
             raise InputError(f"{name} on_area must be an integer 0..{TRICERATOPS_PER_PLAYER}, not {count!r}")
         on_area[name] = count
     _check_box(holdings)
+    if not any(on_area.values()):
+        raise InputError(BOTH_GONE)
     return {player: holdings[player] for player in COLOURS}, {player: on_area[player] for player in COLOURS}
 
 
@@ -148,6 +151,8 @@ def state_from_position(game: JurassicBrunch, data: Any) -> BrunchState:
         if not isinstance(asleep, bool):
             raise InputError(f"asleep must be true or false, not {asleep!r}")
         state.triceratops[cell] = (owner, 1 if asleep else None)
+    if not state.triceratops:
+        raise InputError(BOTH_GONE)
     for player in COLOURS:
         count = state.on_area(player)
         if count > TRICERATOPS_PER_PLAYER:

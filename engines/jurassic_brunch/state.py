@@ -492,9 +492,9 @@ class BrunchState(State):
             raise self._illegal("JB-HIDEOUT", f"{player} has no {action.token} token to hide")
         self.tokens[player][action.token] -= 1
         self.hidden[player][action.token] += 1
-        if action.token == SUPER_YUMMY:
-            fresh = min(self.fresh_super_yummy[player], self.tokens[player][SUPER_YUMMY])
-            self.fresh_super_yummy[player] = fresh
+        if action.token == SUPER_YUMMY and self.fresh_super_yummy[player]:
+            # Super Yummies are alike: the one hidden is a fresh one, so an older one stays usable
+            self.fresh_super_yummy[player] -= 1
 
     def _end_turn(self) -> None:
         if self.actions_left > 0 and self.board_actions():
