@@ -64,11 +64,11 @@ def split_position(seed: int = 7) -> dict[str, Any]:
 def bench_split(rounds: int) -> tuple[float, float, dict[str, Any]]:
     data = split_position()
     ruling = split_ruling(data)
-    samples = []
+    samples: list[float] = []
     for _ in range(rounds):
-        start = time.process_time_ns()
+        tick = time.process_time_ns()
         split_ruling(data)
-        samples.append((time.process_time_ns() - start) / 1e6)
+        samples.append((time.process_time_ns() - tick) / 1e6)
     # process_time has a coarse tick on some systems: also time a batch
     start = time.process_time()
     for _ in range(rounds):
