@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import Game, InputError, StateFormatError
+from engines.core import Action, Game, InputError, StateFormatError
 from engines.core.game import Option
 from engines.isla_nublar.actions import CODEC
 from engines.isla_nublar.board import Board, default_board
@@ -22,6 +23,10 @@ from engines.isla_nublar.state import (
     add,
     take,
 )
+
+#: declared action field types that action_from_dict checks, and how an error names them
+_FIELD_TYPES: dict[str, type] = {"str": str, "int": int}
+_FIELD_NAMES: dict[type, str] = {str: "text", int: "a whole number"}
 
 #: camps each player puts in the general supply at setup, by player count
 GENERAL_CAMPS = {2: 2, 3: 1, 4: 0}
@@ -216,7 +221,12 @@ class IslaNublarGame(Game):
         row = position.get("scoring_row")
         if row is not None:
             known = {c.card_id for c in self.cards.of_group("scoring")}
-            if not isinstance(row, list) or len(row) != 5 or not set(row) <= known or len(set(row)) != 5:
+            if (
+                not isinstance(row, list)
+                or len(row) != 5
+                or not all(isinstance(card, str) and card in known for card in row)
+                or len(set(row)) != 5
+            ):
                 raise InputError("position: 'scoring_row' lists 5 different scoring cards")
             pool = state.scoring_deck if state.options["individual_ratings"] else state.box
             for card in state.row:
@@ -230,13 +240,27 @@ class IslaNublarGame(Game):
             if not isinstance(dinos, Mapping) or set(dinos) != set(state.dinos):
                 raise InputError("position: 'dinosaurs' places DINO-1..DINO-4 on fields")
             for dino, at in dinos.items():
-                if at not in self.board.fields:
+                if not isinstance(at, str) or at not in self.board.fields:
                     raise InputError(f"position: {dino} on unknown field {at!r}")
                 state.dinos[dino] = at
         try:
             return self.state_from_dict(state.to_dict())
         except StateFormatError as error:
             raise InputError(f"position: {' '.join(str(error).split())}") from None
+
+    def action_from_dict(self, data: Any) -> Action:
+        """An action from JSON, with every field of the type it declares (str or int, never a bool)."""
+        action = self.codec.from_dict(data)
+        for spec in dataclasses.fields(action):
+            value = getattr(action, spec.name)
+            wanted = _FIELD_TYPES.get(str(spec.type))
+            if wanted is None:
+                continue
+            if not isinstance(value, wanted) or isinstance(value, bool):
+                raise StateFormatError(
+                    f"action {action.kind!r}: {spec.name} must be {_FIELD_NAMES[wanted]}, not {value!r}"
+                )
+        return action
 
     def legal_report(self, data: Any) -> dict[str, Any]:
         """The legal actions in a state (optionally: whether one given action is legal, and why)."""

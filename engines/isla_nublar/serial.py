@@ -293,6 +293,7 @@ def _read_task(
         task["max"] = _int(task.get("max"), "dino-move task max", 1)
         _need(isinstance(task.get("optional", False), bool), "dino-move task: optional true/false")
         task.setdefault("optional", False)
+        task["dino"] = task.get("dino")  # null (or absent): any figure
     if kind in ("defence", "hit"):
         _need(task.get("field") in state.board.fields and task.get("dino") in state.dinos, f"{kind} task")
     if kind == "return":
@@ -307,7 +308,12 @@ def _read_task(
         task["draw"] = _int(task.get("draw", 0), "divert task draw")
     if kind == "improve":
         task["extra"] = _int(task.get("extra", 2), "improve task extra")
-        _need(task.get("exclude") is None or task.get("exclude") in game.cards.cards, "improve task exclude")
+        exclude = task.get("exclude")
+        _need(
+            exclude is None or state.zones[task["player"]]["played"].get(exclude, 0) >= 1,
+            "improve task: 'exclude' must be null or a card the player has played",
+        )
+        task["exclude"] = exclude
     return task
 
 

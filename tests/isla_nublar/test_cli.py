@@ -117,3 +117,49 @@ def test_bad_state_and_bad_action_for_legal(capsys: Any, monkeypatch: Any) -> No
     position = (EXAMPLES / "isla-nublar-position.json").read_text()
     assert "full isla-nublar state" in bad(capsys, monkeypatch, ["legal", "isla-nublar", "-"], position)
     assert "cannot read" in bad(capsys, monkeypatch, ["score", "isla-nublar", "/nonexistent/x.json"])
+
+
+@pytest.mark.parametrize(
+    ("position", "fragment"),
+    [
+        ({"scoring_row": [["W-GROUPS"], "W-RIVER", "W-STACKS", "W-COLUMNS", "W-VARIETY"]}, "scoring_row"),
+        ({"scoring_row": [{"a": 1}, "W-RIVER", "W-STACKS", "W-COLUMNS", "W-VARIETY"]}, "scoring_row"),
+        ({"dinosaurs": {"DINO-1": ["C3R3"], "DINO-2": "C2R0", "DINO-3": "C4R0", "DINO-4": "C5R0"}}, "DINO-1"),
+        ({"fields": {"C3R3": {"camps": [["red"]]}}}, "C3R3"),
+    ],
+)
+def test_unhashable_values_in_a_position_are_input_errors(
+    capsys: Any, monkeypatch: Any, position: dict[str, Any], fragment: str
+) -> None:
+    data = {"game": "isla-nublar", "position": {"players": ["red", "blue"], **position}}
+    assert fragment in bad(capsys, monkeypatch, ["score", "isla-nublar", "-"], json.dumps(data))
+
+
+def test_a_pending_task_missing_a_key_is_a_state_error(capsys: Any, monkeypatch: Any) -> None:
+    data = json.loads((EXAMPLES / "isla-nublar-dinosaur-move.json").read_text())
+    del data["tasks"][0]["dino"]  # the state format documents "dino": null for "any figure"
+    report = ok(capsys, monkeypatch, ["legal", "isla-nublar", "-"], json.dumps(data))
+    assert report["pending"] == "dino-move" and report["count"] > 0
+    data["tasks"] = [{"t": "improve", "player": "red", "extra": 2, "exclude": "A5-IMPROVE"}]
+    assert "exclude" in bad(capsys, monkeypatch, ["legal", "isla-nublar", "-"], json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "move-dinosaur", "player": "red", "dinosaur": "DINO-2", "steps": None},
+        {"kind": "move-dinosaur", "player": "red", "dinosaur": "DINO-2", "steps": "2"},
+        {"kind": "move-dinosaur", "player": "red", "dinosaur": "DINO-2", "steps": True},
+        {"kind": "move-dinosaur", "player": "red", "dinosaur": ["DINO-2"], "steps": 1},
+        {"kind": "build-camp", "player": "red", "field": "C3R3", "take_back": 1.5},
+        {"kind": "play", "player": {"x": 1}, "card": "EGG", "use": "egg"},
+    ],
+)
+def test_action_fields_of_the_wrong_type_are_input_errors(
+    capsys: Any, monkeypatch: Any, action: dict[str, Any]
+) -> None:
+    state = json.loads((EXAMPLES / "isla-nublar-dinosaur-move.json").read_text())
+    err = bad(
+        capsys, monkeypatch, ["legal", "isla-nublar", "-"], json.dumps({"state": state, "action": action})
+    )
+    assert "must be" in err
