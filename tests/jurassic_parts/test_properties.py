@@ -266,3 +266,38 @@ def test_a_restored_game_continues_exactly_like_the_original() -> None:
             current = current.apply(action)
         finals.append(current.to_dict())
     assert finals[0] == finals[1]
+
+
+@pytest.mark.slow
+def test_whole_games_with_every_option_hold_every_invariant(jp: SimpleNamespace) -> None:
+    """30 whole games (2-6 players, every house rule, uniform and bot play): invariants after every
+    action, every split against brute force, a JSON round trip every few actions."""
+    from engines.jurassic_parts import bot_policy
+
+    splits = 0
+    for game in range(30):
+        rng = random.Random(5000 + game)
+        options = {"resource_cards": game % 3, "slab_purchase": ("any", "face-up")[game % 2],
+                   "end_bones": ("optimal", "loose")[(game // 2) % 2]}
+        state: Any = GAME.new_initial_state(PLAYERS[: 2 + game % 5], rng=rng, options=options)
+        step = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+            elif game % 3 == 0:
+                action = bot_policy(state, state.legal_actions(), rng)
+            else:
+                action = rng.choice(state.legal_actions())
+            new = state.apply(action)
+            if new.last_split is not state.last_split and new.last_split is not None:
+                check_split_against_brute_force(state, action, new)
+                splits += 1
+            state = new
+            step += 1
+            check_invariants(state, jp, 58, views=step % 97 == 0)
+            if step % 53 == 0:
+                saved = json.loads(json.dumps(state.to_dict()))
+                assert GAME.state_from_dict(saved).to_dict() == state.to_dict()
+        assert state.outcome() is not None
+    assert splits > 300
