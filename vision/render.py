@@ -127,7 +127,9 @@ class Effects:
     ``vignette``: 0..1, how much darker the corners are; ``gradient``: 0..1 light falling off across the table
     towards ``gradient_angle`` (degrees, 0 = east, counter-clockwise); ``brightness``: overall gain;
     ``jpeg_quality``: None for no compression, else 1..100; ``hands``: how many random hands (palm, fingers
-    and arm, entering from a table edge) to add over the scene's own occluders.
+    and arm, entering from a table edge) to add over the scene's own occluders; ``white_balance``: gains on
+    (red, green, blue), e.g. (1.08, 1.0, 0.9) for warm indoor light; ``glare``: 0..1, a soft bright spot
+    (a lamp reflected by glossy tiles) of ``glare_radius`` pixels at a random place.
     """
 
     blur: float = 0.0
@@ -138,6 +140,9 @@ class Effects:
     brightness: float = 1.0
     jpeg_quality: int | None = None
     hands: int = 0
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    glare: float = 0.0
+    glare_radius: float = 160.0
 
     @classmethod
     def realistic(cls) -> Effects:
@@ -660,9 +665,16 @@ def _peg_truth(peg: Peg, homography: np.ndarray, mask: np.ndarray) -> PegTruth:
 
 @lru_cache(maxsize=8)
 def _light_map(
-    width: int, height: int, vignette: float, gradient: float, gradient_angle: float, brightness: float
+    width: int,
+    height: int,
+    vignette: float,
+    gradient: float,
+    gradient_angle: float,
+    brightness: float,
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0),
 ) -> np.ndarray:
-    """Per-pixel gain (float32, HxWx3): radial vignetting times a linear gradient times brightness."""
+    """Per-pixel gain (float32, HxWx3, BGR): radial vignetting times a linear gradient times brightness,
+    times the white balance per channel."""
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     nx = (xs - width / 2.0) / (width / 2.0)
     ny = (ys - height / 2.0) / (height / 2.0)
@@ -671,9 +683,30 @@ def _light_map(
     radians = math.radians(gradient_angle)
     along = nx * math.cos(radians) - ny * math.sin(radians)  # +1 towards the darker side
     gain = gain * (1.0 - gradient * (along + 1.0) / 2.0) * brightness
-    result: np.ndarray = cv2.merge([np.clip(gain, 0.0, 4.0).astype(np.float32)] * 3)
+    red, green, blue = white_balance
+    result: np.ndarray = cv2.merge(
+        [np.clip(gain * factor, 0.0, 4.0).astype(np.float32) for factor in (blue, green, red)]
+    )
     result.flags.writeable = False
     return result
+
+
+def _add_glare(image: np.ndarray, strength: float, radius: float, chance: random.Random) -> np.ndarray:
+    """A soft white spot: each pixel moves towards white by ``strength`` times a Gaussian falloff."""
+    height, width = image.shape[:2]
+    cx, cy = chance.uniform(0.15, 0.85) * width, chance.uniform(0.15, 0.85) * height
+    reach = int(3 * radius)
+    x0, x1 = max(0, int(cx) - reach), min(width, int(cx) + reach)
+    y0, y1 = max(0, int(cy) - reach), min(height, int(cy) + reach)
+    if x1 <= x0 or y1 <= y0:
+        return image
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    weight = strength * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2.0 * radius * radius))
+    out = image.copy()
+    roi = out[y0:y1, x0:x1].astype(np.float32)
+    roi += (255.0 - roi) * weight[:, :, None]
+    out[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+    return out
 
 
 def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> np.ndarray:
@@ -682,7 +715,13 @@ def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> n
     chance = _as_random(rng)
     if effects.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), effects.blur)
-    if effects.vignette > 0 or effects.gradient > 0 or effects.brightness != 1.0:
+    balanced = tuple(round(float(g), 4) for g in effects.white_balance)
+    if (
+        effects.vignette > 0
+        or effects.gradient > 0
+        or effects.brightness != 1.0
+        or balanced != (1.0, 1.0, 1.0)
+    ):
         height, width = image.shape[:2]
         gain = _light_map(
             width,
@@ -691,8 +730,11 @@ def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> n
             round(effects.gradient, 4),
             round(effects.gradient_angle, 2),
             round(effects.brightness, 4),
+            (balanced[0], balanced[1], balanced[2]),
         )
         image = cv2.multiply(image, gain, dtype=cv2.CV_8U)
+    if effects.glare > 0:
+        image = _add_glare(image, effects.glare, effects.glare_radius, chance)
     if effects.noise > 0:
         height, width = image.shape[:2]
         pool = _noise_pool(height, width, round(effects.noise, 3))

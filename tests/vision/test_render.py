@@ -16,6 +16,7 @@ from vision.render import (
     CameraModel,
     Effects,
     RenderedFrame,
+    apply_effects,
     apply_homography,
     local_scale,
     make_hand,
@@ -274,3 +275,15 @@ def test_tag_corners_follow_the_angle_convention(angle: float, x: float, y: floa
         (facing - 90.0 - angle) % 360.0 == pytest.approx(360.0, abs=1e-6)
     )
     assert corners.mean(axis=0) == pytest.approx((x, y))
+
+
+def test_white_balance_and_glare_change_the_light_as_asked() -> None:
+    grey = np.full((200, 300, 3), 120, dtype=np.uint8)
+    warm = apply_effects(grey, Effects(white_balance=(1.2, 1.0, 0.8)))
+    b, g, r = (int(v) for v in warm[100, 150])
+    assert (r, g, b) == (144, 120, 96)
+    glared = apply_effects(grey, Effects(glare=0.8, glare_radius=40.0), 3)
+    brightest = np.unravel_index(int(np.argmax(glared[:, :, 1])), glared.shape[:2])
+    assert (glared[brightest][1] > 200 and glared[0, 0, 1] == 120) or glared[199, 299, 1] == 120
+    assert np.array_equal(glared, apply_effects(grey, Effects(glare=0.8, glare_radius=40.0), 3))
+    assert apply_effects(grey, Effects()) is grey
