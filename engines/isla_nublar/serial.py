@@ -107,7 +107,8 @@ def state_view(state: IslaNublarState, player: str | None) -> dict[str, Any]:
     data["scoring_deck"] = {"count": size(data["scoring_deck"])}
     data["box"] = {"count": size(data["box"])}
     for task in data["tasks"]:
-        if task["t"] == "select" and task["player"] != player and task["purpose"] == "hideout":
+        # cards being picked are still in the hand: only their number shows until they leave it
+        if task["t"] == "select" and task["player"] != player:
             task["chosen"] = {"count": size(task["chosen"])}
     data["viewer"] = player
     return data

@@ -197,3 +197,23 @@ def test_actions_and_states_round_trip_through_json(kit: SimpleNamespace) -> Non
         kit.game.state_from_dict({**s.to_dict(), "options": {"bogus": True}})
     with pytest.raises(StateFormatError, match="not a isla-nublar state"):
         kit.game.state_from_dict({**s.to_dict(), "game": "jurassik"})
+
+
+@pytest.mark.parametrize("tile", ["inventory", "hideout"])
+def test_cards_picked_from_a_hand_stay_hidden_from_the_others_until_they_leave_it(
+    kit: SimpleNamespace, tile: str
+) -> None:
+    # while a player picks cards (inventory, hideout, the Clients' removals) they are still in the hand
+    s = kit.fresh(("red", "blue"))
+    card = {"inventory": "A4-INVENTORY", "hideout": "A3-HIDEOUT"}[tile]
+    kit.give(s, "red", card)
+    kit.set_hand(s, "red", card, "EGG", "S-AMBER1")
+    s = s.apply(PlayCard(player="red", card=card, use=tile))
+    s = s.apply(Select(player="red", card="EGG"))
+    for viewer in (None, "blue"):
+        shown = s.view(viewer)
+        assert shown["tasks"][0]["chosen"] == {"count": 1}
+        assert "EGG" not in json.dumps(shown["tasks"]) and "EGG" not in json.dumps(
+            shown["cards"]["red"]["hand"]
+        )
+    assert s.view("red")["tasks"][0]["chosen"] == {"EGG": 1}
