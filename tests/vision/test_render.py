@@ -284,6 +284,9 @@ def test_white_balance_and_glare_change_the_light_as_asked() -> None:
     assert (r, g, b) == (144, 120, 96)
     glared = apply_effects(grey, Effects(glare=0.8, glare_radius=40.0), 3)
     brightest = np.unravel_index(int(np.argmax(glared[:, :, 1])), glared.shape[:2])
-    assert (glared[brightest][1] > 200 and glared[0, 0, 1] == 120) or glared[199, 299, 1] == 120
+    assert glared[brightest][1] > 200
+    corners = [(0, 0), (0, 299), (199, 0), (199, 299)]
+    far = max(corners, key=lambda c: (c[0] - brightest[0]) ** 2 + (c[1] - brightest[1]) ** 2)
+    assert glared[far][1] <= 125  # a spot, not a wash
     assert np.array_equal(glared, apply_effects(grey, Effects(glare=0.8, glare_radius=40.0), 3))
     assert apply_effects(grey, Effects()) is grey
