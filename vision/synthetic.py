@@ -72,7 +72,8 @@ class SyntheticCamera:
         clock: Callable[[], float] = time.monotonic,
         name: str = "synthetic",
     ) -> None:
-        self.camera = camera or CameraModel()
+        # Default: the tables' recommended framing (the markers' margin only), 2304 x 1296, straight above.
+        self.camera = camera or CameraModel(margin=28.0, border=0.015)
         self.effects = effects or Effects()
         self.fps = fps
         self.name = name
