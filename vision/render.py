@@ -29,6 +29,8 @@ QUIET_ZONE_MODULES = 2
 #: White margin printed around every ArUco marker, as a fraction of its side.
 MARKER_MARGIN_FRACTION = 0.15
 DEFAULT_RESOLUTION = (2304, 1296)
+#: Upper bound on the table-space canvas (pixels); 1280 x 720 mm at 2.6 px/mm is about 7 million.
+MAX_CANVAS_PIXELS = 40_000_000
 
 RngLike = np.random.Generator | random.Random | int | None
 
@@ -469,7 +471,9 @@ def _canvas_ppm(homography: np.ndarray, area: tuple[float, float, float, float],
     x0, y0, x1, y1 = area
     probes = [(x, y) for x in (x0, (x0 + x1) / 2, x1) for y in (y0, (y0 + y1) / 2, y1)]
     peak = max(local_scale(homography, p) for p in probes)
-    return max(1.0, peak * oversample)
+    # Keep the canvas within MAX_CANVAS_PIXELS (extreme poses would otherwise ask for gigabytes).
+    ceiling = math.sqrt(MAX_CANVAS_PIXELS / max(1.0, (x1 - x0) * (y1 - y0)))
+    return max(1.0, min(peak * oversample, ceiling))
 
 
 def render(
