@@ -67,6 +67,15 @@ class IslaNublarGame(Game):
                 house_rule=True,
             ),
             Option(
+                "necessary_change",
+                "board",
+                ("board", "any"),
+                "box points made from amber after the necessary change: only to bring boxes or camps to the "
+                "board (the rulebook's words) or, as a house rule, for every box use (moving boxes, "
+                "stocking up)",
+                house_rule=True,
+            ),
+            Option(
                 "river_own_field",
                 False,
                 (False, True),

@@ -136,6 +136,8 @@ RULES = [
         "The necessary change",
         "On this turn you are allowed to use the amber action from your action cards in your hand to bring "
         "equipment boxes or camps to the game board.",
+        "Box points made this way place boxes and set up camps (spent first there), but do not move boxes "
+        "or stock up; option necessary_change=any lets them serve every box use.",
     ),
     _rule(
         "IN-IMPROVE",

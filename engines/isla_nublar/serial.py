@@ -55,7 +55,12 @@ def state_to_dict(state: IslaNublarState) -> dict[str, Any]:
         "turn": state.turn,
         "ending": state.ending,
         "over": state.over,
-        "pools": {"amber": state.amber, "boxes": state.box_points, "necessary_change": state.change},
+        "pools": {
+            "amber": state.amber,
+            "boxes": state.box_points,
+            "boxes_from_amber": state.change_boxes,
+            "necessary_change": state.change,
+        },
         "fields": {
             fid: {
                 **({"camps": list(state.camps[fid])} if state.camps.get(fid) else {}),
@@ -172,6 +177,8 @@ def state_from_dict(game: IslaNublarGame, data: Any) -> IslaNublarState:
     _need(isinstance(pools, Mapping), "pools must be an object")
     state.amber = _int(pools.get("amber", 0), "pools.amber")
     state.box_points = _int(pools.get("boxes", 0), "pools.boxes")
+    state.change_boxes = _int(pools.get("boxes_from_amber", 0), "pools.boxes_from_amber")
+    _need(state.change_boxes <= state.box_points, "pools.boxes_from_amber is a part of pools.boxes")
     change = pools.get("necessary_change", False)
     _need(isinstance(change, bool), "pools.necessary_change must be true/false")
     state.change = change

@@ -105,6 +105,9 @@ class IslaNublarState(State):
         self.turn = 1
         self.amber = 0
         self.box_points = 0
+        #: the part of box_points made from amber after the necessary change: only for bringing boxes or
+        #: camps to the board (placing, setting up), spent first there
+        self.change_boxes = 0
         self.change = False
         self.ending = ""
         self.over = False
@@ -154,6 +157,7 @@ class IslaNublarState(State):
         new.turn = self.turn
         new.amber = self.amber
         new.box_points = self.box_points
+        new.change_boxes = self.change_boxes
         new.change = self.change
         new.ending = self.ending
         new.over = self.over
@@ -273,7 +277,8 @@ class IslaNublarState(State):
         if self.personal[p]["boxes"]:
             for f in buildable:
                 yield _place_box(p, f)
-        mine = [f for f in buildable if self.boxes.get(f, {}).get(p, 0) > 0]
+        free = self.box_points - self.change_boxes  # points that may also move boxes or stock up
+        mine = [f for f in buildable if free and self.boxes.get(f, {}).get(p, 0) > 0]
         for origin in mine:
             for target in buildable:
                 if target != origin:
@@ -287,7 +292,7 @@ class IslaNublarState(State):
                     if max(0, CAMP_COST - back) <= self.box_points:
                         yield _build_camp(p, f, back)
         for piece, name in (("boxes", "box"), ("camps", "camp")):
-            if self.general[p][piece]:
+            if free and self.general[p][piece]:
                 yield StockUp(player=p, piece=name)
 
     def uses(self, p: str, card_id: str) -> list[str]:
@@ -596,6 +601,8 @@ class IslaNublarState(State):
             self.amber += int(card.value("amber") or 0)
         elif use == "amber-as-boxes":
             self.box_points += int(card.value("amber") or 0)
+            if self.options.get("necessary_change", "board") == "board":
+                self.change_boxes += int(card.value("amber") or 0)
         elif use == "boxes":
             self.box_points += int(card.value("boxes") or 0)
         elif use == "change":
@@ -627,6 +634,11 @@ class IslaNublarState(State):
         if self.box_points < 1:
             raise self.illegal("IN-SURPLUS", "no box points left this turn (play a card with the box symbol)")
         fields = self.board.fields
+        if isinstance(action, StockUp | MoveBox) and self.box_points - self.change_boxes < 1:
+            raise self.illegal(
+                "IN-CHANGE",
+                "box points made from amber (the necessary change) only bring boxes or camps to the board",
+            )
         if isinstance(action, StockUp):
             piece = {"box": "boxes", "camp": "camps"}.get(action.piece)
             if piece is None:
@@ -654,6 +666,7 @@ class IslaNublarState(State):
             held = self.boxes.setdefault(target, {})
             held[p] = held.get(p, 0) + 1
             self.box_points -= 1
+            self.change_boxes = max(0, self.change_boxes - 1)
         elif isinstance(action, MoveBox):
             origin = action.origin
             if origin not in fields or self.boxes.get(origin, {}).get(p, 0) < 1:
@@ -683,6 +696,7 @@ class IslaNublarState(State):
             self._take_boxes(target, p, action.take_back)
             self.personal[p]["boxes"] += action.take_back
             self.box_points -= cost
+            self.change_boxes = max(0, self.change_boxes - cost)
             self.camps.setdefault(target, []).append(p)
             self.personal[p]["camps"] -= 1
             self.gain(p, "camp areas", self.board.camp_points[fields[target].area])
@@ -1057,6 +1071,7 @@ class IslaNublarState(State):
         zones["hidden"] = {}
         self.amber = 0
         self.box_points = 0
+        self.change_boxes = 0
         self.change = False
         follow: list[dict[str, Any]] = []
         if self.options["individual_ratings"]:

@@ -201,6 +201,34 @@ def test_camp_costs_four_box_points_and_saved_boxes_reduce_it(kit: SimpleNamespa
         s.apply(BuildCamp(player="red", field="C3R4", take_back=3))
 
 
+def test_rulebook_saved_boxes_example_pays_exactly_four(kit: SimpleNamespace) -> None:
+    # "red plays two cards with 2 boxes and takes 2 boxes that are already on the field back. Red has now a
+    # paid total of 4 boxes and builds a camp": 2 box points from the cards + 2 saved boxes = 4
+    s = kit.fresh()
+    kit.put_boxes(s, "red", "C3R4", 2)
+    kit.set_hand(s, "red", "S-AMBER1-BOXES1", "S-AMBER1-BOXES1")
+    for _ in range(2):
+        s = s.apply(PlayCard(player="red", card="S-AMBER1-BOXES1", use="boxes"))
+    assert s.box_points == 2
+    with pytest.raises(IllegalAction, match="IN-CAMP"):
+        s.apply(BuildCamp(player="red", field="C3R4", take_back=1))
+    s = s.apply(BuildCamp(player="red", field="C3R4", take_back=2))
+    assert s.camps["C3R4"] == ["red"] and s.box_points == 0 and s.personal["red"]["boxes"] == 6
+
+
+def test_a_camp_on_four_saved_boxes_still_needs_a_box_card(kit: SimpleNamespace) -> None:
+    # "To build a camp, you play cards with the box symbol": saved boxes reduce the cost, even to 0
+    s = kit.fresh()
+    kit.put_boxes(s, "red", "C3R4", 4)
+    kit.set_hand(s, "red", "S-AMBER1-BOXES1")
+    assert not any(isinstance(a, BuildCamp) for a in s.legal_actions())
+    with pytest.raises(IllegalAction, match="IN-SURPLUS"):
+        s.apply(BuildCamp(player="red", field="C3R4", take_back=4))
+    s = s.apply(PlayCard(player="red", card="S-AMBER1-BOXES1", use="boxes"))
+    s = s.apply(BuildCamp(player="red", field="C3R4", take_back=4))
+    assert s.camps["C3R4"] == ["red"] and s.box_points == 1
+
+
 def test_camp_area_points_and_scoring_trigger_rotates_the_row(kit: SimpleNamespace) -> None:
     s = kit.fresh()
     s.box_points = 4

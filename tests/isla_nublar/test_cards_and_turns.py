@@ -16,11 +16,13 @@ from engines.isla_nublar.actions import (
     EndTurn,
     Finish,
     Improve,
+    MoveBox,
     MoveCamp,
     PlaceBox,
     PlayCard,
     RevealPile,
     Select,
+    StockUp,
 )
 
 
@@ -149,6 +151,46 @@ def test_the_necessary_change_turns_amber_into_box_points(kit: SimpleNamespace) 
     assert (s.amber, s.box_points) == (0, 2)
     s = draw_all(s.apply(EndTurn(player="red")))
     assert s.change is False
+
+
+def test_amber_turned_into_boxes_only_brings_boxes_or_camps_to_the_board(kit: SimpleNamespace) -> None:
+    # "use the amber action ... to bring equipment boxes or camps to the game board": not to move boxes
+    # already there, nor to stock up from the general supply
+    s = kit.fresh()
+    kit.give(s, "red", "A5-CHANGE")
+    kit.set_hand(s, "red", "A5-CHANGE", "S-AMBER1", "S-AMBER1", "S-BOXES2")
+    kit.put_boxes(s, "red", "C3R3")
+    s.personal["red"]["boxes"] -= 1
+    s.general["red"]["boxes"] += 1
+    s = s.apply(PlayCard(player="red", card="A5-CHANGE", use="change"))
+    s = s.apply(PlayCard(player="red", card="S-AMBER1", use="amber-as-boxes"))
+    legal = s.legal_actions()
+    assert PlaceBox(player="red", field="C3R4") in legal
+    assert not any(isinstance(a, MoveBox | StockUp) for a in legal)
+    with pytest.raises(IllegalAction, match="IN-CHANGE"):
+        s.apply(StockUp(player="red", piece="box"))
+    with pytest.raises(IllegalAction, match="IN-CHANGE"):
+        s.apply(MoveBox(player="red", origin="C3R3", target="C3R4"))
+    # box points from a box card may do anything; placing spends the amber-made points first
+    s = s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
+    s = s.apply(PlaceBox(player="red", field="C3R4"))
+    assert s.box_points == 2
+    s = s.apply(StockUp(player="red", piece="box"))
+    s = s.apply(MoveBox(player="red", origin="C3R3", target="C3R5"))
+    assert s.box_points == 0
+    kit.checked(kit.game.state_from_dict(s.to_dict()))
+
+
+def test_house_rule_amber_turned_into_boxes_serves_every_box_use(kit: SimpleNamespace) -> None:
+    s = kit.fresh(necessary_change="any")
+    kit.give(s, "red", "A5-CHANGE")
+    kit.set_hand(s, "red", "A5-CHANGE", "S-AMBER1")
+    s.personal["red"]["boxes"] -= 1
+    s.general["red"]["boxes"] += 1
+    s = s.apply(PlayCard(player="red", card="A5-CHANGE", use="change"))
+    s = s.apply(PlayCard(player="red", card="S-AMBER1", use="amber-as-boxes"))
+    s = s.apply(StockUp(player="red", piece="box"))
+    assert s.personal["red"]["boxes"] == 6
 
 
 def test_improvement_swaps_a_played_card_for_one_up_to_2_amber_dearer(kit: SimpleNamespace) -> None:
