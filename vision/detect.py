@@ -229,10 +229,13 @@ class Detector:
         radius_px = max(1.5, radius_px)
         if self.game == "JP" and lattice.cells:
             cells = [tuple(int(v) for v in key.split(",")) for key in set(lattice.cells.values())]
-            targets = {}
-            for a, b in geometry.hex_gaps(cells):
-                pa, pb = geometry.hex_centre(lattice, a), geometry.hex_centre(lattice, b)
-                targets[gap_key(a, b)] = ((pa[0] + pb[0]) / 2.0, (pa[1] + pb[1]) / 2.0)
+            gaps = geometry.hex_gaps(cells)
+            targets: dict[str, Point] = {}
+            if gaps:
+                ends = geometry.hex_centres(lattice, [cell for gap in gaps for cell in gap]).reshape(-1, 2, 2)
+                middles = ends.mean(axis=1)
+                for (a, b), (x, y) in zip(gaps, middles):
+                    targets[gap_key(a, b)] = (float(x), float(y))
             return find_pegs(
                 image, targets, self.calibration.inverse, model, radius_px, "chisel", self.calibration.zone_at
             )
@@ -315,12 +318,19 @@ def hints_for(game: str, state: Any = None, layout: Any = None) -> GeometryHints
             jb = layout or (BrunchLayout.for_area(state.area) if state is not None else BrunchLayout())
             prior = LatticeFit("square", jb.origin, jb.pitch, 0.0)
             return GeometryHints(prior, jb.pitch, table_size=(jb.width, jb.height))
-        if code == "IN" and state is not None:
+        if code == "IN":
             from vision.tables.isla_nublar import IslaNublarLayout
 
+            if state is None:
+                import random
+
+                from engines.core import get_game
+
+                # The board is the engine's (its default data file): any fresh game has it.
+                state = get_game("isla-nublar").new_initial_state(["a", "b"], random.Random(0))
             isl = layout or IslaNublarLayout(seats=len(state.players))
             return island_hints(state.board, isl)
-    except ImportError:
+    except (ImportError, KeyError):
         pass
     return GeometryHints(table_size=size)
 

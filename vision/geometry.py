@@ -105,14 +105,23 @@ HEX = _Lattice(np.array([[1.0, 0.5], [0.0, SQRT3 / 2]]), 6)
 SQUARE = _Lattice(np.array([[1.0, 0.0], [0.0, 1.0]]), 4)
 
 
+def _rotation(angle: float) -> np.ndarray:
+    """Matrix of :func:`rotate` (row vectors multiply it from the left: ``v @ M``)."""
+    radians = math.radians(angle)
+    c, s = math.cos(radians), math.sin(radians)
+    return np.array([[c, -s], [s, c]])
+
+
 def _to_unit(points: np.ndarray, origin: np.ndarray, pitch: float, angle: float) -> np.ndarray:
-    rel = (points - origin) / pitch
-    return np.array([rotate((float(x), float(y)), -angle) for x, y in rel]).reshape(-1, 2)
+    rel = (np.asarray(points, dtype=np.float64).reshape(-1, 2) - origin) / pitch
+    result: np.ndarray = rel @ _rotation(-angle)
+    return result
 
 
 def _from_unit(units: np.ndarray, origin: np.ndarray, pitch: float, angle: float) -> np.ndarray:
-    rotated = np.array([rotate((float(x), float(y)), angle) for x, y in units]).reshape(-1, 2)
-    return origin + pitch * rotated
+    rotated = np.asarray(units, dtype=np.float64).reshape(-1, 2) @ _rotation(angle)
+    result: np.ndarray = origin + pitch * rotated
+    return result
 
 
 def _fit_lattice(
@@ -227,6 +236,12 @@ def hex_centre(fit: LatticeFit, cell: Sequence[int]) -> Point:
     unit = HEX.unit(np.array([[float(q), float(r)]]))
     x, y = _from_unit(unit, np.array(fit.origin), fit.pitch, fit.angle)[0]
     return (float(x), float(y))
+
+
+def hex_centres(fit: LatticeFit, cells: Sequence[Sequence[int]]) -> np.ndarray:
+    """Table positions (N, 2) of many axial cells at once."""
+    units = HEX.unit(np.asarray(cells, dtype=np.float64).reshape(-1, 2))
+    return _from_unit(units, np.array(fit.origin), fit.pitch, fit.angle)
 
 
 def square_centre(fit: LatticeFit, cell: Sequence[int]) -> Point:

@@ -173,26 +173,23 @@ def _dominant(lab: np.ndarray, k: int, share: float) -> np.ndarray:
 
 
 def sample_discs(image: np.ndarray, points_px: Sequence[Point] | np.ndarray, radius_px: float) -> np.ndarray:
-    """Median BGR of a small disc around each point (robust to a highlight, an edge, noise)."""
+    """Median BGR of a small disc around each point (robust to a highlight, an edge, noise); all points in
+    one gather. Disc pixels outside the image repeat the nearest edge pixel."""
     h, w = image.shape[:2]
     r = max(1, math.ceil(radius_px))
     yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
     inside = (xx**2 + yy**2) <= radius_px**2 + 0.5
-    out = np.zeros((len(points_px), 3), dtype=np.float64)
-    for index, (x, y) in enumerate(np.asarray(points_px, dtype=np.float64).reshape(-1, 2)):
-        cx, cy = round(float(x)), round(float(y))
-        x0, y0, x1, y1 = cx - r, cy - r, cx + r + 1, cy + r + 1
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-            x0c, y0c, x1c, y1c = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
-            if x1c <= x0c or y1c <= y0c:
-                continue
-            patch = image[y0c:y1c, x0c:x1c]
-            mask = inside[y0c - y0 : y1c - y0, x0c - x0 : x1c - x0]
-        else:
-            patch = image[y0:y1, x0:x1]
-            mask = inside
-        out[index] = np.median(patch[mask].reshape(-1, 3), axis=0)
-    return out
+    dy, dx = yy[inside], xx[inside]
+    points = np.asarray(points_px, dtype=np.float64).reshape(-1, 2)
+    if len(points) == 0:
+        return np.zeros((0, 3))
+    cx = np.rint(points[:, 0]).astype(np.int64)
+    cy = np.rint(points[:, 1]).astype(np.int64)
+    xs = np.clip(cx[:, None] + dx[None, :], 0, w - 1)
+    ys = np.clip(cy[:, None] + dy[None, :], 0, h - 1)
+    patches = image[ys, xs]  # (N, K, 3)
+    result: np.ndarray = np.median(patches.reshape(len(points), len(dx), -1), axis=1).astype(np.float64)
+    return result
 
 
 def find_pegs(

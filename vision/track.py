@@ -110,12 +110,19 @@ class Tracker:
         frame_index: int = 0,
         timestamp: float = 0.0,
         expectations: Expectations | None = None,
+        lores: np.ndarray | None = None,
     ) -> Observation:
         """The stable observation after this frame (``stable=False`` while a change is settling,
-        ``held=True`` while a hand is over the table)."""
+        ``held=True`` while a hand is over the table). ``lores``: the camera's own low-resolution grey
+        image of the same instant (picamera2's lores stream), used for change detection when given."""
         config = self.config
         self.stats.frames += 1
-        small = small_gray(image, config.step)
+        if lores is not None:
+            height, width = image.shape[:2]
+            size = (max(1, width // config.step // 2), max(1, height // config.step // 2))
+            small = cv2.resize(lores, size, interpolation=cv2.INTER_AREA)
+        else:
+            small = small_gray(image, config.step)
         scale = image.shape[1] / small.shape[1]
         unchanged = (
             self._previous_small is not None
@@ -174,8 +181,15 @@ class Tracker:
                 inner = self._focus(inner, expectations.regions_px)
             # Decode a tag's size beyond the changed regions so a tag centred inside is never cut.
             rois = [_grow(rect, self._tag_px(), image.shape) for rect in inner]
+            # Markers are looked for again only when their own corners of the picture changed.
             reading = self.detector.observe(
-                image, frame_index, timestamp, rois=rois, base=self.stable, refresh=inner
+                image,
+                frame_index,
+                timestamp,
+                rois=rois,
+                base=self.stable,
+                refresh=inner,
+                check_calibration=self._markers_changed(changed, scale),
             )
         return self._consider(reading, small, frame_index, timestamp)
 
@@ -211,6 +225,18 @@ class Tracker:
             touches = x <= 0 or y <= 0 or x + bw >= w or y + bh >= h
             blobs.append(((x, y, bw, bh), area, touches))
         return blobs
+
+    def _markers_changed(self, changed: np.ndarray, scale: float) -> bool:
+        calibration = self.detector.calibration
+        if calibration is None:
+            return False
+        h, w = changed.shape
+        for corners in calibration.markers_px.values():
+            x0, y0 = np.floor(corners.min(axis=0) / scale).astype(int) - 2
+            x1, y1 = np.ceil(corners.max(axis=0) / scale).astype(int) + 2
+            if changed[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)].any():
+                return True
+        return False
 
     def _is_hand(self, image: np.ndarray, rect: Rect, area: int, touches: bool, scale: float) -> bool:
         small_area = (image.shape[0] / scale) * (image.shape[1] / scale)

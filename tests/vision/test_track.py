@@ -157,3 +157,25 @@ def test_recalibrating_after_a_bump_reads_the_same_table_again(table: tuple[Scen
     assert results[-1].stable and results[-1].calibration.state == "ok"
     assert set(results[-1].tags) == set(settled.tags)
     assert {k: results[-1].cell_of(k) for k in truth.cells} == truth.cells
+
+
+def test_the_cameras_lores_stream_drives_change_detection(table: tuple[Scene, SlabTruth]) -> None:
+    import cv2
+
+    scene, truth = table
+    tracker = _tracker(scene, truth, window=2)
+
+    def lores(image: np.ndarray) -> np.ndarray:
+        return cv2.cvtColor(cv2.resize(image, (576, 324), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+
+    still = _frame(scene, 10)
+    for i in range(3):
+        result = tracker.update(still, i, lores=lores(still))
+    assert result.stable and tracker.stats.unchanged == 2
+    after = copy.deepcopy(scene)
+    removed = after.tags.pop(3)
+    moved = _frame(after, 11)
+    for i in range(3, 5):
+        result = tracker.update(moved, i, lores=lores(moved))
+    assert result.stable and removed.payload.split(":")[2] not in result.tags
+    assert len(result.tags) == len(truth.cells) - 1 and tracker.last_path == "unchanged"
