@@ -1,0 +1,8 @@
+"""End-to-end fixtures: the synthetic table helpers live in table.py beside this file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,70 @@
+"""A synthetic table wired to the real loop: synthetic camera -> real vision -> inference -> engine ->
+store -> mock panel. Shared by the end-to-end tests and benchmarks/bench_loop.py."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.config import Config, config_from_dict
+from companion.loop import BotDriver, Pipeline, TableLoop, vision_pipeline
+from companion.store import Store
+from engines.core import State, get_game
+from hw.panel import Panel
+from vision.synthetic import SyntheticCamera
+from vision.tables import recommended_camera
+
+
+@dataclass
+class Table:
+    config: Config
+    loop: TableLoop
+    camera: SyntheticCamera
+    driver: BotDriver
+    factory: MockFactory
+
+    def frame(self) -> Any:
+        return self.loop.process_frame(*self.camera.read())
+
+    def frames(self, count: int) -> None:
+        for _ in range(count):
+            self.frame()
+
+    def initial_state(self) -> State:
+        game = get_game(self.config.game)
+        options = game.resolve_options(self.config.engine_options)
+        return game.new_initial_state(
+            self.config.players, rng=random.Random(self.config.seed), options=options
+        )
+
+    def close(self) -> None:
+        self.loop.close()
+        self.factory.reset()
+
+
+def build_table(
+    game: str,
+    colours: Sequence[str],
+    state_dir: Path,
+    seed: int = 1,
+    tilt: float = 8.0,
+    pipeline: Pipeline | None = None,
+) -> Table:
+    config = config_from_dict(
+        {"game": game, "seed": seed, "seats": [{"name": c, "colour": c} for c in colours]}, source="<e2e>"
+    )
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(config.pins, list(colours), pin_factory=factory, start=False)
+    camera = SyntheticCamera(camera=recommended_camera(tilt=tilt), seed=seed)
+    loop = TableLoop(
+        config, store=Store(state_dir), panel=panel, pipeline=pipeline or vision_pipeline(config, camera)
+    )
+    camera.show(loop.model.scene(loop.state))
+    table = Table(config, loop, camera, None, factory)  # type: ignore[arg-type]
+    table.driver = BotDriver(loop, camera.show, seed=seed, pump=table.frame, max_frames=60)
+    return table
