@@ -356,4 +356,8 @@ def test_house_rule_keep_unplayed_cards(kit: SimpleNamespace) -> None:
     s = draw_all(s.apply(EndTurn(player="red")))
     assert s.zones["red"]["discard"] == {"S-BOXES2": 1}
     assert sum(s.zones["red"]["hand"].values()) == 6
-    assert [o.name for o in kit.game.options if o.house_rule] == ["unplayed_cards", "river_own_field"]
+    assert [o.name for o in kit.game.options if o.house_rule] == [
+        "unplayed_cards",
+        "necessary_change",
+        "river_own_field",
+    ]
