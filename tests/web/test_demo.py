@@ -10,7 +10,7 @@ import pytest
 from companion.cli import main
 
 
-@pytest.mark.parametrize("game", ["jurassik"])
+@pytest.mark.parametrize("game", ["jurassic-parts", "jurassik"])
 def test_headless_demo_reads_moves_from_the_camera(game: str, capsys: pytest.CaptureFixture[str],
                                                    tmp_path: Path) -> None:
     status = main(["demo", "--headless", "--game", game, "--max-actions", "12", "--verbose",
