@@ -88,6 +88,7 @@ def test_an_illegal_take_is_flagged_with_its_rule_and_never_applied(tmp_path: Pa
         illegal = state.clone()
         assert isinstance(illegal, JurassikState)
         tile = illegal.cells[blocked]
+        assert tile is not None
         illegal.cells[blocked] = None
         illegal.hands[state.current_player()].append(tile)
         table.camera.show(loop.model.scene(illegal))
