@@ -76,6 +76,15 @@ class IslaNublarGame(Game):
                 house_rule=True,
             ),
             Option(
+                "individual_buried_camps",
+                False,
+                (False, True),
+                "Individual ratings: camps under other camps score too (reading the rulebook's 'Attention: "
+                "This rule does not apply in this variant' as the top-camp rule; the engine reads it as the "
+                "automatic scoring when setting up a camp)",
+                house_rule=True,
+            ),
+            Option(
                 "river_own_field",
                 False,
                 (False, True),

@@ -207,7 +207,11 @@ RULES = [
         "What counts for scoring",
         "For the scoring you just take note of your own. If there are several camps stacked in a field, only "
         "the camp on top counts for the scoring.",
-        "Only the top camp of a stack counts; a field with your top camp scores the camp, not your boxes.",
+        "Only the top camp of a stack counts; a field with your top camp scores the camp, not your boxes. "
+        "The rulebook goes on: 'Attention: This rule does not apply in this variant \"Individual ratings\"'; "
+        "the engine reads that as the automatic scoring on setting up a camp (as the Attention on setting up "
+        "a camp says), so the top-camp rule holds there too; option individual_buried_camps reads it as this "
+        "rule.",
     ),
     _rule(
         "IN-W-LANDSCAPE",

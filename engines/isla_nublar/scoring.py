@@ -27,8 +27,10 @@ RULE_OF_KIND = {
 }
 
 
-def camp_fields(camps: Camps, player: str) -> set[str]:
-    """Fields where ``player``'s camp is on top."""
+def camp_fields(camps: Camps, player: str, buried: bool = False) -> set[str]:
+    """Fields where ``player``'s camp is on top (``buried``: anywhere in the stack)."""
+    if buried:
+        return {fid for fid, stack in camps.items() if player in stack}
     return {fid for fid, stack in camps.items() if stack and stack[-1] == player}
 
 
@@ -38,9 +40,9 @@ def box_fields(boxes: Boxes, player: str) -> set[str]:
 
 
 def _camp_or_boxes(
-    board: Board, camps: Camps, boxes: Boxes, player: str, fields: set[str], camp: int, box: int
+    camps: Camps, boxes: Boxes, player: str, fields: set[str], camp: int, box: int, buried: bool
 ) -> int:
-    mine_camps = camp_fields(camps, player)
+    mine_camps = camp_fields(camps, player, buried)
     mine_boxes = box_fields(boxes, player)
     total = 0
     for fid in fields:
@@ -78,24 +80,28 @@ def score_card(
     boxes: Boxes,
     player: str,
     river_own_field: bool = False,
+    buried_camps: bool = False,
 ) -> int:
     """Points ``player`` scores with one scoring card (its data: kind and numbers) on this board.
 
-    ``river_own_field`` is the house rule under which a camp standing on a river field also counts.
+    ``river_own_field`` is the house rule under which a camp standing on a river field also counts;
+    ``buried_camps`` the one under which camps under others count too (not for the stacks kind, which is about
+    the top).
     """
     kind = card["kind"]
     if kind == "landscape":
         fields = {fid for fid, f in board.fields.items() if f.landscape == card["landscape"]}
-        return _camp_or_boxes(board, camps, boxes, player, fields, card["camp"], card["boxes"])
+        return _camp_or_boxes(camps, boxes, player, fields, card["camp"], card["boxes"], buried_camps)
     if kind == "adjacent":
         pictured = {fid for fid, f in board.fields.items() if f.landscape == card["landscape"]}
         fields = {fid for fid, f in board.fields.items() if any(n in pictured for n in f.neighbours)}
-        return _camp_or_boxes(board, camps, boxes, player, fields, card["camp"], card["boxes"])
-    mine = camp_fields(camps, player)
+        return _camp_or_boxes(camps, boxes, player, fields, card["camp"], card["boxes"], buried_camps)
+    mine = camp_fields(camps, player, buried_camps)
     if kind == "variety":
         return int(card["points"]) * len({board.fields[fid].landscape for fid in mine})
     if kind == "stacks":
-        return int(card["points"]) * sum(1 for fid in mine if len(camps[fid]) >= 2)
+        on_top = camp_fields(camps, player)
+        return int(card["points"]) * sum(1 for fid in on_top if len(camps[fid]) >= 2)
     if kind == "connections":
         occupied = mine | box_fields(boxes, player)
         borders = sum(1 for fid in occupied for other in board.fields[fid].neighbours if other in occupied)
@@ -121,7 +127,7 @@ def score_card(
             if front is None:
                 continue
             stack = camps.get(front, ())
-            if stack and stack[-1] == player:
+            if stack and (stack[-1] == player or (buried_camps and player in stack)):
                 total += int(card["camp"])
             elif boxes.get(front, {}).get(player, 0) > 0:
                 total += int(card["boxes"])

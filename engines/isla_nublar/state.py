@@ -218,7 +218,10 @@ class IslaNublarState(State):
     def scoring_card_points(self, card_id: str, player: str) -> int:
         card = self.card(card_id)
         river_own = bool(self.options.get("river_own_field", False))
-        return score_card(self.board, card.scoring, self.camps, self.boxes, player, river_own)
+        buried = bool(
+            self.options["individual_ratings"] and self.options.get("individual_buried_camps", False)
+        )
+        return score_card(self.board, card.scoring, self.camps, self.boxes, player, river_own, buried)
 
     # -- chance -----------------------------------------------------------------------------------------
     def chance_outcomes(self) -> list[tuple[Action, float]]:

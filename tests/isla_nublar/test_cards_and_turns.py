@@ -359,5 +359,6 @@ def test_house_rule_keep_unplayed_cards(kit: SimpleNamespace) -> None:
     assert [o.name for o in kit.game.options if o.house_rule] == [
         "unplayed_cards",
         "necessary_change",
+        "individual_buried_camps",
         "river_own_field",
     ]

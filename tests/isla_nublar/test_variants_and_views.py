@@ -217,3 +217,23 @@ def test_cards_picked_from_a_hand_stay_hidden_from_the_others_until_they_leave_i
             shown["cards"]["red"]["hand"]
         )
     assert s.view("red")["tasks"][0]["chosen"] == {"EGG": 1}
+
+
+@pytest.mark.parametrize(("buried", "red_points"), [(False, 2), (True, 4)])
+def test_individual_ratings_buried_camps_house_rule(
+    kit: SimpleNamespace, buried: bool, red_points: int
+) -> None:
+    # by default only the top camp counts with a bought scoring card too; the house rule reads the rulebook's
+    # "This rule does not apply in this variant" as the top-camp rule
+    s = kit.fresh(individual_ratings=True, individual_buried_camps=buried)
+    kit.put_camp(s, "red", "C1R1")  # plain, under blue's camp
+    kit.put_camp(s, "blue", "C1R1")
+    kit.put_camp(s, "red", "C2R3")  # plain
+    assert s.scoring_card_points("W-ON-PLAIN", "red") == red_points
+    assert s.scoring_card_points("W-ON-PLAIN", "blue") == 2
+    assert s.scoring_card_points("W-STACKS", "red") == 0  # the stacks card is about the top camp
+    assert s.scoring_card_points("W-COLUMNS", "red") == 3 * (red_points // 2)
+    basic = kit.fresh(individual_buried_camps=True)  # without the variant the option changes nothing
+    kit.put_camp(basic, "red", "C1R1")
+    kit.put_camp(basic, "blue", "C1R1")
+    assert basic.scoring_card_points("W-ON-PLAIN", "red") == 0
