@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -239,6 +240,10 @@ def run_with_page(demo: Demo, args: argparse.Namespace) -> int:
         except Exception as error:  # the page stays up to show what happened
             failure.append(f"{type(error).__name__}: {error}")
 
+    def interrupt(_signum: int, _frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)  # `kill` cleans up like Ctrl-C (the temporary store goes)
     bots = threading.Thread(target=play, name="demo-bots", daemon=True)
     bots.start()
     try:
