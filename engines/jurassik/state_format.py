@@ -205,6 +205,10 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
         raise _fail(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
     if (phase == "start") != (starts == 1):
         raise _fail("phase 'start' goes with the START tile in the zone, and only then")
+    # the START tile is lifted to make the first free space: before that nothing is freed or revealed
+    # (tiles in hands are allowed, so that a worked scenario can start from a dealt position)
+    if starts == 1 and (None in cells or rocks or any(box_actions.values())):
+        raise _fail("while the START tile lies in the zone no cell is free and no action tile revealed")
     if phase == "return" and edition != "en":
         raise _fail("the Spanish edition has no Returning")
     to_play = data.get("to_play", players[0])

@@ -126,3 +126,22 @@ def test_score_through_the_console_refuses_one_player(capsys: Any, monkeypatch: 
 
 def test_the_game_is_registered_under_its_name() -> None:
     assert get_game("jurassik") is GAME
+
+
+@pytest.mark.parametrize("rows, fields", [
+    (["START . D1-1", "D1-2 D1-3 D1-4"], {}),  # a free space before the start tile is lifted
+    (["START ROCK D1-1", "D1-2 D1-3 ?"], {}),  # a revealed Rock before anyone played
+    (["START D2-1 D1-1", "D1-2 D1-3 ?"], {"box": {"actions": {"steal": 1}}}),  # an action tile revealed
+])
+def test_nothing_has_happened_while_the_start_tile_lies_in_the_zone(
+    make: Maker, rows: list[str], fields: dict[str, Any]
+) -> None:
+    """The first player lifts the start tile to create the first free space (JK-START): before that no
+    cell is free and no action tile revealed. Such states used to be accepted."""
+    with pytest.raises(StateFormatError, match="while the START tile lies in the zone"):
+        make(rows, **fields)
+
+
+def test_a_fresh_table_with_the_start_tile_is_still_a_position(make: Maker) -> None:
+    state = make(["START D2-1 D1-1", "D1-2 D1-3 ?"])
+    assert [action.kind for action in state.legal_actions()] == ["remove_start"]
