@@ -36,7 +36,7 @@ from typing import Any, Protocol
 from companion.config import Config, ConfigError, config_from_settings
 from companion.infer import Inference, TableModel, infer, model_for
 from companion.infer.common import describe_action, ideal_observation
-from companion.store import Store, StoredEvent, StoreError
+from companion.store import Store, StoredEvent, StoreError, decode_action
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, IllegalAction, State, get_game
 from hw.panel import Panel
 from hw.signals import PanelSignals, SplitShare
@@ -47,7 +47,9 @@ log = logging.getLogger(__name__)
 
 
 class FrameSource(Protocol):
-    def read(self) -> tuple[Any, int, float]: ...
+    """``read() -> (frame, index, timestamp)``; a :mod:`vision.sources` Frame (or None) is taken too."""
+
+    def read(self) -> Any: ...
 
 
 class Pipeline(Protocol):
@@ -637,7 +639,7 @@ class TableLoop:
     def submit(self, action: dict[str, Any], source: str = "web") -> dict[str, Any]:
         with self._lock:
             try:
-                parsed = self.game.action_from_dict(action)
+                parsed = decode_action(self.game, action)
             except EngineError as error:
                 return {"ok": False, "error": str(error), "rule": None}
             try:
@@ -838,7 +840,14 @@ class TableLoop:
         while not self._stop.is_set():
             assert self.source is not None
             try:
-                frame, index, timestamp = self.source.read()
+                read: Any = self.source.read()
+                if read is None:  # a vision.sources source with no fresh frame (or at its end)
+                    self._stop.wait(0.01)
+                    continue
+                if hasattr(read, "image"):
+                    frame, index, timestamp = read.image, read.index, read.timestamp
+                else:
+                    frame, index, timestamp = read
             except StopIteration:
                 return
             except Exception as error:  # the source reconnects itself; we only wait, with backoff

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engines.core import Action, EngineError, Game, State, get_game
+from engines.core import Action, Correct, EngineError, Game, State, StateFormatError, get_game
 
 log = logging.getLogger(__name__)
 
@@ -486,7 +486,7 @@ class Store:
         try:
             state = start_state if start_state is not None else game.state_from_dict(record.initial_state)
             for event in line[start_index:]:
-                state = state.apply(game.action_from_dict(event.action))
+                state = state.apply(decode_action(game, event.action))
         except EngineError as error:
             raise StoreError(f"game {game_id}: the event log does not replay ({error})") from error
         return ReplayResult(record, game, state, line, len(events))
@@ -526,6 +526,17 @@ def export_game(store: Store, game_id: int) -> dict[str, Any]:
         "scores": result.state.scores().to_dict(),
         "outcome": outcome.to_dict() if outcome is not None else None,
     }
+
+
+def decode_action(game: Game, data: Any) -> Action:
+    """An action from its JSON form. The core's ``correct`` action is decoded here for every game (an
+    engine's own codec may check its own actions' fields more strictly than a correction needs)."""
+    if isinstance(data, Mapping) and data.get("kind") == "correct":
+        state, reason = data.get("state"), data.get("reason", "")
+        if not isinstance(state, Mapping) or not isinstance(reason, str):
+            raise StateFormatError("a correction needs a 'state' object and a text 'reason'")
+        return Correct(state=dict(state), reason=reason)
+    return game.action_from_dict(data)
 
 
 def action_player(state: State, action: Action) -> str | None:

@@ -1,0 +1,332 @@
+"""The loop on the command line: `companion run`, `companion replay FOLDER`, `companion history`,
+`companion explain`.
+
+- ``run``: the configured camera and the real GPIO panel (gpiozero picks the pin factory; ``mock`` off a
+  Pi), the loop and the store in the state directory; prints every committed move. ``--web`` also serves
+  the web page (``companion serve`` is the same with the page always on, for systemd).
+- ``replay FOLDER``: recorded frames (image files in name order, or a video file) through the same loop,
+  as fast as they can be read; prints the moves and the final scores (``--json`` for the events).
+- ``history``: the stored games, or the events of one (``GAME_ID``); ``--export FILE`` writes a game as
+  one JSON document (``-`` for stdout).
+- ``explain SEQ``: why event SEQ of a game was applied (the rule that allowed it, the evidence seen), or
+  with ``--notices`` the objections and questions the table raised and the rules they cite.
+
+Bad input (a missing folder, an unknown game id, a broken config) exits with status 2 and one line on
+stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from companion.config import config_from_dict, load_config
+
+    config = load_config(getattr(args, "config", None))
+    changes: dict[str, Any] = {}
+    if getattr(args, "game", None):
+        changes["game"] = args.game
+    if getattr(args, "players", None):
+        changes["seats"] = [
+            {"name": c.strip(), "colour": c.strip()} for c in args.players.split(",") if c.strip()
+        ]
+    if getattr(args, "seed", None) is not None:
+        changes["seed"] = args.seed
+    if getattr(args, "state_dir", None):
+        changes["store"] = {"state_dir": str(args.state_dir)}
+    if changes:
+        config = config_from_dict(changes, source=config.source, base=config)
+    return config
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"companion {command}: {' '.join(str(message).split())}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _event_line(event: dict[str, Any]) -> str:
+    action = event.get("action") or {}
+    kind = "undo" if event["kind"] == "undo" else action.get("kind", event["kind"])
+    details = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("kind", "player", "state"))
+    who = event.get("player") or "table"
+    return f"#{event['seq']:<4} {who:>10}  {kind}{f' ({details})' if details else ''}  [{event['source']}]"
+
+
+# -- run ----------------------------------------------------------------------------------------------
+def _run(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError
+    from companion.loop import TableLoop, vision_pipeline
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = _config(args)
+    except (ConfigError, ValueError) as error:
+        return _fail("run", str(error))
+    from companion.commands.web import open_camera
+
+    printed = threading.Lock()
+
+    def show(event: Any) -> None:
+        with printed:
+            print(_event_line(loop._event_dict(event)), flush=True)
+
+    loop = TableLoop(config, pipeline=vision_pipeline(config), on_commit=show)
+    for problem in loop.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    loop.source = open_camera(config, loop)
+    running = None
+    if args.web:
+        from companion.web import WebConfig, create_app
+        from companion.web import server as web_server
+
+        web_config = WebConfig.from_config(config.web)
+        running = web_server.start(create_app(loop, web_config), web_config)
+        print(f"web page: {running.url}", flush=True)
+    snapshot = loop.snapshot()
+    print(
+        f"{snapshot['title']}: game {snapshot['game_id']}, {snapshot['event_count']} events so far; "
+        f"camera {config.camera.source}; state in {config.state_dir}",
+        flush=True,
+    )
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    signal.signal(signal.SIGINT, lambda *_: stopping.set())
+    loop.start()
+    try:
+        while not stopping.wait(0.5):
+            pass
+    finally:
+        if running is not None:
+            running.stop()
+        loop.close()
+        closer = getattr(loop.source, "close", None)
+        if callable(closer):
+            closer()
+    return 0
+
+
+# -- replay -------------------------------------------------------------------------------------------
+def _replay(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError
+    from companion.loop import TableLoop, vision_pipeline
+    from vision.sources import FolderSource, SourceError
+
+    try:
+        if not args.state_dir:
+            args.state_dir = tempfile.mkdtemp(prefix="dinotable-replay-")
+        config = _config(args)
+        source = FolderSource(args.folder)
+        source.open()
+    except (ConfigError, ValueError, SourceError) as error:
+        return _fail("replay", str(error))
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from hw.panel import Panel
+
+    panel = Panel(
+        config.pins,
+        [s.colour for s in config.seats],
+        pin_factory=MockFactory(pin_class=MockPWMPin),
+        start=False,
+    )
+    loop = TableLoop(config, panel=panel, pipeline=vision_pipeline(config), resume=not args.new)
+    frames = 0
+    try:
+        while (frame := source.read()) is not None:
+            loop.process_frame(frame.image, frame.index, frame.timestamp)
+            frames += 1
+        events = loop.history()
+        snapshot = loop.snapshot()
+    finally:
+        source.close()
+        loop.close()
+    if args.json:
+        json.dump(
+            {
+                "frames": frames,
+                "events": events,
+                "pending": snapshot["pending"],
+                "scores": snapshot["scores"],
+                "over": snapshot["over"],
+                "game_id": snapshot["game_id"],
+                "state_dir": str(config.state_dir),
+            },
+            sys.stdout,
+        )
+        print()
+        return 0
+    for event in events:
+        print(_event_line(event))
+    print(
+        f"{frames} frames, {len(events)} events committed, "
+        f"{'game over' if snapshot['over'] else 'game running'}; store: {config.state_dir}"
+    )
+    if snapshot["pending"]:
+        print(f"pending {snapshot['pending']['kind']}: {snapshot['pending']['text']}")
+    for name, entry in snapshot["scores"]["players"].items():
+        print(f"  {name:>10}: {entry['total']}")
+    if skipped := getattr(source, "skipped", None):
+        print(f"unreadable files skipped: {len(skipped)}", file=sys.stderr)
+    return 0
+
+
+# -- history, export, explain -------------------------------------------------------------------------
+def _store(args: argparse.Namespace) -> Any:
+    from companion.store import Store
+
+    config = _config(args)
+    path = Path(config.state_dir)
+    if not (path / "companion.db").exists():
+        raise ValueError(f"no store in {path} (use --state-dir or the config's [store] state_dir)")
+    store = Store(path)
+    for problem in store.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return store
+
+
+def _history(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError
+    from companion.store import StoreError, export_game
+
+    try:
+        store = _store(args)
+    except (ConfigError, ValueError) as error:
+        return _fail("history", str(error))
+    try:
+        if args.export is not None:
+            game_id = args.game_id if args.game_id is not None else store.latest_game_id()
+            if game_id is None:
+                return _fail("history", "no games stored")
+            data = export_game(store, game_id)
+            text = json.dumps(data, indent=1)
+            if args.export == "-":
+                print(text)
+            else:
+                Path(args.export).write_text(text + "\n", encoding="utf-8")
+                print(f"game {game_id} exported to {args.export}", file=sys.stderr)
+            return 0
+        if args.game_id is None:
+            games = [record.summary() for record in store.games()]
+            if args.json:
+                json.dump(games, sys.stdout)
+                print()
+                return 0
+            for game in games:
+                state = "over, won by " + ", ".join(game["winners"]) if game["over"] else "running"
+                players = ", ".join(p["name"] for p in game["players"])
+                print(
+                    f"{game['game_id']:>4}  {game['title']:<28} {players:<30} "
+                    f"{store.event_count(game['game_id']):>4} events  {state}"
+                )
+            return 0
+        store.game(args.game_id)
+        events = [event.to_dict() for event in store.events(args.game_id)]
+        if args.json:
+            json.dump(events, sys.stdout)
+            print()
+        else:
+            for event in events:
+                print(_event_line(event))
+        return 0
+    except StoreError as error:
+        return _fail("history", str(error))
+    finally:
+        store.close()
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError
+    from companion.store import StoreError, decode_action
+
+    try:
+        store = _store(args)
+    except (ConfigError, ValueError) as error:
+        return _fail("explain", str(error))
+    try:
+        game_id = args.game if args.game is not None else store.latest_game_id()
+        if game_id is None:
+            return _fail("explain", "no games stored")
+        if args.notices:
+            json.dump(store.notices(game_id), sys.stdout, indent=1)
+            print()
+            return 0
+        if args.seq is None:
+            return _fail("explain", "give the event number SEQ (or --notices)")
+        event = store.event(game_id, args.seq)
+        if event is None:
+            return _fail("explain", f"game {game_id} has no event {args.seq}")
+        result: dict[str, Any] = {"game_id": game_id, "event": event.to_dict()}
+        if event.action is not None and event.kind != "undo":
+            replayed = store.replay(game_id, upto=args.seq - 1)
+            action = decode_action(replayed.game, event.action)
+            explanation = replayed.state.explain(action)
+            result["explanation"] = explanation.to_dict()
+            result["rules"] = [rule.cite() for rule in explanation.rules]
+        observation = event.observation
+        if observation is not None:
+            result["evidence"] = {
+                "frame": observation.get("frame_index"),
+                "tags": len(observation.get("tags", {})),
+                "pegs": len(observation.get("pegs", [])),
+                "calibration": observation.get("calibration"),
+                "photo": event.has_photo,
+            }
+        json.dump(result, sys.stdout, indent=1)
+        print()
+        return 0
+    except StoreError as error:
+        return _fail("explain", str(error))
+    finally:
+        store.close()
+
+
+def register(subparsers: Any) -> None:
+    def common(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--config", default=None, help="the TOML config file (default: built-in defaults)"
+        )
+        parser.add_argument("--state-dir", default=None, help="where the store lives (overrides the config)")
+
+    run = subparsers.add_parser("run", help="run the table: real camera, GPIO panel, loop and store")
+    common(run)
+    run.add_argument("--web", action="store_true", help="also serve the web page")
+    run.set_defaults(handler=_run)
+
+    replay = subparsers.add_parser("replay", help="recorded frames (a folder or video) through the loop")
+    replay.add_argument("folder", help="folder of frames in name order, or a video file")
+    common(replay)
+    replay.add_argument("--game", default=None, help="game (overrides the config)")
+    replay.add_argument("--players", default=None, help="comma-separated seat colours, clockwise")
+    replay.add_argument("--seed", type=int, default=None, help="setup seed (overrides the config)")
+    replay.add_argument(
+        "--new", action="store_true", help="start a new game instead of resuming the stored one"
+    )
+    replay.add_argument("--json", action="store_true", help="print the events and scores as JSON")
+    replay.set_defaults(handler=_replay)
+
+    history = subparsers.add_parser("history", help="stored games and their events; export a game as JSON")
+    history.add_argument("game_id", nargs="?", type=int, default=None, help="a game's id: list its events")
+    common(history)
+    history.add_argument(
+        "--export", default=None, metavar="FILE", help="write the game as JSON (- for stdout)"
+    )
+    history.add_argument("--json", action="store_true", help="JSON instead of text")
+    history.set_defaults(handler=_history)
+
+    explain = subparsers.add_parser("explain", help="why an event was applied, or the disputes raised")
+    explain.add_argument("seq", nargs="?", type=int, default=None, help="event number")
+    common(explain)
+    explain.add_argument("--game", type=int, default=None, help="game id (default: the latest)")
+    explain.add_argument("--notices", action="store_true", help="the objections and questions instead")
+    explain.set_defaults(handler=_explain)
