@@ -48,15 +48,21 @@ def split_position(seed: int = 7) -> dict[str, Any]:
     rng.shuffle(spare)
     data = {"players": players, "current": "blue",
             "tiles": [{"id": ids[c], "q": c[0], "r": c[1]} for c in cells], "chisels": chisels}
-    for a, b in spare:
+    owned = {p: sum(1 for c in chisels if c["player"] == p) for p in players}
+    for index, (a, b) in enumerate(spare):
         if len(data["chisels"]) >= len(chisels) + 25:
             break
+        free = [p for p in players if owned[p] < 12]  # a player has 12 chisels
+        if not free:
+            break
+        who = free[index % len(free)]
         trial = {**data, "chisels": [*data["chisels"],
-                                     {"a": ids[layout.cells[a]], "b": ids[layout.cells[b]], "player": "red"}]}
+                                     {"a": ids[layout.cells[a]], "b": ids[layout.cells[b]], "player": who}]}
         try:
             split_ruling(trial)
         except ValueError:
             continue  # that chisel would cut a third part
+        owned[who] += 1
         data = trial
     return data
 

@@ -586,7 +586,10 @@ class JurassicPartsGame(Game):
                 raise InputError(f"players[{index}] needs a \"name\"")
             if name in holdings:
                 raise InputError(f"duplicate player {name!r}")
-            tiles = entry.get("tiles", [])
+            missing = [key for key in ("tiles", "amber") if key not in entry]
+            if missing:  # required: a misspelt key must not score as an empty holding
+                raise InputError(f"{name}: missing \"{missing[0]}\" (use [] or 0 for none)")
+            tiles = entry["tiles"]
             if not isinstance(tiles, list):
                 raise InputError(f"{name}: \"tiles\" must be a list of fossil names")
             counts = [0] * N_KINDS
@@ -596,7 +599,7 @@ class JurassicPartsGame(Game):
                     raise InputError(f"{name}: unknown tile {tile!r}")
                 counts[kind] += 1
                 box[real_kind(kind)] += 1
-            amber = entry.get("amber", 0)
+            amber = entry["amber"]
             if not isinstance(amber, int) or isinstance(amber, bool) or amber < 0:
                 raise InputError(f"{name}: \"amber\" must be a non-negative integer")
             amber_total += amber

@@ -10,6 +10,10 @@ from engines.jurassic_parts.components import COMPONENT_BY_ID
 from engines.jurassic_parts.slab import DIRECTIONS, rank_contributors, shares
 
 SHARE_CAP = 6
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+CHISELS_PER_PLAYER = 12
+#: observed axial coordinates lie well inside this (58 tiles); anything beyond is a corrupt file
+MAX_COORDINATE = 10_000
 NEIGHBOUR_STEPS = frozenset(DIRECTIONS)
 HALF_STEPS = ((1, 0), (0, 1), (-1, 1))  # E, SE, SW: every neighbour pair once
 SPLIT_RULES = ["JP-SPLIT", "JP-SPLIT-SMALLER", "JP-SPLIT-EQUAL", "JP-SPLIT-INTERIOR", "JP-CONTRIBUTORS",
@@ -18,6 +22,16 @@ SPLIT_RULES = ["JP-SPLIT", "JP-SPLIT-SMALLER", "JP-SPLIT-EQUAL", "JP-SPLIT-INTER
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_name(value: Any) -> bool:
+    if not isinstance(value, str) or not value:
+        return False
+    try:
+        value.encode("utf-8")  # a lone surrogate (from a JSON escape) cannot be printed back as JSON text
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def split_ruling(data: Any) -> dict[str, Any]:
@@ -29,8 +43,10 @@ def split_ruling(data: Any) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise InputError("expected a JSON object with players, current, tiles and chisels")
     players = data.get("players")
-    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
-        raise InputError("\"players\" must be a non-empty list of player names")
+    if not isinstance(players, list) or not all(_is_name(p) for p in players):
+        raise InputError("\"players\" must be a list of player names (text) in clockwise seat order")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InputError(f"Jurassic Parts takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
     if len(set(players)) != len(players):
         raise InputError("\"players\" lists a player twice")
     current = data.get("current")
@@ -55,6 +71,8 @@ def split_ruling(data: Any) -> dict[str, Any]:
         q, r = tile.get("q"), tile.get("r")
         if not isinstance(q, int) or not isinstance(r, int) or not _is_int(q) or not _is_int(r):
             raise InputError(f"tile {tile_id} needs integer q and r")
+        if abs(q) > MAX_COORDINATE or abs(r) > MAX_COORDINATE:
+            raise InputError(f"tile {tile_id} is at ({q}, {r}): coordinates beyond +-{MAX_COORDINATE}")
         cell = (q, r)
         if cell in cell_owner:
             raise InputError(f"tiles {cell_owner[cell]} and {tile_id} are both on cell ({q}, {r})")
@@ -65,9 +83,9 @@ def split_ruling(data: Any) -> dict[str, Any]:
     n = len(cells)
     # union-find over the uncracked gaps; each neighbour pair is seen once (E, SE, SW of every tile)
     cracked: dict[tuple[int, int], int] = {}
-    chisels = data.get("chisels", [])
-    if not isinstance(chisels, list):
-        raise InputError("\"chisels\" must be a list of {a, b, player}")
+    chisels = data.get("chisels")
+    if not isinstance(chisels, list):  # required: a misspelt key must not read as an uncracked slab
+        raise InputError("\"chisels\" must be a list of {a, b, player} ([] for none)")
     player_index = {name: i for i, name in enumerate(players)}
     for index, chisel in enumerate(chisels):
         if not isinstance(chisel, Mapping):
@@ -87,6 +105,13 @@ def split_ruling(data: Any) -> dict[str, Any]:
         if key in cracked:
             raise InputError(f"two chisels on the gap between {a} and {b}")
         cracked[key] = player_index[who]
+    placed = [0] * len(players)
+    for who_index in cracked.values():
+        placed[who_index] += 1
+    for who_index, count in enumerate(placed):
+        if count > CHISELS_PER_PLAYER:
+            raise InputError(f"{players[who_index]} has {count} chisels on the slab; a player has "
+                             f"{CHISELS_PER_PLAYER}")
     parent = list(range(n))
 
     def find(x: int) -> int:

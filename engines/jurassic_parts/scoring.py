@@ -72,15 +72,16 @@ def _species_outcome(index: int, loose: Sequence[int], extra: Sequence[int]) -> 
 
 def score_holding(loose: Sequence[int], complete: Sequence[int], amber: int,
                   place_bones: bool = True) -> HoldingScore:
-    """Score one player's holdings, placing uncommitted Piles of Bones where they score most
-    (``place_bones=False``, a house rule: they stay loose tiles)."""
+    """Score one player's holdings, placing uncommitted Piles of Bones where they score most, and among
+    equal scores where they win the tie-break chain (``place_bones=False``, a house rule: they stay loose)."""
     free_bones = loose[BONES]
     # a Pile of Bones only replaces a missing part of a dinosaur of which the player holds a real tile
     targets: list[int | None] = [None]
     for species in SPECIES:
         if place_bones and any(loose[p] for p in species.parts):
             targets.extend(species.parts)
-    best: tuple[int, int, list[int], list[tuple[int, int]]] | None = None
+    by_size = sorted(range(len(SPECIES)), key=lambda i: -SPECIES[i].size)
+    best: tuple[tuple[int, ...], list[int], list[tuple[int, int]]] | None = None
     for choice in combinations_with_replacement(targets, free_bones):
         extra = [0] * len(PART_NAMES)
         placed = [p for p in choice if p is not None]
@@ -89,11 +90,13 @@ def score_holding(loose: Sequence[int], complete: Sequence[int], amber: int,
         outcomes = [_species_outcome(i, loose, extra) for i in range(len(SPECIES))]
         points = sum(SPECIES[i].points * sets + left for i, (sets, left) in enumerate(outcomes))
         points += free_bones - len(placed)
-        # most points; then fewer Bones used (the same score, fewer commitments)
-        if best is None or (points, -len(placed)) > (best[0], -len(best[2])):
-            best = (points, len(placed), placed, outcomes)
+        # most points; then the tie-break chain (JP-TIES: complete 5-, 4-, 3-, 2-tile dinosaurs; the
+        # Pterodactyls do not depend on the Bones); then fewer Bones used (the same result, fewer commitments)
+        key = (points, *(outcomes[i][0] for i in by_size), -len(placed))
+        if best is None or key > best[0]:
+            best = (key, placed, outcomes)
     assert best is not None
-    _points, _used, placed, outcomes = best
+    _key, placed, outcomes = best
     dinosaurs = 0
     left_loose = free_bones - len(placed)
     complete_counts: dict[str, int] = {}

@@ -905,8 +905,16 @@ class JurassicPartsState(State):
 
     def view(self, player: str | None = None) -> dict[str, Any]:
         """The table as ``player`` sees it: other players' concealed tiles and unrevealed cards are hidden
-        (``None``: the shared view hides everyone's); face-down fossils are unknown to everybody."""
+        (``None``: the shared view hides everyone's); face-down fossils are unknown to everybody; tiles
+        gone from the slab keep their cell but not their fossil or id (those would give concealed tiles
+        away)."""
         data = self.to_dict()
+        # a tile taken off the slab is with a player, the Field Leader or in a completed dinosaur; naming it
+        # here would let the others work out the concealed holdings (exactly, with 2 players)
+        for tile in data["slab"]:
+            if tile["where"] == "gone":
+                tile["fossil"] = None
+                tile["id"] = None
         data["seats"] = {
             name: self._seat_dict(p, private=(name == player)) for p, name in enumerate(self.names)
         }

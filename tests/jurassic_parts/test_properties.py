@@ -122,14 +122,17 @@ def test_split_ruling_agrees_with_brute_force(seed: int, size: int, density: flo
             cells.append((q + dq, r + dr))
     ids = {c: f"F{i + 1:02d}" for i, c in enumerate(cells)}
     layout = Layout(cells)
-    players = PLAYERS[: rng.randint(1, 6)]
+    players = PLAYERS[: rng.randint(2, 6)]
     cracked: set[frozenset[tuple[int, int]]] = set()
     chisels = []
+    left = dict.fromkeys(players, 12)  # each player owns 12 chisels
     for a, b in layout.gaps:
-        if rng.random() < density:
+        if rng.random() < density and any(left.values()):
             ca, cb = layout.cells[a], layout.cells[b]
             cracked.add(frozenset({ca, cb}))
-            chisels.append({"a": ids[ca], "b": ids[cb], "player": rng.choice(players)})
+            who = rng.choice([p for p in players if left[p]])
+            left[who] -= 1
+            chisels.append({"a": ids[ca], "b": ids[cb], "player": who})
     data = {"players": players, "current": rng.choice(players),
             "tiles": [{"id": ids[c], "q": c[0], "r": c[1]} for c in cells], "chisels": chisels}
     parts = brute_parts(cells, cracked)

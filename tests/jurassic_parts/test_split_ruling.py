@@ -90,12 +90,16 @@ def test_interior_ring_with_the_outside_smaller_awards_the_outside() -> None:
     outer = ring(3)  # 18 tiles
     tiles, ids = slab(inner + outer)
     gaps = border_gaps(ids, set(inner))
-    data = {"players": ["red", "blue"], "current": "red", "tiles": tiles,
-            "chisels": [{"a": a, "b": b, "player": "blue"} for a, b in gaps]}
+    owners = ["blue"] * 12 + ["red"] * 12 + ["green"] * 6  # 30 gaps; a player has 12 chisels
+    data = {"players": ["red", "blue", "green"], "current": "green", "tiles": tiles,
+            "chisels": [{"a": a, "b": b, "player": who} for (a, b), who in zip(gaps, owners)]}
     (option,) = split_ruling(data)["options"]
     assert option["smaller"] == sorted(ids[c] for c in outer)
-    assert option["ranking"] == [{"player": "blue", "chisels": 30, "takes": 6}]
-    assert option["field_leader"] == 12
+    # blue and red tie on 12: clockwise from green (the current player, last seat) red comes next
+    assert option["ranking"] == [{"player": "red", "chisels": 12, "takes": 6},
+                                 {"player": "blue", "chisels": 12, "takes": 6},
+                                 {"player": "green", "chisels": 6, "takes": 3}]
+    assert option["field_leader"] == 3
 
 
 def test_equal_halves_give_two_options() -> None:
@@ -115,7 +119,7 @@ def test_whole_slab_is_not_split() -> None:
     data = {"players": ["red", "blue"], "current": "red", "tiles": tiles,
             "chisels": [{"a": "F01", "b": "F02", "player": "red"}]}
     assert split_ruling(data)["split"] is False
-    del data["chisels"]
+    data["chisels"] = []
     assert split_ruling(data)["split"] is False
 
 
@@ -161,12 +165,12 @@ def _bad_cases() -> dict[str, tuple[Any, str]]:
         "unknown chisel player": (
             variant(chisels=[{"a": "F01", "b": "F02", "player": "pink"}]), "unknown player"),
         "unknown current": (variant(current="pink"), "unknown player"),
-        "more than two parts": ({"players": ["red"], "current": "red", "tiles": three_parts_tiles,
+        "more than two parts": ({"players": ["red", "blue"], "current": "red", "tiles": three_parts_tiles,
                                  "chisels": [{"a": "F01", "b": "F02", "player": "red"},
                                              {"a": "F02", "b": "F03", "player": "red"}]}, "3 parts"),
         "not an object": ([1, 2], "expected"),
         "pieces that do not touch": (
-            {"players": ["red"], "current": "red", "chisels": [],
+            {"players": ["red", "blue"], "current": "red", "chisels": [],
              "tiles": [{"id": "F01", "q": 0, "r": 0}, {"id": "F02", "q": 5, "r": 0}]}, "do not touch"),
         "bad coordinates": (variant(tiles=[{"id": "F01", "q": "x", "r": 0}]), "integer q and r"),
     }
