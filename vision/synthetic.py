@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.render import CameraModel, Effects, RenderedFrame, apply_effects, make_hand, render
 from vision.scene import Occluder, Point, Scene
-from vision.sources import Frame
+from vision.sources import Frame, SourceError
 
 #: Size of the grey low-resolution image delivered beside each frame (like the Pi camera's lores stream).
 LORES_SIZE = (576, 324)
@@ -88,6 +88,8 @@ class SyntheticCamera:
         self._cache: RenderedFrame | None = None
         self._last_time: float | None = None
         self._closed = False
+        self._stalls = 0
+        self._failures = 0
         self.truth: RenderedFrame | None = None
 
     # -- driving the table ------------------------------------------------------------------------------
@@ -132,10 +134,42 @@ class SyntheticCamera:
         """Frame sources are opened before reading; a synthetic camera is always ready (reopens if closed)."""
         self._closed = False
 
-    def read(self) -> SyntheticFrame:
-        """The next frame (BGR image, running index, timestamp in seconds, grey lores image, ground truth)."""
+    def bump(self, tilt: float = 0.0, yaw: float = 0.0, roll: float = 0.0) -> None:
+        """Knock the camera: its pose changes by these angles (degrees) from the next frame on, so the
+        calibration no longer fits (the pipeline must notice)."""
+        with self._lock:
+            self.camera = replace(
+                self.camera,
+                tilt=self.camera.tilt + tilt,
+                yaw=self.camera.yaw + yaw,
+                roll=self.camera.roll + roll,
+            )
+            self._version += 1
+
+    def stall(self, reads: int) -> None:
+        """The next ``reads`` calls to :meth:`read` deliver no frame (None), like a camera that has
+        stopped sending while its connection stays up: frame age grows."""
+        with self._lock:
+            self._stalls += max(0, reads)
+
+    def fail(self, reads: int) -> None:
+        """The next ``reads`` calls to :meth:`read` raise :class:`vision.sources.SourceError`, like an
+        unplugged camera; reading works again afterwards (a reconnect)."""
+        with self._lock:
+            self._failures += max(0, reads)
+
+    def read(self) -> SyntheticFrame | None:
+        """The next frame (BGR image, running index, timestamp in seconds, grey lores image, ground truth),
+        or None while stalled (see :meth:`stall`)."""
         if self._closed:
-            raise RuntimeError(f"{self.name}: camera closed")
+            raise SourceError(f"{self.name}: camera closed")
+        with self._lock:
+            if self._failures > 0:
+                self._failures -= 1
+                raise SourceError(f"{self.name}: camera disconnected")
+            if self._stalls > 0:
+                self._stalls -= 1
+                return None
         self._pace()
         with self._lock:
             self._index += 1
@@ -180,9 +214,13 @@ class SyntheticCamera:
             time.sleep(wait)
 
     def frames(self, count: int) -> Iterator[SyntheticFrame]:
-        """``count`` frames in a row."""
-        for _ in range(count):
-            yield self.read()
+        """``count`` frames in a row (reads that deliver nothing are skipped)."""
+        delivered = 0
+        while delivered < count:
+            frame = self.read()
+            if frame is not None:
+                delivered += 1
+                yield frame
 
     def close(self) -> None:
         self._closed = True

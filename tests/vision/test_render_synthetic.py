@@ -10,7 +10,7 @@ import pytest
 
 from vision.render import CameraModel, Effects
 from vision.scene import Peg, Scene, Tag
-from vision.sources import Frame, FrameSource
+from vision.sources import Frame, FrameSource, SourceError
 from vision.synthetic import SyntheticCamera
 
 SMALL = CameraModel(resolution=(960, 540), tilt=10.0)
@@ -54,7 +54,7 @@ def test_it_is_a_frame_source() -> None:
 
 def test_an_unchanged_table_differs_only_by_sensor_noise() -> None:
     camera = SyntheticCamera(table("F01", "F02"), SMALL, Effects(noise=3.0, jpeg_quality=90), seed=2)
-    first, second = camera.read().image, camera.read().image
+    first, second = (frame.image for frame in camera.frames(2))
     difference = np.abs(first.astype(int) - second.astype(int))
     assert 0.5 < difference.mean() < 6.0
     assert not np.array_equal(first, second)
@@ -98,3 +98,25 @@ def test_a_closed_camera_refuses_to_read() -> None:
         camera.read()
     with pytest.raises(RuntimeError):
         camera.read()
+
+
+def test_a_bumped_camera_sees_the_table_elsewhere() -> None:
+    camera = SyntheticCamera(table("F01"), SMALL, seed=2)
+    before = next(camera.frames(1)).truth
+    camera.bump(yaw=1.5, tilt=1.0)
+    after = next(camera.frames(1)).truth
+    assert before is not None and after is not None
+    shift = np.abs(np.array(before.markers[0].center) - np.array(after.markers[0].center)).max()
+    assert shift > 3.0  # pixels: enough for a calibration check to notice
+    assert camera.camera.yaw == SMALL.yaw + 1.5
+
+
+def test_stalls_and_failures_then_frames_again() -> None:
+    camera = SyntheticCamera(table("F01"), SMALL, seed=3, clock=fake_clock())
+    camera.stall(2)
+    assert camera.read() is None and camera.read() is None
+    camera.fail(1)
+    with pytest.raises(SourceError):
+        camera.read()
+    frame = camera.read()
+    assert frame is not None and frame.index == 0  # nothing was delivered before
