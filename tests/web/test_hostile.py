@@ -140,3 +140,38 @@ def test_too_many_live_streams_get_429(table: Any) -> None:
     assert third.status_code == 200
     for stream in [*streams[1:], third]:
         stream.close()
+
+
+def test_hostile_input_against_the_real_loop(tmp_path: Any, origin: str, csrf: Any) -> None:
+    """The same hostile requests against the real loop (the demo's table after a few moves)."""
+    from companion.commands.demo import build
+    from companion.web import WebConfig, create_app
+
+    demo = build("jurassic-parts", seed=2, state_dir=tmp_path, synchronous=True)
+    try:
+        for _ in range(4):
+            demo.driver.step()
+        loop = demo.loop
+        app = create_app(loop, WebConfig())
+        client = app.test_client()
+        token = csrf(client)
+
+        def fingerprint() -> tuple[int, dict[str, Any]]:
+            return len(loop.history()), loop.current_state().to_dict()
+
+        before = fingerprint()
+        for url, methods in endpoints(app):
+            if "GET" in methods and url != "/api/events":
+                for query in HOSTILE_QUERIES:
+                    answer = client.get(f"{url}?{query}", headers=HOST)
+                    assert answer.status_code < 500, (url, query, answer.status_code)
+            if "POST" in methods and url.startswith("/api/"):
+                for content_type, body in HOSTILE_BODIES:
+                    headers = {**HOST, "Origin": origin, "X-CSRF-Token": token, "Content-Type": content_type}
+                    answer = client.post(url, data=body, headers=headers)
+                    assert 400 <= answer.status_code < 500, (url, body[:60], answer.status_code)
+        assert fingerprint() == before
+        assert client.get("/api/state/99999", headers=HOST).status_code in (200, 404)
+        assert client.get("/history?seq=99999", headers=HOST).status_code == 404
+    finally:
+        demo.close()
