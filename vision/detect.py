@@ -43,7 +43,8 @@ class GeometryHints:
     island's corner tags and ``island_fields`` (column, row) -> board-frame mm from the NW corner tag.
     ``play_zone``: only tags in this zone belong to the lattice (None: every lattice-kind tag);
     ``table_size``: marker 0 to marker 2 in mm (for calibrating from a frame); ``camp_radius_mm`` and
-    ``box_ring`` (offsets in board-frame mm from a field's centre where equipment boxes stand): Isla Nublar.
+    ``box_ring`` (offsets in board-frame mm from a field's centre where equipment boxes stand): Isla Nublar;
+    ``look_again``: re-read lattice holes enlarged (tiles too small in the picture to read at once).
     """
 
     prior: LatticeFit | None = None
@@ -55,6 +56,7 @@ class GeometryHints:
     table_size: tuple[float, float] | None = None
     camp_radius_mm: float = 9.0
     box_ring: tuple[Point, ...] = ()
+    look_again: bool = True
 
 
 LATTICE_KINDS = {"JP": ("tile",), "JK": ("tile", "action")}
@@ -114,6 +116,12 @@ class Detector:
                 continue
             readings[accepted.component_id] = self._reading(code, accepted, status)
         lattice = self._fit(readings) if status.trusted else None
+        if lattice is not None and self.calibration is not None and self.hints.look_again:
+            # Holes in the lattice (an empty cell with tiles all round) are most likely tiles too small
+            # in the picture to read at once: read just those places again, enlarged.
+            extra = self._look_again(image, lattice, readings, validator, status)
+            if extra:
+                lattice = self._fit(readings)
         pegs = self._pegs(image, lattice, readings) if status.trusted else ()
         zones: dict[str, list[str]] = {}
         for reading in readings.values():
@@ -164,6 +172,79 @@ class Detector:
             center_mm=center_mm,
             zone=zone,
         )
+
+    def _look_again(
+        self,
+        image: np.ndarray,
+        lattice: LatticeFit,
+        readings: dict[str, TagReading],
+        validator: tags.TagValidator,
+        status: CalibrationStatus,
+    ) -> int:
+        """Read again, enlarged, the empty cells where a tile is likely but was too small to read: holes
+        (an empty cell with most neighbours present), and cells next to read tiles where the picture gives
+        a tag fewer than 3 px per module (the far side of a tilted view), ring by ring."""
+        assert self.calibration is not None and self.backend is not None
+        if lattice.kind not in ("hex", "square") or len(lattice.cells) < 3:
+            return 0
+        calibration = self.calibration
+        steps = geometry.HEX_DIRECTIONS if lattice.kind == "hex" else ((1, 0), (-1, 0), (0, 1), (0, -1))
+        centre_of = geometry.hex_centres if lattice.kind == "hex" else geometry.square_centres
+        module_mm = max(e.tag_mm for e in self.manifest.entries.values()) / 21.0
+        occupied = {tuple(int(v) for v in key.split(",")) for key in lattice.cells.values()}
+        tried: set[tuple[int, ...]] = set()
+        added = 0
+        for _ in range(4):
+            candidates = []
+            for q, r in occupied:
+                for dq, dr in steps:
+                    cell = (q + dq, r + dr)
+                    if cell not in occupied and cell not in tried:
+                        tried.add(cell)
+                        candidates.append(cell)
+            if not candidates:
+                break
+            centres_mm = centre_of(lattice, candidates)
+            chosen = []
+            for cell, (x, y) in zip(candidates, centres_mm):
+                around = sum((cell[0] + a, cell[1] + b) in occupied for a, b in steps)
+                small = module_mm * calibration.px_per_mm((float(x), float(y))) < 3.0
+                inside = self._in_play_mm((float(x), float(y)))
+                if inside and (small or around >= len(steps) - 2):
+                    chosen.append((float(x), float(y)))
+            if not chosen:
+                break
+            half = 0.5 * lattice.pitch * calibration.px_per_mm(lattice.origin) * 1.05
+            rects = []
+            for x, y in calibration.to_pixels(chosen):
+                # An empty cell shows plain table in its middle; a tag there shows contrast.
+                core = image[
+                    int(y - half / 2) : int(y + half / 2) : 2, int(x - half / 2) : int(x + half / 2) : 2
+                ]
+                if core.size and float(core.std()) > 20.0:
+                    rects.append((int(x - half), int(y - half), int(2 * half), int(2 * half)))
+            if not rects:
+                break
+            found = 0
+            for code in qr.decode_enlarged(image, self.backend, rects, (2.0, 1.5, 2.6)):
+                accepted = validator.check(code.text)
+                if accepted is not None and accepted.component_id not in readings:
+                    reading = self._reading(code, accepted, status)
+                    readings[accepted.component_id] = reading
+                    if reading.center_mm is not None:
+                        unit = geometry.cell_of_point(lattice, reading.center_mm)
+                        occupied.add(unit)
+                    found += 1
+            added += found
+            if not found:
+                break
+        return added
+
+    def _in_play_mm(self, point: Point) -> bool:
+        zone = self.hints.play_zone
+        if zone is None or self.calibration is None or not self.calibration.zones:
+            return True
+        return self.calibration.zone_at(point) == zone
 
     def _in_play(self, reading: TagReading) -> bool:
         zone = self.hints.play_zone

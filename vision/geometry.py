@@ -244,6 +244,20 @@ def hex_centres(fit: LatticeFit, cells: Sequence[Sequence[int]]) -> np.ndarray:
     return _from_unit(units, np.array(fit.origin), fit.pitch, fit.angle)
 
 
+def cell_of_point(fit: LatticeFit, point: Point) -> tuple[int, int]:
+    """The lattice cell under a table point."""
+    lattice = HEX if fit.kind == "hex" else SQUARE
+    unit = _to_unit(np.array([point]), np.array(fit.origin), fit.pitch, fit.angle)
+    q, r = lattice.cells(unit)[0]
+    return (int(q), int(r))
+
+
+def square_centres(fit: LatticeFit, cells: Sequence[Sequence[int]]) -> np.ndarray:
+    """Table positions (N, 2) of many square-grid cells at once."""
+    units = np.asarray(cells, dtype=np.float64).reshape(-1, 2)
+    return _from_unit(units, np.array(fit.origin), fit.pitch, fit.angle)
+
+
 def square_centre(fit: LatticeFit, cell: Sequence[int]) -> Point:
     col, row = cell
     x, y = _from_unit(np.array([[float(col), float(row)]]), np.array(fit.origin), fit.pitch, fit.angle)[0]

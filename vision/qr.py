@@ -329,3 +329,55 @@ def decode(
             ):
                 found.append(code)
     return found
+
+
+def decode_enlarged(
+    image: np.ndarray, backend: QRBackend, rects: Sequence[Rect], scales: Sequence[float] = (2.0,)
+) -> list[QRCode]:
+    """Decode small regions enlarged (where a code is expected but was not read: too few pixels per
+    module), all regions of one scale in a single mosaic image; results in full-image pixels."""
+    import cv2
+
+    gray = to_gray(image)
+    h, w = gray.shape[:2]
+    boxes = []
+    for x, y, bw, bh in rects:
+        x0, y0 = max(0, int(x)), max(0, int(y))
+        x1, y1 = min(w, int(x + bw)), min(h, int(y + bh))
+        if x1 - x0 >= 8 and y1 - y0 >= 8:
+            boxes.append((x0, y0, x1, y1))
+    found: list[QRCode] = []
+    for scale in scales:
+        if not boxes:
+            break
+        tiles = [
+            cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+            for x0, y0, x1, y1 in boxes
+        ]
+        gap = 24
+        width = max(1200, max(t.shape[1] for t in tiles) + 2 * gap)
+        places = []
+        cx = cy = gap
+        row_h = 0
+        for tile in tiles:
+            th, tw = tile.shape[:2]
+            if cx + tw + gap > width:
+                cx, cy, row_h = gap, cy + row_h + gap, 0
+            places.append((cx, cy))
+            cx += tw + gap
+            row_h = max(row_h, th)
+        canvas = np.full((cy + row_h + gap, width), 255, dtype=np.uint8)
+        for tile, (px, py) in zip(tiles, places):
+            canvas[py : py + tile.shape[0], px : px + tile.shape[1]] = tile
+        solved = set()
+        for code in backend.decode(canvas):
+            mx, my = code.center
+            for index, (tile, (px, py)) in enumerate(zip(tiles, places)):
+                if px <= mx < px + tile.shape[1] and py <= my < py + tile.shape[0]:
+                    x0, y0 = boxes[index][0], boxes[index][1]
+                    mapped = [((x - px) / scale + x0, (y - py) / scale + y0) for x, y in code.corners]
+                    found.append(code_from_corners(code.text, mapped))
+                    solved.add(index)
+                    break
+        boxes = [box for index, box in enumerate(boxes) if index not in solved]
+    return found
