@@ -113,9 +113,19 @@ def test_hex_round_picks_the_nearest_centre() -> None:
     assert hex_round(0.49, 0.0) == (0, 0) and hex_round(0.51, 0.0) == (1, 0)
 
 
-def test_the_slab_and_seats_fit_the_table_without_overlap() -> None:
+def test_the_default_table_is_the_general_arrangement_at_1280_by_720() -> None:
+    for seats in (2, 6):
+        assert JurassicPartsLayout.for_table(seats, 1280.0, 720.0) == JurassicPartsLayout(seats=seats)
+
+
+@pytest.mark.parametrize("roomy", [False, True])
+def test_the_slab_and_seats_fit_the_table_without_overlap(roomy: bool) -> None:
     for seats in range(2, 7):
-        layout = JurassicPartsLayout(seats=seats)
+        layout = JurassicPartsLayout.roomy(seats) if roomy else JurassicPartsLayout(seats=seats)
+        if roomy and seats >= 5:
+            assert all(len(layout.seat_tile_slots(seat)) >= 14 for seat in layout.seat_places)
+        for zone in layout.zones():
+            assert all(0 <= x <= layout.width and 0 <= y <= layout.height for x, y in zone.polygon)
         slab = layout.slab_rect()
         assert slab[0] > 0 and slab[2] < layout.width and slab[1] > 0 and slab[3] < layout.height
         for seat in layout.seat_places:
@@ -267,3 +277,17 @@ def test_frames_of_a_game_in_progress_decode_completely(tilt: float) -> None:
 def test_layout_seat_count_must_match_the_players(start: JurassicPartsState) -> None:
     with pytest.raises(ValueError):
         scene_for(start, JurassicPartsLayout(seats=3))
+
+
+def test_the_roomy_table_shows_every_tile_of_a_six_player_game() -> None:
+    layout = JurassicPartsLayout.roomy(6)
+    ids = JurassicPartsIds()
+    states = playout(6, seed=1, steps=700)
+    assert states[-1].current_player() == TERMINAL
+    for state in states:
+        scene = scene_for(state, layout, ids=ids)
+    assert len(scene.tags) == 58
+    frame = render(scene, recommended_camera(), Effects.realistic(), 2)
+    read = {code.text for code in zxingcpp.read_barcodes(frame.image)}
+    assert read == {tag.payload for tag in scene.tags}
+    assert 2.6 < min(t.px_per_module for t in frame.tags) < 3.0  # the price of the room

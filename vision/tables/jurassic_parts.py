@@ -30,6 +30,7 @@ from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
 from vision.tables import (
     SEAT_COLOURS,
     SEAT_RGB,
+    SEAT_STRIP,
     TABLE_HEIGHT,
     TABLE_WIDTH,
     Rect,
@@ -82,6 +83,31 @@ class JurassicPartsLayout:
     field_leader: Rect = (340.0, 8.0, 940.0, 250.0)
     box: Rect = (700.0, 640.0, 935.0, 712.0)
     supply: Rect = (345.0, 640.0, 560.0, 712.0)
+    seat_strip: float = SEAT_STRIP
+
+    @classmethod
+    def for_table(cls, seats: int, width: float, height: float, **fields: Any) -> JurassicPartsLayout:
+        """The same arrangement on a ``width`` x ``height`` mm table: slab in the middle, the Field
+        Leader's band north of it, supply and box south of it, seat strips taking the rest of the width."""
+        cx = width / 2.0
+        origin = (cx, height / 2.0 - 8.0)
+        return cls(
+            seats=seats,
+            width=width,
+            height=height,
+            slab_origin=origin,
+            field_leader=(cx - 300.0, 8.0, cx + 300.0, origin[1] - 102.0),
+            box=(cx + 60.0, height - 80.0, cx + 295.0, height - 8.0),
+            supply=(cx - 295.0, height - 80.0, cx - 80.0, height - 8.0),
+            seat_strip=(width - 620.0) / 2.0,
+            **fields,
+        )
+
+    @classmethod
+    def roomy(cls, seats: int) -> JurassicPartsLayout:
+        """A 1440 x 810 mm table: with 5-6 players each seat holds 14 tiles instead of 11, at the cost of
+        pixels per QR module (about 2.75 for a 2304 x 1296 camera straight above instead of 3.05)."""
+        return cls.for_table(seats, 1440.0, 810.0)
 
     # -- the slab lattice ---------------------------------------------------------------------------------
     @property
@@ -121,7 +147,7 @@ class JurassicPartsLayout:
     # -- zones --------------------------------------------------------------------------------------------
     @property
     def seat_places(self) -> tuple[Seat, ...]:
-        return seats_around(self.seats, self.colours, self.width, self.height)
+        return seats_around(self.seats, self.colours, self.width, self.height, self.seat_strip)
 
     def slab_rect(self) -> Rect:
         ox, oy = self.slab_origin
@@ -155,21 +181,26 @@ class JurassicPartsLayout:
         )
 
     def field_leader_slots(self) -> list[Point]:
-        """A row of tiles along the band, then two in each pocket."""
-        x0, y0, x1, _ = self.field_leader
+        """Places for the Field Leader's tiles: a honeycomb over the area, keeping every tile whose hexagon
+        lies wholly inside it (the band north of the slab first, then the pockets), filled row by row."""
+        area = Zone("field-leader", self.field_leader_polygon())
+        x0, y0, x1, y1 = self.field_leader
         across = self.pitch
-        row = [
-            (x0 + 5.0 + across / 2.0 + i * across, y0 + self.hex_radius)
-            for i in range(int((x1 - x0 - 10.0) // across))
-        ]
-        ox, oy = self.slab_origin
-        pockets = [
-            (ox - 265.0, oy - 226.0),
-            (ox + 265.0, oy - 226.0),
-            (ox - 268.0, oy - 148.0),
-            (ox + 268.0, oy - 148.0),
-        ]
-        return row + pockets
+        down = across * SQRT3 / 2.0
+        radius = self.hex_radius + 0.2
+        slots: list[Point] = []
+        row = 0
+        y = y0 + radius
+        while y + radius <= y1 + 0.5:
+            x = x0 + across / 2.0 + (across / 2.0 if row % 2 else 0.0)
+            while x + across / 2.0 <= x1 + 0.5:
+                # The play zone reaches 10 mm past the slab's tiles: a Field Leader tile may touch its line.
+                if all(area.contains(corner) for corner in self.hexagon((x, y), radius * 0.9)):
+                    slots.append((x, y))
+                x += across
+            y += down
+            row += 1
+        return slots
 
     def zones(self) -> list[Zone]:
         zones = [Zone("play", self.slab_polygon())]
