@@ -18,6 +18,8 @@ BOARD_IDS: tuple[str, ...] = ("BOARD-1", "BOARD-2", "BOARD-3", "BOARD-4")
 COLOURS: tuple[str, ...] = ("blue", "orange")
 ORTHOGONAL: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 0), (0, -1))
 ALL_DIRECTIONS: tuple[Cell, ...] = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+#: the four 3x3 boards: no playing area (even one known only by its cells) is larger
+MAX_AREA_CELLS = 4 * 9
 
 #: ASSUMED egg layout. The rulebook does not say which cells show an egg; this default puts one egg of each
 #: colour on every board, in the two north corners (local cells, rotation 0). Replace it with the real boards'

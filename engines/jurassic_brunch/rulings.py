@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.core import InputError
-from engines.jurassic_brunch.area import COLOURS, AreaError, Cell, PlayingArea, parse_cell
+from engines.jurassic_brunch.area import COLOURS, MAX_AREA_CELLS, AreaError, Cell, PlayingArea, parse_cell
 from engines.jurassic_brunch.serialize import HOUSE_RULES
 from engines.jurassic_brunch.state import TRICERATOPS_PER_PLAYER, BrunchState
 from engines.jurassic_brunch.tokens import (
@@ -108,6 +108,8 @@ def state_from_position(game: JurassicBrunch, data: Any) -> BrunchState:
     raw_cells = position["cells"]
     if not isinstance(raw_cells, list) or not raw_cells:
         raise InputError("cells must be a non-empty list of [x, y] (the playing area)")
+    if len(raw_cells) > MAX_AREA_CELLS:
+        raise InputError(f"the area has {len(raw_cells)} cells; the four boards make {MAX_AREA_CELLS}")
     cells = [_cell(item, "a playing-area cell") for item in raw_cells]
     if len(set(cells)) != len(cells):
         raise InputError("a playing-area cell is listed twice")

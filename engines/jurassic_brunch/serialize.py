@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engines.core import StateFormatError
 from engines.jurassic_brunch.area import (
     COLOURS,
+    MAX_AREA_CELLS,
     AreaError,
     Cell,
     PlayingArea,
@@ -193,6 +194,8 @@ def parse_area(data: Any) -> PlayingArea:
         raw = data["cells"]
         if not isinstance(raw, list) or not raw:
             raise _fail("area cells must be a non-empty list of [x, y]")
+        if len(raw) > MAX_AREA_CELLS:
+            raise _fail(f"the area has {len(raw)} cells; the four boards make {MAX_AREA_CELLS}")
         cells = [_cell(item, "an area cell") for item in raw]
         if len(set(cells)) != len(cells):
             raise _fail("area cells are listed twice")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engines.core import InputError
+from engines.core import InputError, StateFormatError
 from engines.jurassic_brunch import GAME, Hide, Move, Reveal, UseSuperYummy
 
 from .conftest import Builder
@@ -52,3 +52,22 @@ def test_legal_refuses_a_position_with_both_teams_gone() -> None:
                                 "current": "blue"}
     with pytest.raises(InputError, match="both"):
         GAME.legal_report(position)
+
+
+def test_a_position_area_is_at_most_the_four_boards() -> None:
+    """Four 3x3 boards make 36 cells; a larger area (300,000 cells were accepted) is not a position."""
+    cells = [[x, y] for y in range(6) for x in range(7)]  # 42 cells
+    herd = [{"owner": "blue", "at": [0, 0]}, {"owner": "orange", "at": [6, 5]}]
+    position: dict[str, Any] = {"cells": cells, "grass": [[1, 0]], "triceratops": herd, "current": "blue"}
+    with pytest.raises(InputError, match="36"):
+        GAME.legal_report(position)
+    position["cells"] = cells[:36]
+    position["triceratops"][1]["at"] = [0, 5]
+    assert GAME.legal_report(position)["actions"]
+
+
+def test_a_state_area_given_by_cells_is_at_most_the_four_boards() -> None:
+    state = GAME.new_initial_state().to_dict()
+    state["area"] = {"cells": [[x, y] for y in range(6) for x in range(6)] + [[6, 0]]}
+    with pytest.raises(StateFormatError, match="36"):
+        GAME.state_from_dict(state)
