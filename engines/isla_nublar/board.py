@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -62,6 +62,16 @@ class Board:
     volcanoes: tuple[str, ...]
     positions: Mapping[tuple[int, int], str]
     note: str = ""
+
+    @cached_property
+    def land(self) -> tuple[str, ...]:
+        """The fields pieces may stand on (every field but the volcanoes), in board order."""
+        return tuple(f for f, field in self.fields.items() if not field.volcano)
+
+    @cached_property
+    def land_index(self) -> dict[str, int]:
+        """Position of each land field in ``land``."""
+        return {f: i for i, f in enumerate(self.land)}
 
     def next_field(self, field_id: str, direction: str) -> str | None:
         """The next field in a straight line, or None past the island's edge."""

@@ -139,20 +139,29 @@ class IslaNublarState(State):
         new.options = self.options
         new.board = self.board
         new.cards = self.cards
-        new.camps = {f: list(s) for f, s in self.camps.items()}
-        new.boxes = {f: dict(b) for f, b in self.boxes.items()}
-        new.dinos = dict(self.dinos)
-        new.zones = {p: {z: dict(c) for z, c in zs.items()} for p, zs in self.zones.items()}
-        new.personal = {p: dict(s) for p, s in self.personal.items()}
-        new.general = {p: dict(s) for p, s in self.general.items()}
-        new.score = {p: dict(s) for p, s in self.score.items()}
-        new.piles = {k: {"top": v["top"], "rest": dict(v["rest"])} for k, v in self.piles.items()}
-        new.dino_deck = dict(self.dino_deck)
-        new.row = list(self.row)
-        new.scoring_deck = dict(self.scoring_deck)
-        new.box = dict(self.box)
+        new.camps = {f: s.copy() for f, s in self.camps.items()}
+        new.boxes = {f: b.copy() for f, b in self.boxes.items()}
+        new.dinos = self.dinos.copy()
+        new.zones = {
+            p: {
+                "hand": zs["hand"].copy(),
+                "draw": zs["draw"].copy(),
+                "discard": zs["discard"].copy(),
+                "played": zs["played"].copy(),
+                "hidden": zs["hidden"].copy(),
+            }
+            for p, zs in self.zones.items()
+        }
+        new.personal = {p: s.copy() for p, s in self.personal.items()}
+        new.general = {p: s.copy() for p, s in self.general.items()}
+        new.score = {p: s.copy() for p, s in self.score.items()}
+        new.piles = {k: {"top": v["top"], "rest": v["rest"].copy()} for k, v in self.piles.items()}
+        new.dino_deck = self.dino_deck.copy()
+        new.row = self.row.copy()
+        new.scoring_deck = self.scoring_deck.copy()
+        new.box = self.box.copy()
         new.tracks = self.tracks
-        new.influence = {p: dict(i) for p, i in self.influence.items()}
+        new.influence = {p: i.copy() for p, i in self.influence.items()}
         new.active = self.active
         new.turn = self.turn
         new.amber = self.amber
@@ -253,50 +262,74 @@ class IslaNublarState(State):
             if self.tasks[0]["t"] in CHANCE_TASKS:
                 return [action for action, _ in self.chance_outcomes()]
             return list(self._task_actions(self.tasks[0]))
-        return list(self._main_actions())
+        return self._main_actions()
 
-    def _main_actions(self) -> Iterator[Action]:
+    def _main_actions(self) -> list[Action]:
         p = self.active_player
         hand = self.zones[p]["hand"]
+        found: list[Action] = []
         for card_id in sorted(hand):
             for use in self.uses(p, card_id):
-                yield _play_card(p, card_id, use)
+                found.append(_play_card(p, card_id, use))
         if self.amber:
             for price, pile in self.piles.items():
                 if pile["top"] is not None and price <= self.amber:
-                    yield Buy(player=p, pile=price)
+                    found.append(Buy(player=p, pile=price))
             if self.options["individual_ratings"]:
                 for slot, in_slot in enumerate(self.row):
                     if in_slot is not None and self.card(in_slot).cost <= self.amber:
-                        yield BuyScoring(player=p, slot=slot)
+                        found.append(BuyScoring(player=p, slot=slot))
         if self.box_points:
-            yield from self._box_actions(p)
+            self._add_box_actions(p, found)
         if not self._red_in_hand(p):
-            yield EndTurn(player=p)
+            found.append(EndTurn(player=p))
+        return found
 
-    def _box_actions(self, p: str) -> Iterator[Action]:
-        dinos = set(self.dinos.values())
-        buildable = [f for f, field in self.board.fields.items() if not field.volcano and f not in dinos]
+    def _add_box_actions(self, p: str, found: list[Action]) -> None:
+        """Append the box-point actions in a fixed order: place, move, set up a camp, stock up.
+
+        Fields are in board order; the actions over all of the land come from caches and are filtered only
+        when a dinosaur stands on the land (nothing may be placed there).
+        """
+        board = self.board
+        land = board.land
+        blocked = {at for at in self.dinos.values() if at is not None and at in board.land_index}
         if self.personal[p]["boxes"]:
-            for f in buildable:
-                yield _place_box(p, f)
+            places = _place_boxes(p, land)
+            found.extend(places if not blocked else [a for a in places if a.field not in blocked])
         free = self.box_points - self.change_boxes  # points that may also move boxes or stock up
-        mine = [f for f in buildable if free and self.boxes.get(f, {}).get(p, 0) > 0]
-        for origin in mine:
-            for target in buildable:
-                if target != origin:
-                    yield _move_box(p, origin, target)
+        boxes = self.boxes
+        if free:
+            origins = [f for f, held in boxes.items() if held.get(p, 0) > 0 and f not in blocked]
+            origins.sort(key=board.land_index.__getitem__)
+            for origin in origins:
+                moves = _move_boxes(p, origin, land)
+                found.extend(moves if not blocked else [a for a in moves if a.target not in blocked])
         if self.personal[p]["camps"]:
-            for f in buildable:
-                if len(self.camps.get(f, ())) >= STACK_LIMIT:
+            camps = self.camps
+            points = self.box_points
+            plain = _camps_without_saved_boxes(p, land)
+            for index, f in enumerate(land):
+                if f in blocked:
                     continue
-                own = self.boxes.get(f, {}).get(p, 0)
+                stack = camps.get(f)
+                if stack and len(stack) >= STACK_LIMIT:
+                    continue
+                held = boxes.get(f)
+                own = held.get(p, 0) if held else 0
+                if not own:
+                    if points >= CAMP_COST:
+                        found.append(plain[index])
+                    continue
                 for back in range(own + 1):
-                    if max(0, CAMP_COST - back) <= self.box_points:
-                        yield _build_camp(p, f, back)
-        for piece, name in (("boxes", "box"), ("camps", "camp")):
-            if free and self.general[p][piece]:
-                yield StockUp(player=p, piece=name)
+                    if max(0, CAMP_COST - back) <= points:
+                        found.append(_build_camp(p, f, back))
+        if free:
+            general = self.general[p]
+            if general["boxes"]:
+                found.append(_stock_up(p, "box"))
+            if general["camps"]:
+                found.append(_stock_up(p, "camp"))
 
     def uses(self, p: str, card_id: str) -> list[str]:
         """The ways ``p`` may play ``card_id`` from hand right now (main phase)."""
@@ -1125,10 +1158,25 @@ class IslaNublarState(State):
 
 
 # Listing legal actions builds thousands of identical small objects per game; they are frozen, so share them.
-_place_box = lru_cache(maxsize=1 << 16)(PlaceBox)
-_move_box = lru_cache(maxsize=1 << 16)(MoveBox)
 _build_camp = lru_cache(maxsize=1 << 16)(BuildCamp)
 _play_card = lru_cache(maxsize=1 << 16)(PlayCard)
+_stock_up = lru_cache(maxsize=64)(StockUp)
+
+
+# keyed by the board's land (a tuple of field ids), so a state carrying its own board gets its own entries
+@lru_cache(maxsize=64)
+def _place_boxes(p: str, land: tuple[str, ...]) -> tuple[PlaceBox, ...]:
+    return tuple(PlaceBox(player=p, field=f) for f in land)
+
+
+@lru_cache(maxsize=1 << 12)
+def _move_boxes(p: str, origin: str, land: tuple[str, ...]) -> tuple[MoveBox, ...]:
+    return tuple(MoveBox(player=p, origin=origin, target=t) for t in land if t != origin)
+
+
+@lru_cache(maxsize=64)
+def _camps_without_saved_boxes(p: str, land: tuple[str, ...]) -> tuple[BuildCamp, ...]:
+    return tuple(BuildCamp(player=p, field=f, take_back=0) for f in land)
 
 
 def _copy_task(task: dict[str, Any]) -> dict[str, Any]:
