@@ -45,6 +45,9 @@ from vision.scene import Scene
 
 log = logging.getLogger(__name__)
 
+#: evidence photos are stored at most this wide (pixels)
+PHOTO_WIDTH = 1280
+
 
 class FrameSource(Protocol):
     """``read() -> (frame, index, timestamp)``; a :mod:`vision.sources` Frame (or None) is taken too."""
@@ -261,6 +264,9 @@ class TableLoop:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.latencies: list[float] = []
+        #: per committed camera move: vision time of the deciding frame, stable observation -> LED signal
+        self.timings: list[dict[str, float]] = []
+        self._vision_s = 0.0
         self.game = get_game(config.game)
         self.model = self._model_factory(config)
         self.state: State
@@ -330,6 +336,20 @@ class TableLoop:
             return self.state
 
     # -- frames -----------------------------------------------------------------------------------------
+    def process_read(self, read: Any) -> Inference | None:
+        """Whatever a frame source's ``read()`` returned: ``(frame, index, timestamp)``, a
+        :class:`vision.sources.Frame`, or None (no fresh frame: nothing to do, frame age grows)."""
+        if read is None:
+            return None
+        if hasattr(read, "image"):
+            if read.image is None:
+                return None
+            return self.process_frame(read.image, read.index, read.timestamp)
+        frame, index, timestamp = read
+        if frame is None:
+            return None
+        return self.process_frame(frame, index, timestamp)
+
     def process_frame(self, frame: Any, index: int, timestamp: float) -> Inference | None:
         """One frame through the pipeline and, when it gives a stable changed observation, inference."""
         now = self.clock()
@@ -343,6 +363,7 @@ class TableLoop:
                 self._show()
         if self.pipeline is None:
             return None
+        frame_started = time.perf_counter()
         try:
             observation = self.pipeline.process(frame, index, timestamp)
         except Exception as error:  # a crashing decoder costs this frame, never the game
@@ -353,6 +374,7 @@ class TableLoop:
             return None
         if observation is None:
             return None
+        self._vision_s = time.perf_counter() - frame_started
         return self.handle_observation(observation, frame, started=now)
 
     def handle_observation(
@@ -362,6 +384,8 @@ class TableLoop:
         if not observation.stable or observation.held:
             return None
         started = self.clock() if started is None else started
+        ready = time.perf_counter()
+        ready_cpu = time.thread_time()
         with self._lock:
             self._last_observation = observation
             seen_key = self.model.seen(observation).key(self.model.tolerance)
@@ -378,7 +402,19 @@ class TableLoop:
             if result.kind == "apply":
                 self.pending = None
                 self._commit(result.actions, source="camera", observation=observation, frame=frame)
+                signalled = time.perf_counter()
                 self.latencies.append(self.clock() - started)
+                self.timings.append(
+                    {
+                        "vision_s": self._vision_s,
+                        "stable_to_signal_s": signalled - ready,
+                        "stable_to_signal_cpu_s": time.thread_time() - ready_cpu,
+                        "frame_to_signal_s": signalled - ready + self._vision_s,
+                        "actions": len(result.actions),
+                        "explored": result.explored,
+                    }
+                )
+                self._vision_s = 0.0
                 return result
             kind = "question" if result.kind == "question" else "objection"
             self.pending = Pending(kind, result, self.panel.now(), seen_key, options=list(result.options))
@@ -413,11 +449,17 @@ class TableLoop:
         return self._last_event.seq if self._last_event is not None else 0
 
     def _photo(self, frame: Any) -> bytes | None:
+        """The evidence photo of a commit: the frame as JPEG, at most ``PHOTO_WIDTH`` pixels wide (a
+        smaller photo encodes in a few milliseconds and keeps the store small)."""
         if frame is None or not self.keep_photos or isinstance(frame, Scene):
             return None
         try:
             import cv2
 
+            height, width = frame.shape[:2]
+            if width > PHOTO_WIDTH:
+                size = (PHOTO_WIDTH, max(1, round(height * PHOTO_WIDTH / width)))
+                frame = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)
             ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
         except Exception:  # a photo is evidence, not the game: never fail a commit over it
             return None
@@ -841,13 +883,6 @@ class TableLoop:
             assert self.source is not None
             try:
                 read: Any = self.source.read()
-                if read is None:  # a vision.sources source with no fresh frame (or at its end)
-                    self._stop.wait(0.01)
-                    continue
-                if hasattr(read, "image"):
-                    frame, index, timestamp = read.image, read.index, read.timestamp
-                else:
-                    frame, index, timestamp = read
             except StopIteration:
                 return
             except Exception as error:  # the source reconnects itself; we only wait, with backoff
@@ -858,13 +893,13 @@ class TableLoop:
                 backoff = min(backoff * 2, 5.0)
                 continue
             backoff = 0.1
-            if frame is None:
-                self._stop.wait(0.01)
+            if read is None or (isinstance(read, tuple) and read[0] is None):
+                self._stop.wait(0.01)  # no fresh frame: the watchdog sees the frame age grow
                 continue
             try:
-                self.process_frame(frame, index, timestamp)
+                self.process_read(read)
             except Exception:
-                log.exception("frame %s failed", index)
+                log.exception("a frame failed")
                 with self._lock:
                     self.camera.errors += 1
 

@@ -93,7 +93,7 @@ class JurassikModel(TableModel):
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
         actions = state.legal_actions()
         if not state.is_chance_node():
-            return actions
+            return self._near_changes(state, actions, differences)
         kinds = set(self.revealed_kinds)
         for difference in differences:  # a Rock put back into its cell face up
             if difference.what == "front" and difference.change in ("appeared", "moved"):
@@ -101,6 +101,25 @@ class JurassikModel(TableModel):
                 if kind is not None:
                     kinds.add(kind)
         return [action for action in actions if getattr(action, "face", None) in kinds]
+
+    def _near_changes(
+        self, state: State, actions: list[Action], differences: Sequence[Difference]
+    ) -> list[Action]:
+        """Takes only of cells where the grid changed (the other actions have no place and all stay)."""
+        rows, cols = int(getattr(state, "rows", 0)), int(getattr(state, "cols", 0))
+        changed = set()
+        for difference in differences:
+            for place in (difference.expected, difference.seen):
+                if place is not None and place.zone == "play":
+                    cell = self.layout.cell_at(place.at, rows, cols)
+                    if cell is not None:
+                        changed.add(cell)
+        chosen = []
+        for action in actions:
+            row, col = getattr(action, "row", None), getattr(action, "col", None)
+            if row is None or col is None or (row, col) in changed:
+                chosen.append(action)
+        return chosen
 
     def display_scene(self, before: State, action: Action, after: State) -> Scene:
         face = getattr(action, "face", None)

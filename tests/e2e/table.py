@@ -29,7 +29,7 @@ class Table:
     factory: MockFactory
 
     def frame(self) -> Any:
-        return self.loop.process_frame(*self.camera.read())
+        return self.loop.process_read(self.camera.read())
 
     def frames(self, count: int) -> None:
         for _ in range(count):

@@ -52,7 +52,9 @@ def record(folder: Path) -> list[dict[str, object]]:
     for scene in pictures:
         camera.show(scene)
         for _ in range(3):
-            image, _, _ = camera.read()
+            frame = camera.read()
+            assert frame is not None
+            image = frame.image
             cv2.imwrite(str(folder / f"frame{index:04d}.jpg"), image)
             index += 1
     loop.close()
