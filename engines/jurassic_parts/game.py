@@ -23,6 +23,7 @@ from engines.jurassic_parts.components import (
     KIND_OF,
     N_KINDS,
     N_PARTS,
+    PTERO,
     RESOURCE_CARDS,
     SPECIES,
     real_kind,
@@ -133,6 +134,11 @@ class JurassicPartsGame(Game):
             Option("slab_purchase", "any", ("any", "face-up"),
                    "which slab tiles may be bought: any (a face-down one is turned up first; a Pile of Bones "
                    "stays and nothing is paid), or face-up tiles only", house_rule=True),
+            Option("sell_pterodactyls", "never", ("never", "unpaid"),
+                   "selling a Pterodactyl: never (it is always a complete dinosaur: the reading in "
+                   "RULES-NOTES), or one that earned no amber (bought from the Field Leader, or taken while "
+                   "the supply was empty), since the rulebook only forbids a tile of a complete dinosaur "
+                   "\"after amber is collected for it\"", house_rule=True),
             Option("end_bones", "optimal", ("optimal", "loose"),
                    "Piles of Bones not committed by the end: placed where they score most (the reading in "
                    "RULES-NOTES), or left as loose tiles worth 1 each", house_rule=True),
@@ -271,6 +277,7 @@ class JurassicPartsGame(Game):
         state.sharp = [0] * n
         state.on_board = [0] * n
         state.amber = [0] * n
+        state.unpaid_ptero = [0] * n
         state.supply = st.AMBER_SUPPLY
         state.loose = [st.EMPTY_HOLDING] * n
         state.in_sets = [st.EMPTY_HOLDING] * n
@@ -422,6 +429,8 @@ class JurassicPartsGame(Game):
                 raise _fail(f"{name}: only dinosaur parts can be in complete dinosaurs")
             state.in_sets[p] = tuple(in_sets)
             state.complete[p] = tuple(complete)
+            state.unpaid_ptero[p] = _int(seat.get("unpaid_pterodactyls", 0), f"{name} unpaid_pterodactyls",
+                                         0, state.loose[p][PTERO])
             held_cards = seat.get("cards", [])
             shown = seat.get("revealed_cards", [])
             if not isinstance(held_cards, list) or not all(c in CARD_BY_ID for c in held_cards):

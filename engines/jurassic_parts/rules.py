@@ -125,7 +125,9 @@ RULES: list[Rule] = [
         "Field Leader. You may not sell a Tile from a complete dinosaur set after amber is collected for it, "
         "and you may not sell Plant Tiles.",
         "Selling: 1 tile per turn for 1 amber, never a plant, never a tile of a dinosaur already completed "
-        "(a Pterodactyl is always complete). A committed Pile of Bones cannot move, so it cannot be sold.",
+        "(a Pterodactyl is always complete; house rule sell_pterodactyls=unpaid: one that earned no amber, "
+        "bought or taken while the supply was empty, may be sold). A committed Pile of Bones cannot move, "
+        "so it cannot be sold.",
     ),
     _rule(
         "JP-AMBER",

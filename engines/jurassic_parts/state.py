@@ -95,6 +95,7 @@ class JurassicPartsState(State):
     sharp: list[int]
     on_board: list[int]
     amber: list[int]
+    unpaid_ptero: list[int]  # loose Pterodactyls no amber was collected for (option sell_pterodactyls)
     supply: int
     loose: list[tuple[int, ...]]
     in_sets: list[tuple[int, ...]]
@@ -155,6 +156,7 @@ class JurassicPartsState(State):
         new.sharp = self.sharp[:]
         new.on_board = self.on_board[:]
         new.amber = self.amber[:]
+        new.unpaid_ptero = self.unpaid_ptero[:]
         new.loose = self.loose[:]
         new.in_sets = self.in_sets[:]
         new.complete = self.complete[:]
@@ -222,7 +224,7 @@ class JurassicPartsState(State):
         if not self.sold and self.supply > 0:
             loose = self.loose[p]
             for kind in range(BONES + 1):
-                if loose[kind] and kind != PLANT and kind != PTERO:
+                if loose[kind] and kind != PLANT and (kind != PTERO or self._may_sell_ptero(p)):
                     actions.append(self._cached(("sell", name, kind),
                                                 lambda kind=kind: Sell(name, KIND_NAMES[kind])))
         if self.loose[p][BONES]:
@@ -692,8 +694,11 @@ class JurassicPartsState(State):
             raise self.game.illegal("JP-SELL", "only 1 tile may be sold per turn")
         if kind == PLANT:
             raise self.game.illegal("JP-SELL", "Plant tiles may not be sold")
-        if kind == PTERO:
-            raise self.game.illegal("JP-SELL", "a Pterodactyl is a complete dinosaur and may not be sold")
+        if kind == PTERO and not self._may_sell_ptero(p):
+            if self.options.get("sell_pterodactyls", "never") == "never":
+                raise self.game.illegal("JP-SELL", "a Pterodactyl is a complete dinosaur and may not be sold")
+            raise self.game.illegal(
+                "JP-SELL", f"{action.player} holds no Pterodactyl that earned no amber (amber was collected)")
         if kind >= COMMITTED:
             raise self.game.illegal("JP-SELL", "a committed Pile of Bones cannot be moved")
         if kind < 0 or self.loose[p][kind] == 0:
@@ -706,9 +711,14 @@ class JurassicPartsState(State):
         leader = list(self.leader)
         leader[kind] += 1
         self.leader = tuple(leader)
+        if kind == PTERO:
+            self.unpaid_ptero[p] -= 1
         self.amber[p] += 1
         self.supply -= 1
         self.sold = True
+
+    def _may_sell_ptero(self, p: int) -> bool:
+        return self.unpaid_ptero[p] > 0 and self.options.get("sell_pterodactyls", "never") == "unpaid"
 
     def _do_commit(self, action: CommitBones) -> None:
         p = self._check_turn(action, action.player, MAIN, TAKE)
@@ -730,8 +740,11 @@ class JurassicPartsState(State):
         holding = list(self.loose[p])
         holding[kind] += 1
         self.loose[p] = tuple(holding)
-        if kind == PTERO and from_split:
-            self._earn(p)
+        if kind == PTERO:
+            if from_split and self.supply > 0:
+                self._earn(p)
+            else:  # bought, or the supply is empty: no amber was collected for this one
+                self.unpaid_ptero[p] += 1
         elif kind < N_PARTS:
             self._complete(p, SPECIES_OF_PART[kind])
 
@@ -892,6 +905,7 @@ class JurassicPartsState(State):
             "sharp": self.sharp[p],
             "on_slab": self.on_board[p],
             "amber": self.amber[p],
+            "unpaid_pterodactyls": self.unpaid_ptero[p],
             "complete": {s.name: self.complete[p][i] for i, s in enumerate(SPECIES) if self.complete[p][i]},
             "in_complete": _counts_dict(self.in_sets[p]),
             "loose": shown_loose,

@@ -11,6 +11,8 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.cli import main
 from engines.core import InputError
@@ -148,3 +150,114 @@ def test_views_do_not_reveal_taken_tiles_through_the_slab_list(jp: SimpleNamespa
         assert "TREX-1" not in json.dumps(view), viewer
         assert view["seats"]["blue"]["concealed"] == 1
     assert "TREX-1" in json.dumps(state.view("blue"))
+
+
+# -- engine-core contract over random playouts ------------------------------------------------------------
+
+
+def _playout_checks(seed: int, n_players: int, steps: int) -> None:
+    import random
+
+    from engines.core import Correct
+    from engines.jurassic_parts import JurassicPartsState
+
+    rng = random.Random(seed)
+    options = {"resource_cards": rng.randint(0, 2), "slab_purchase": rng.choice(["any", "face-up"]),
+               "end_bones": rng.choice(["optimal", "loose"]),
+               "sell_pterodactyls": rng.choice(["never", "unpaid"])}
+    names = ["red", "blue", "green", "yellow", "purple", "orange"][:n_players]
+    state: Any = GAME.new_initial_state(names, rng=rng, options=options)
+    for _ in range(steps):
+        if state.is_terminal():
+            assert state.outcome() is not None and state.legal_actions() == []
+            break
+        before = json.dumps(state.to_dict(), sort_keys=True)
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert abs(sum(w for _, w in outcomes) - 1.0) < 1e-9 and all(w > 0 for _, w in outcomes)
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            explanation = state.explain(action)
+            assert explanation.legal and explanation.rules
+            assert all(rule.source == "jurassic-parts.txt" and rule.passage for rule in explanation.rules)
+        new = state.apply(action)
+        assert json.dumps(state.to_dict(), sort_keys=True) == before  # apply never changes its input
+        assert isinstance(new, JurassicPartsState)
+        data = json.loads(json.dumps(new.to_dict()))
+        assert GAME.state_from_dict(data).to_dict() == new.to_dict()
+        assert new.apply(Correct(data, "round trip")).to_dict() == new.to_dict()
+        _check_views(new)
+        assert all(0 <= u <= held[KIND_OF["PTERO"]] for u, held in zip(new.unpaid_ptero, new.loose))
+        state = new
+
+
+def _check_views(state: Any) -> None:
+    from engines.jurassic_parts.components import KIND_NAMES, PLANT, PTERO
+
+    public = {KIND_NAMES[PLANT], KIND_NAMES[PTERO]}
+    full = state.to_dict()
+    for viewer in (None, *state.players):
+        view = state.view(viewer)
+        for tile in view["slab"]:
+            if not tile["face_up"] or tile["where"] == "gone":
+                assert tile["fossil"] is None and tile["id"] is None
+        for name, seat in view["seats"].items():
+            if name == viewer:
+                assert seat["loose"] == full["seats"][name]["loose"]
+                continue
+            assert set(seat["loose"]) <= public and seat["cards"] == seat["revealed_cards"]
+            hidden = {k: n for k, n in full["seats"][name]["loose"].items() if k not in public}
+            assert seat["concealed"] == sum(hidden.values())
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n_players=st.integers(2, 6), steps=st.integers(1, 90))
+def test_playouts_keep_the_engine_contract(seed: int, n_players: int, steps: int) -> None:
+    _playout_checks(seed, n_players, steps)
+
+
+# -- selling a Pterodactyl no amber was collected for: a named house rule --------------------------------
+
+
+def test_selling_pterodactyls_is_a_named_option(jp: SimpleNamespace) -> None:
+    """JP-SELL forbids selling "a Tile from a complete dinosaur set after amber is collected for it"; a
+    Pterodactyl bought from the Field Leader earned no amber. The engine's reading (never sell a
+    Pterodactyl) stays the default; ``sell_pterodactyls: "unpaid"`` lets such a one be sold."""
+    from engines.core import IllegalAction
+    from engines.jurassic_parts import BuyLeaderTile, EndTurn, Sell
+
+    option = next(o for o in GAME.options if o.name == "sell_pterodactyls")
+    assert option.default == "never" and set(option.choices) == {"never", "unpaid"} and option.house_rule
+    tiles = [(0, 0, "PLANT"), (1, 0, "PTERO"), (2, 0, "PLANT"), (3, 0, "PLANT"), (4, 0, "PLANT")]
+    for rule in ("never", "unpaid"):
+        state = jp.build(["red", "blue"], tiles, options={"sell_pterodactyls": rule})
+
+        def rich(data: dict[str, Any]) -> None:
+            data["seats"]["red"]["amber"] = 5
+            data["field_leader"]["amber"] = 20 - 5 - data["seats"]["blue"]["amber"]
+            data["field_leader"]["tiles"] = {"PTERO": 1}
+
+        state = jp.edit(state, rich)
+        state = state.apply(BuyLeaderTile("red", "PTERO"))  # no amber for a bought Pterodactyl
+        assert state.amber[0] == 4
+        sells = [a for a in state.legal_actions() if isinstance(a, Sell)]
+        if rule == "never":
+            assert sells == []
+            with pytest.raises(IllegalAction):
+                state.apply(Sell("red", "PTERO"))
+            continue
+        assert sells == [Sell("red", "PTERO")]
+        assert state.to_dict()["seats"]["red"]["unpaid_pterodactyls"] == 1
+        again = GAME.state_from_dict(json.loads(json.dumps(state.to_dict())))
+        assert again.to_dict() == state.to_dict()
+        sold = state.apply(Sell("red", "PTERO"))
+        assert sold.amber[0] == 5 and sold.to_dict()["seats"]["red"]["unpaid_pterodactyls"] == 0
+        # a Pterodactyl taken in a split earned its amber: never for sale
+        state = jp.play(sold, EndTurn("red"), EndTurn("blue"), PlaceChisel("red", (1, 0), (2, 0)))
+        state = jp.play(state, TakeTile("red", (1, 0)))
+        assert state.loose[0][KIND_OF["PTERO"]] == 1 and state.amber[0] == 6
+        assert [a for a in state.legal_actions() if isinstance(a, Sell)] == []
+        with pytest.raises(IllegalAction):
+            state.apply(Sell("red", "PTERO"))
