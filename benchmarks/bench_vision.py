@@ -261,10 +261,11 @@ def main() -> int:
         start = time.perf_counter()
         result = tracker.update(changed, 100)
         totals["focused_time"].append(time.perf_counter() - start)
+        reading = tracker.pending or result
+        taken_id = taken.payload.split(":")[2]
+        # Right: the taken tile is gone and no other tile the stable state had was lost.
         totals["focused_right"] += int(
-            tracker.last_path == "focused"
-            and taken.payload.split(":")[2] not in (tracker.pending or result).tags
-            and len((tracker.pending or result).tags) == len(result.tags) - 1
+            tracker.last_path == "focused" and set(result.tags) - set(reading.tags) == {taken_id}
         )
 
     report = summarise(totals, module_px)
