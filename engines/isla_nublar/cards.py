@@ -59,6 +59,17 @@ TILE_EFFECTS = (
 )
 WHISPER_MODES = ("move", "south", "any", "north", "swap", "return")
 EGG = "EGG"
+#: the numbers a development tile's reward needs, by (effect, whisperer mode): key and smallest value
+_TILE_NUMBERS: dict[tuple[str, str], tuple[tuple[str, int], ...]] = {
+    ("amber", "None"): (("n", 1),),
+    ("boxes", "None"): (("n", 1),),
+    ("inventory", "None"): (("extra", 0),),
+    ("improve", "None"): (("extra", 0),),
+    ("finish", "None"): (("points", 0),),
+    ("whisper", "south"): (("max", 1),),
+    ("whisper", "any"): (("max", 1),),
+    ("whisper", "north"): (("max", 1),),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +130,11 @@ def _card(raw: Any, group: str) -> CardType:
     client = raw.get("client")
     _need(client is None or client in CLIENTS, f"{cid}: unknown client {client!r}")
     actions: list[tuple[str, int]] = []
-    for entry in raw.get("actions", []):
+    raw_actions = raw.get("actions", [])
+    _need(isinstance(raw_actions, list), f"{cid}: actions must be a list")
+    for entry in raw_actions:
         do = entry.get("do") if isinstance(entry, Mapping) else None
-        _need(do in CARD_ACTIONS, f"{cid}: unknown action {do!r}")
+        _need(isinstance(do, str) and do in CARD_ACTIONS, f"{cid}: unknown action {do!r}")
         number = entry.get("n", 0)
         _need(
             isinstance(number, int) and (number > 0) == CARD_ACTIONS[str(do)],
@@ -139,7 +152,13 @@ def _card(raw: Any, group: str) -> CardType:
         if kind in ("landscape", "adjacent"):
             _need(raw.get("landscape") in LANDSCAPES, f"{cid}: needs a landscape")
         for key in ("camp", "boxes") if kind in ("landscape", "adjacent", "forefront") else ("points",):
-            _need(isinstance(raw.get(key), int), f"{cid}: needs whole-number {key!r}")
+            value = raw.get(key)
+            _need(
+                isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+                f"{cid}: needs whole-number {key!r}",
+            )
+    if group == "dinosaur":
+        _need(isinstance(raw.get("figure"), str), f"{cid}: figure must be a figure id such as DINO-1")
     return CardType(
         card_id=str(cid),
         group=group,
@@ -188,7 +207,9 @@ def cards_from_dict(data: Any) -> CardSet:
             piles.setdefault(card.cost, []).append(card.card_id)
     _need(len(piles) == 5, f"action cards sort into 5 piles by price, not {len(piles)}")
     tiles: dict[str, DevelopmentTile] = {}
-    for raw in data.get("development_tiles", []):
+    raw_tiles = data.get("development_tiles", [])
+    _need(isinstance(raw_tiles, list), "development_tiles must be a list")
+    for raw in raw_tiles:
         _need(isinstance(raw, Mapping), "development tiles are objects")
         tid, tset, effect = raw.get("id"), raw.get("set"), raw.get("effect")
         _need(isinstance(tid, str) and tid not in tiles, f"bad or duplicate tile id {tid!r}")
@@ -196,6 +217,12 @@ def cards_from_dict(data: Any) -> CardSet:
         _need(effect in TILE_EFFECTS, f"{tid}: unknown effect {effect!r}")
         if effect == "whisper":
             _need(raw.get("mode") in WHISPER_MODES, f"{tid}: unknown whisperer mode")
+        for key, low in _TILE_NUMBERS.get((str(effect), str(raw.get("mode"))), ()):
+            value = raw.get(key)
+            _need(
+                isinstance(value, int) and not isinstance(value, bool) and value >= low,
+                f"{tid}: {key!r} must be a whole number >= {low}",
+            )
         params = {k: v for k, v in raw.items() if k not in ("id", "set", "effect", "client")}
         tiles[str(tid)] = DevelopmentTile(str(tid), str(tset), str(effect), params, raw.get("client"))
     sets = [t.tile_set for t in tiles.values()]

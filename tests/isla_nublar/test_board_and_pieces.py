@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import re
 import json
 from importlib import resources
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -125,6 +127,35 @@ def test_card_validation(mutate, message: str) -> None:
     data = _cards_json()
     mutate(data)
     with pytest.raises(StateFormatError, match=message):
+        cards_from_dict(data)
+
+
+def _tile(data: dict[str, Any], tile_id: str) -> dict[str, Any]:
+    return next(t for t in data["development_tiles"] if t["id"] == tile_id)
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d["action_cards"][0].update(actions=3), "A2-AMBER2: actions must be a list"),
+        (lambda d: d["action_cards"][0].update(actions=None), "A2-AMBER2: actions must be a list"),
+        (lambda d: d["action_cards"][0]["actions"][0].update(do=["amber"]), "A2-AMBER2: unknown action"),
+        (lambda d: d["action_cards"][0]["actions"][0].update(do={"x": 1}), "A2-AMBER2: unknown action"),
+        (lambda d: d["dinosaur_cards"][0].update(figure=["DINO-1"]), "DINO-1: figure must be"),
+        (lambda d: d.update(development_tiles=7), "development_tiles must be a list"),
+        (lambda d: _tile(d, "DEV-A06").update(n="4"), "DEV-A06: 'n' must be a whole number"),
+        (lambda d: _tile(d, "DEV-A09").pop("n"), "DEV-A09: 'n' must be a whole number"),
+        (lambda d: _tile(d, "DEV-B01").update(max=None), "DEV-B01: 'max' must be a whole number"),
+        (lambda d: _tile(d, "DEV-A07").update(extra=-1), "DEV-A07: 'extra' must be a whole number"),
+        (lambda d: _tile(d, "DEV-END-LAB").update(points="ten"), "DEV-END-LAB: 'points' must be"),
+        (lambda d: d["scoring_cards"][0].update(camp=-2), "W-ON-PARK: needs whole-number 'camp'"),
+    ],
+)
+def test_card_file_corruptions_are_named(mutate, message: str) -> None:
+    # every corruption is refused on load with the card or tile named, never later in play
+    data = _cards_json()
+    mutate(data)
+    with pytest.raises(StateFormatError, match=re.escape(message)):
         cards_from_dict(data)
 
 
