@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import copy
-import re
 import json
+import re
 from importlib import resources
 from types import SimpleNamespace
 from typing import Any
