@@ -128,7 +128,15 @@ class VisionPipeline:
     def process(self, frame: Any, index: int, timestamp: float) -> Observation | None:
         if self.tracker is None and not self._start(frame):
             return None
-        observation: Observation = self.tracker.update(frame, index, timestamp)
+        try:
+            observation: Observation = self.tracker.update(frame, index, timestamp)
+        except Exception:
+            # a decoder that fails mid-frame may leave the tracker believing it has read this frame: start
+            # it afresh (same detector and calibration) so that the next frame is read in full
+            from vision.track import Tracker
+
+            self.tracker = Tracker(self.tracker.detector, self.tracker.config)
+            raise
         return observation
 
     def self_test(self, frame: Any) -> dict[str, Any]:

@@ -1,0 +1,91 @@
+"""Faults at a table read by the real vision pipeline: the QR decoder crashing, the camera lost and back,
+a corrupt database at start-up. (SIGKILL at random moments: tests/loop/test_faults.py.)"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from table import build_table
+
+from companion.infer.common import state_key
+from companion.loop import bot_game
+from vision import qr
+
+
+def test_a_crashing_qr_decoder_does_not_lose_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_decode = qr.decode
+    rng = random.Random(5)
+    crashes = 0
+
+    def flaky_decode(*args: Any, **kwargs: Any) -> Any:
+        nonlocal crashes
+        if rng.random() < 0.25:
+            crashes += 1
+            raise RuntimeError("zxing: internal error")
+        return real_decode(*args, **kwargs)
+
+    monkeypatch.setattr(qr, "decode", flaky_decode)
+    table = build_table("jurassik", ["red", "blue"], tmp_path, seed=4)
+    try:
+        reference = bot_game(table.initial_state(), 4, model=table.loop.model)
+        final = table.driver.run()
+        assert crashes > 0 and table.loop.camera.errors == crashes
+        assert final.to_dict() == reference[-1].to_dict()
+        assert state_key(table.loop.store.replay(table.loop.game_id).state) == state_key(final)
+    finally:
+        table.close()
+
+
+def test_camera_lost_and_back_in_the_running_loop(tmp_path: Path) -> None:
+    table = build_table("jurassik", ["red", "blue"], tmp_path, seed=6)
+    loop = table.loop
+    loop.config = type(loop.config)(
+        **{**loop.config.__dict__, "camera": type(loop.config.camera)(max_age_s=0.3)}
+    )
+    loop.source = table.camera
+    table.camera.fps = 20.0
+    try:
+        loop.start()
+        deadline = time.monotonic() + 10
+        while loop.camera.frames < 5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert loop.snapshot()["camera"]["ok"]
+        table.camera.stall(150)  # the camera stops delivering for a second or more
+        deadline = time.monotonic() + 5
+        while not loop.panel.signals.camera_lost and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert loop.panel.signals.camera_lost
+        snapshot = loop.snapshot()
+        assert snapshot["camera"]["ok"] is False and snapshot["panel"]["pattern"] == "camera-lost"
+        deadline = time.monotonic() + 10
+        while loop.panel.signals.camera_lost and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not loop.panel.signals.camera_lost and loop.snapshot()["camera"]["ok"]
+        # and the table is still read: a bot move through the running loop's own camera thread
+        table.driver.pump = None
+        before = len(loop.history())
+        table.driver.max_frames = 400
+        table.driver.step()
+        assert len(loop.history()) == before + 1
+    finally:
+        loop.stop()
+        table.close()
+
+
+def test_a_corrupt_database_is_reported_and_start_up_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "companion.db").write_bytes(b"\x00garbage" * 512)
+    table = build_table("jurassik", ["red", "blue"], tmp_path, seed=7)
+    try:
+        snapshot = table.loop.snapshot()
+        assert snapshot["problems"] and "moved aside" in snapshot["problems"][0]
+        assert list(tmp_path.glob("companion.db.corrupt-*"))
+        table.driver.step()
+        assert len(table.loop.history()) == 1
+    finally:
+        table.close()
