@@ -222,6 +222,10 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
         reveal_cell = _cell(raw_reveal, "reveal_cell", rows, cols)
         if cells[reveal_cell] != HIDDEN:
             raise _fail("reveal_cell must point at a face-down action tile ('?')")
+        from engines.jurassik.engine import _neighbours
+
+        if all(cells[j] is not None for j in _neighbours(rows, cols)[reveal_cell]):
+            raise _fail("reveal_cell must be a tile that was accessible (a side next to a free space)")
     elif raw_reveal is not None:
         raise _fail("reveal_cell is only set while phase is 'reveal'")
 

@@ -43,7 +43,7 @@ def _states_by_phase() -> list[JurassikState]:
 STATES = _states_by_phase()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(step=st.integers(0, len(STATES) - 1), data=st.data())
 def test_an_action_with_fields_of_any_json_type_is_refused_as_an_engine_error(step: int, data: Any) -> None:
     """A web submit of {"kind": "steal", "victim": {}} raised TypeError (unhashable dict) from apply()."""
@@ -145,3 +145,13 @@ def test_nothing_has_happened_while_the_start_tile_lies_in_the_zone(
 def test_a_fresh_table_with_the_start_tile_is_still_a_position(make: Maker) -> None:
     state = make(["START D2-1 D1-1", "D1-2 D1-3 ?"])
     assert [action.kind for action in state.legal_actions()] == ["remove_start"]
+
+
+def test_the_tile_being_revealed_was_accessible(make: Maker) -> None:
+    """Only an accessible tile can be taken (JK-ACCESS), so a reveal pending on a face-down tile with no
+    side next to a free space is impossible; it used to be accepted."""
+    rows = ["? D1-1 D1-2", "D1-3 D1-4 .", "? ? ?"]
+    with pytest.raises(StateFormatError, match="accessible"):
+        make(rows, phase="reveal", reveal_cell=[0, 0])
+    state = make(rows, phase="reveal", reveal_cell=[2, 2])
+    assert state.is_chance_node()

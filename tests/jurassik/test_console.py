@@ -78,7 +78,7 @@ def _mutated(document: Any, choices: list[int], replacement: Any) -> Any:
     return copy
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(["score", "legal"]), document=st.sampled_from(DOCUMENTS) | JSON,
        choices=st.lists(st.integers(0, 50), max_size=5), replacement=JSON)
 def test_no_input_makes_a_traceback_or_exit_1(command: str, document: Any, choices: list[int],
