@@ -55,9 +55,22 @@ class TrackerConfig:
 
 @dataclass(frozen=True)
 class Expectations:
-    """What the engine says can change next: regions (pixel rectangles) where a legal move would show."""
+    """What the engine says can change next: regions where a legal move would show, as pixel rectangles
+    or as table polygons in mm (e.g. the cells of the tiles that can be taken, a seat zone)."""
 
     regions_px: tuple[Rect, ...] = ()
+    regions_mm: tuple[tuple[Point, ...], ...] = ()
+
+    def pixel_regions(self, to_pixels: object = None) -> tuple[Rect, ...]:
+        """All regions as pixel rectangles (``to_pixels``: a calibration's ``to_pixels``)."""
+        rects = list(self.regions_px)
+        if self.regions_mm and callable(to_pixels):
+            for polygon in self.regions_mm:
+                corners = np.asarray(to_pixels(polygon), dtype=np.float64)
+                x0, y0 = corners.min(axis=0)
+                x1, y1 = corners.max(axis=0)
+                rects.append((int(x0), int(y0), int(x1 - x0) + 1, int(y1 - y0) + 1))
+        return tuple(rects)
 
 
 @dataclass
@@ -177,8 +190,14 @@ class Tracker:
             self.stats.focused += 1
             self.last_path = "focused"
             inner = [self._pad(rect, scale, image.shape, 0) for rect, _, _ in blobs]
-            if expectations is not None and expectations.regions_px:
-                inner = self._focus(inner, expectations.regions_px)
+            calibration = self.detector.calibration
+            expected = (
+                expectations.pixel_regions(calibration.to_pixels if calibration is not None else None)
+                if expectations is not None
+                else ()
+            )
+            if expected:
+                inner = self._focus(inner, expected)
             # Decode a tag's size beyond the changed regions so a tag centred inside is never cut.
             rois = [_grow(rect, self._tag_px(), image.shape) for rect in inner]
             # Markers are looked for again only when their own corners of the picture changed.

@@ -118,11 +118,14 @@ def test_expectations_focus_a_change_inside_them(table: tuple[Scene, SlabTruth])
     after = copy.deepcopy(scene)
     removed = after.tags.pop(0)
     image = _frame(after, 6)
+    x, y = removed.center
+    cell = ((x - 60, y - 60), (x + 60, y - 60), (x + 60, y + 60), (x - 60, y + 60))  # table mm
+    result = tracker.update(image, 1, expectations=Expectations(regions_mm=(cell,)))
+    assert tracker.last_path == "focused"
     calibration = tracker.detector.calibration
     assert calibration is not None
-    cx, cy = calibration.to_pixels([removed.center])[0]
-    region = (int(cx) - 150, int(cy) - 150, 300, 300)
-    result = tracker.update(image, 1, expectations=Expectations((region,)))
+    (rect,) = Expectations(regions_mm=(cell,)).pixel_regions(calibration.to_pixels)
+    assert rect[2] > 150 and rect[3] > 150  # 120 mm at about 1.7 px/mm
     assert result.stable and removed.payload.split(":")[2] not in result.tags
     assert len(result.tags) == len(truth.cells) - 1
 
