@@ -1,8 +1,8 @@
 """Temporal tracking: turn a stream of per-frame readings into stable observations.
 
 - **Nothing changed** (the cheap path): every frame is reduced to a small grey image (a strided view and one
-  resize: ~0.2 ms for 2304x1296); if no block differs from the previous frame beyond noise, the last
-  result is returned without decoding anything.
+  resize: ~0.2 ms for 2304x1296); if no block differs from the previous frame beyond noise and no change is
+  pending, the last result is returned without decoding anything.
 - **Hands and arms**: the small image is compared with the one of the last committed state; a large changed
   blob that reaches the frame's edge (an arm always does) or is mostly skin-coloured is an occluder: the
   tracker holds the last stable state (``held=True``, the region in ``occluded``) and reads nothing.
@@ -13,8 +13,9 @@
   stable state is held with that calibration status (``stable=False``) until the markers are back or the
   camera is recalibrated.
 - **Settling**: a reading that differs from the stable state becomes *pending*; it is committed only when
-  the same reading (tags, cells, faces, rotations, zones, pegs) has been seen in ``window`` consecutive
-  frames, so a flickering tag or a half-placed piece never becomes a change.
+  the same reading (tags, cells, faces, rotations, zones, pegs) has been read in ``window`` consecutive
+  frames (each of them read again, focused on the change), so a tag that failed to decode once or a
+  half-placed piece never becomes a change.
 """
 
 from __future__ import annotations
@@ -144,11 +145,12 @@ class Tracker:
         )
         self._previous_small = small
         periodic = config.full_every > 0 and self.stats.frames % config.full_every == 0
-        if unchanged and self._last_result is not None and not periodic:
+        # A pending change is confirmed by reading it again (a tag that failed to decode once must not
+        # become a removal just because the next frames look the same), so only settled frames are cheap.
+        settled = self.pending is None or self._held
+        if unchanged and settled and self._last_result is not None and not periodic:
             self.stats.unchanged += 1
             self.last_path = "unchanged"
-            if self.pending is not None and not self._held:
-                return self._confirm(self.pending, small, frame_index, timestamp)
             return self._result(frame_index, timestamp)
 
         if self.stable is None or self._reference_small is None:
@@ -346,14 +348,6 @@ class Tracker:
             self.pending, self.pending_count = reading, 1
         if self.pending_count >= self.config.window:
             return self._commit(reading, small, frame_index, timestamp)
-        return self._result(frame_index, timestamp)
-
-    def _confirm(
-        self, pending: Observation, small: np.ndarray, frame_index: int, timestamp: float
-    ) -> Observation:
-        self.pending_count += 1
-        if self.pending_count >= self.config.window:
-            return self._commit(pending, small, frame_index, timestamp)
         return self._result(frame_index, timestamp)
 
     def _commit(
