@@ -129,8 +129,13 @@ def board_svg() -> Response:
     snap = shared_snapshot()
     if seq is not None:
         past = ask(table().state_at, seq, _game_id())
-        snap = {**snap, "view": past.get("view"), "split": past.get("split"), "pending": None,
-                "legal": [], "last_event": past.get("event")}
+        view = past.get("view")
+        game = view.get("game", snap.get("game")) if isinstance(view, dict) else snap.get("game")
+        event = past.get("event")
+        if event is None:  # the session's state_at need not carry its event: find it in the history
+            event = next((e for e in ask(table().history, _game_id()) if e.get("seq") == seq), None)
+        snap = {**snap, "game": game, "view": view, "split": past.get("split"), "pending": None,
+                "legal": [], "last_event": event}
     return _svg(drawing.board_svg(snap))
 
 

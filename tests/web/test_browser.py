@@ -21,6 +21,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MAX_SHOT_BYTES = 300_000
 SEED = 45  # a seed whose bots break a three-tile part off the slab early
 MAX_BOT_ACTIONS = 160
+SCORES_AFTER = 60  # committed moves before the scores screenshot
 PAGE_ERRORS: list[str] = []
 
 pytestmark = [
@@ -162,7 +163,8 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
              "i => i.complete && i.naturalWidth > 0)")
     shoot(page, "history")
 
-    # 6. the other pages
+    # 6. the other pages, a little further into the game so that the score chart tells something
+    play_until(demo, lambda: len(demo.loop.history()) >= SCORES_AFTER, 3 * SCORES_AFTER)
     page.goto(url + "scores")
     wait_for(page, "document.querySelector('img.chart').complete")
     assert re.search(r"\d", page.inner_text("#score-cards"))
@@ -171,6 +173,11 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
     shoot(page, "setup", full_page=True)
     page.goto(url + "panel")
     shoot(page, "panel")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone at the table
+    page.goto(url)
+    wait_for(page, "Number(document.getElementById('frame').dataset.count || 0) >= 1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the screen
+    shoot(page, "table-phone", full_page=True)
     assert PAGE_ERRORS == []
 
 
