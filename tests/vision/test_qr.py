@@ -16,8 +16,12 @@ from companion.cli import main
 from vision import qr
 from vision.stamps import code_corners, stamp_qr
 
-PLACES = [("DT1:JP:F07", (150.0, 140.0), 0.0), ("DT1:JK:D3-2L", (420.0, 150.0), 33.0),
-          ("DT1:JB:SUPER-YUMMY-01", (160.0, 400.0), 135.0), ("DT1:IN:DINO-2", (430.0, 400.0), -80.0)]
+PLACES = [
+    ("DT1:JP:F07", (150.0, 140.0), 0.0),
+    ("DT1:JK:D3-2L", (420.0, 150.0), 33.0),
+    ("DT1:JB:SUPER-YUMMY-01", (160.0, 400.0), 135.0),
+    ("DT1:IN:DINO-2", (430.0, 400.0), -80.0),
+]
 
 
 def _frame() -> np.ndarray:
@@ -81,8 +85,9 @@ def test_decode_command_bad_file_exits_2_with_one_line(tmp_path: Path, content: 
     path = tmp_path / "bad.png"
     if content is not None:
         path.write_bytes(content)
-    result = subprocess.run([sys.executable, "-m", "companion", "decode", str(path)],
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "decode", str(path)], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1

@@ -84,8 +84,11 @@ _CHARS = st.sampled_from([*sorted(tags.ALPHANUMERIC), "_", "a", "é", "\x00", "\
     st.one_of(
         st.text(max_size=40),
         st.text(_CHARS, max_size=30),
-        st.builds(lambda g, i: f"DT1:{g}:{i}", st.sampled_from(["JP", "JK", "JB", "IN", "XX", ""]),
-                  st.text(_CHARS, max_size=25)),
+        st.builds(
+            lambda g, i: f"DT1:{g}:{i}",
+            st.sampled_from(["JP", "JK", "JB", "IN", "XX", ""]),
+            st.text(_CHARS, max_size=25),
+        ),
         st.binary(max_size=20),
         st.none(),
         st.integers(),
