@@ -153,3 +153,58 @@ def test_missing_devices_are_named() -> None:
     if not on_raspberry_pi():
         with pytest.raises(SourceError, match="Raspberry Pi"):
             PiCameraSource().open()
+
+
+def test_pi_camera_reads_main_and_lores_streams_through_picamera2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Pi here: a stand-in picamera2 module records what the source asks of it."""
+    import sys
+    import types
+
+    from vision import sources
+
+    calls: list[str] = []
+
+    class Request:
+        def make_array(self, stream: str) -> np.ndarray:
+            calls.append(f"array:{stream}")
+            if stream == "main":
+                return np.zeros((1296, 2304, 3), np.uint8)
+            return np.zeros((324 * 3 // 2, 576), np.uint8)  # YUV420: luma rows, then chroma
+
+        def release(self) -> None:
+            calls.append("release")
+
+    class Picamera2:
+        def create_video_configuration(
+            self, main: dict[str, object], lores: dict[str, object]
+        ) -> dict[str, object]:
+            calls.append(f"config:{main['size']}:{lores['size']}:{lores['format']}")
+            return {"main": main, "lores": lores}
+
+        def configure(self, config: object) -> None:
+            calls.append("configure")
+
+        def start(self) -> None:
+            calls.append("start")
+
+        def capture_request(self) -> Request:
+            return Request()
+
+        def stop(self) -> None:
+            calls.append("stop")
+
+        def close(self) -> None:
+            calls.append("close")
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = Picamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    monkeypatch.setattr(sources, "on_raspberry_pi", lambda: True)
+    camera = sources.PiCameraSource(clock=lambda: 5.0)
+    camera.open()
+    frame = camera.read()
+    camera.close()
+    assert frame is not None and frame.image.shape == (1296, 2304, 3)
+    assert frame.lores is not None and frame.lores.shape == (324, 576)  # the luma plane only
+    assert calls[0] == "config:(2304, 1296):(576, 324):YUV420"
+    assert calls[-2:] == ["stop", "close"] and "release" in calls
