@@ -44,6 +44,18 @@ def test_every_isla_nublar_example_file_is_accepted(capsys: Any, monkeypatch: An
             ok(capsys, monkeypatch, ["legal", "nublar", str(path)])
 
 
+def test_example_states_are_what_the_engine_writes() -> None:
+    # the documented examples follow the current state format (every option, every pool)
+    from engines.isla_nublar import GAME
+
+    for path in sorted(EXAMPLES.glob("isla-nublar-*.json")):
+        data = json.loads(path.read_text())
+        if "position" in data:
+            continue
+        state = data["state"] if "state" in data and "game" not in data else data
+        assert GAME.state_from_dict(state).to_dict() == state, path.name
+
+
 def test_score_of_the_connections_example(capsys: Any, monkeypatch: Any) -> None:
     result = ok(capsys, monkeypatch, ["score", "isla-nublar", str(EXAMPLES / "isla-nublar-connections.json")])
     assert result["scoring_cards"]["W-CONNECTIONS"]["points"]["red"] == 6  # "Red gets 6 points"
