@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from vision.render import CameraModel
-from vision.scene import RGB, Point, Shape, Zone
+from vision.scene import RGB, Point, Scene, Shape, Zone
 
 #: Seat colours in seat order (CONVENTIONS.md); also the chisel, camp, box and LED colours.
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -82,6 +82,24 @@ def shade(rgb: RGB, factor: float) -> RGB:
         int(max(0, min(255, rgb[1] * factor))),
         int(max(0, min(255, rgb[2] * factor))),
     )
+
+
+#: The colour of the shadow a piece casts on the felt (lamps above and a little north-west of the table).
+SHADOW_RGB: RGB = (26, 36, 30)
+SHADOW_OFFSET: Point = (1.4, 1.9)
+
+
+def add_shadows(scene: Scene, start: int) -> None:
+    """Give every tagged piece drawn from ``scene.shapes[start]`` on (shapes labelled with a tag id of the
+    scene) a shadow, drawn before all of them so that no shadow falls on a neighbouring piece."""
+    ids = {tag.payload.rsplit(":", 1)[-1] for tag in scene.tags}
+    dx, dy = SHADOW_OFFSET
+    shadows = [
+        Shape(tuple((x + dx, y + dy) for x, y in shape.polygon), SHADOW_RGB)
+        for shape in scene.shapes[start:]
+        if shape.label in ids
+    ]
+    scene.shapes[start:start] = shadows
 
 
 def piece_shapes(center: Point, radius: float, rgb: RGB, label: str = "") -> list[Shape]:

@@ -31,6 +31,7 @@ from vision.tables import (
     TABLE_WIDTH,
     Rect,
     Seat,
+    add_shadows,
     circle_polygon,
     offset,
     piece_shapes,
@@ -217,6 +218,7 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
     scene.shapes.append(Shape(rect_polygon(layout.general), shade(FELT, 1.15), shade(FELT, 1.4), "general"))
     scene.shapes.append(Shape(rect_polygon(layout.pen), shade(FELT, 0.8), shade(FELT, 1.3), "pen"))
 
+    pieces_from = len(scene.shapes)
     figure_fields = {field for field in state.dinos.values() if field is not None}
     for field_id in board.fields:
         if field_id in figure_fields:
@@ -285,4 +287,5 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
                 place, layout.camp_radius, SEAT_RGB[colour_of[player]], "camp general"
             )
             index += 1
+    add_shadows(scene, pieces_from)
     return scene

@@ -29,6 +29,7 @@ from vision.tables import (
     Rect,
     Seat,
     StableIds,
+    add_shadows,
     circle_polygon,
     rect_polygon,
     shade,
@@ -318,6 +319,7 @@ def scene_for(
                 )
             )
 
+    pieces_from = len(scene.shapes)
     for cell in sorted(state.grass):
         if cell in occupied:
             continue  # a figure stands on it (about to eat it): the token is out of sight
@@ -376,4 +378,5 @@ def scene_for(
         for piece, place in ids.seat_places(colour, [p for p, _ in pieces], slots):
             draw = _figure if piece.startswith("TRI-") else _piece
             draw(scene, layout, place, piece, fills[piece], seat.facing)
+    add_shadows(scene, pieces_from)
     return scene

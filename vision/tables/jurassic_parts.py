@@ -36,6 +36,7 @@ from vision.tables import (
     Rect,
     Seat,
     StableIds,
+    add_shadows,
     offset,
     piece_shapes,
     rect_polygon,
@@ -563,6 +564,7 @@ def scene_for(
     scene.shapes.append(Shape(rect_polygon(layout.box), BOX_RGB, shade(BOX_RGB, 0.6), "box"))
     scene.shapes.append(Shape(rect_polygon(layout.supply), shade(FELT, 1.15), shade(FELT, 1.4), "supply"))
 
+    pieces_from = len(scene.shapes)
     slab = state.layout
     pool = set(state.pool)
     printed = printed_tiles(state, ids)
@@ -629,4 +631,5 @@ def scene_for(
     for i in range(int(state.supply)):
         place = (sx0 + 12.0 + (i % 10) * 12.0, sy0 + 14.0 + (i // 10) * 12.0)
         scene.shapes.append(Shape(layout.hexagon(place, 5.0), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
+    add_shadows(scene, pieces_from)
     return scene

@@ -27,6 +27,7 @@ from vision.tables import (
     Rect,
     Seat,
     StableIds,
+    add_shadows,
     offset,
     rect_polygon,
     rotate,
@@ -184,6 +185,7 @@ def scene_for(
     )
     scene.shapes.append(Shape(rect_polygon(layout.box), BOX_RGB, shade(BOX_RGB, 0.6), label="box"))
 
+    pieces_from = len(scene.shapes)
     reveal_cell = state.reveal_cell if state.phase == "reveal" else None
     for index, token in enumerate(state.cells):
         row, col = divmod(index, cols)
@@ -231,4 +233,5 @@ def scene_for(
         for (tile, fill), slot in zip(placed, slots):  # more tiles than slots: the rest lie stacked, unseen
             band = DINO_RGB[(_dino_number(tile) - 1) % len(DINO_RGB)]
             _tile(scene, slot, layout.tile_side, tile, layout.tag_size, fill, seat.facing, band)
+    add_shadows(scene, pieces_from)
     return scene
