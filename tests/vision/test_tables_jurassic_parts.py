@@ -291,3 +291,18 @@ def test_the_roomy_table_shows_every_tile_of_a_six_player_game() -> None:
     read = {code.text for code in zxingcpp.read_barcodes(frame.image)}
     assert read == {tag.payload for tag in scene.tags}
     assert 2.6 < min(t.px_per_module for t in frame.tags) < 3.0  # the price of the room
+
+
+def test_true_reveal_names_the_tile_behind_each_back(start: JurassicPartsState) -> None:
+    slab = start.layout
+    hidden = [slot for slot in range(slab.size) if start.fossil[slot] < 0]
+    assert hidden
+    seen = set()
+    for slot in hidden:
+        reveal = true_reveal(start, slab.cells[slot])
+        assert reveal is not None
+        component = COMPONENT_BY_ID[reveal.tile]
+        assert component.back == slab.backs[slot] and component.fossil == reveal.fossil
+        seen.add(reveal.tile)
+    assert len(seen) == len(hidden)
+    assert true_reveal(start, (40, 40)) is None
