@@ -94,6 +94,15 @@ class IslaNublarGame(Game):
             ),
         )
 
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The common check, and true/false options must be true or false (1 == True would slip through)."""
+        resolved = super().resolve_options(given)
+        for option in self.options:
+            value = resolved[option.name]
+            if isinstance(option.default, bool) and not isinstance(value, bool):
+                raise StateFormatError(f"option {option.name!r} must be true or false, not {value!r}")
+        return resolved
+
     def with_board(self, board: Board) -> IslaNublarGame:
         return IslaNublarGame(board, self.cards)
 

@@ -237,3 +237,13 @@ def test_individual_ratings_buried_camps_house_rule(
     kit.put_camp(basic, "red", "C1R1")
     kit.put_camp(basic, "blue", "C1R1")
     assert basic.scoring_card_points("W-ON-PLAIN", "red") == 0
+
+
+@pytest.mark.parametrize("value", [1, 0, "yes", None])
+def test_true_false_options_take_only_true_or_false(kit: SimpleNamespace, value: object) -> None:
+    with pytest.raises(StateFormatError, match="clients"):
+        kit.game.new_initial_state(("red", "blue"), options={"clients": value})
+    data = kit.fresh().to_dict()
+    data["options"]["individual_ratings"] = value
+    with pytest.raises(StateFormatError, match="individual_ratings"):
+        kit.game.state_from_dict(data)
