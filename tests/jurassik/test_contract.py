@@ -1,0 +1,64 @@
+"""The engine-core contract checked on random playouts: purity against deep copies, JSON round trips,
+proper chance nodes, explanations that cite rules, views and Correct."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from engines.core import Action, Correct, State, sample_chance
+from engines.jurassik import GAME, JurassikState, Take
+
+SHARED = ("game", "rules")  # immutable rule data shared between states on purpose
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    return copy.deepcopy({key: value for key, value in vars(state).items() if key not in SHARED})
+
+
+def check_step(state: JurassikState, rng: random.Random) -> Action:
+    """Every contract point at one state; returns the action to play next."""
+    before = snapshot(state)
+    data = json.loads(json.dumps(state.to_dict()))
+    assert GAME.state_from_dict(data).to_dict() == data
+    for viewer in (None, *state.players):
+        json.dumps(state.view(viewer))
+    legal = state.legal_actions()
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9 and all(p > 0 for _, p in outcomes)
+        assert [action for action, _ in outcomes] == legal
+    else:
+        assert state.chance_outcomes() == []
+    for action in legal:
+        after = state.apply(action)
+        assert snapshot(state) == before, f"apply({action}) changed its input"
+        assert after is not state
+        explanation = state.explain(action)
+        assert explanation.legal and explanation.rules
+        assert GAME.action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
+    refused = state.explain(Take(state.to_play, -1, 0))
+    assert not refused.legal and len(refused.rules) == 1 and refused.rules[0].passage
+    assert snapshot(state) == before
+    return sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
+
+
+@pytest.mark.parametrize("players, options", [
+    (["ana", "ben"], {}),
+    (["ana", "ben", "cy", "dee", "eve"], {"compulsory_actions": True}),
+    (["ana", "ben", "cy"], {"edition": "es"}),
+])
+def test_the_core_contract_holds_at_every_step_of_a_playout(
+    players: list[str], options: dict[str, Any]
+) -> None:
+    rng = random.Random(len(players))
+    state = GAME.new_initial_state(players, random.Random(7), options)
+    while not state.is_terminal():
+        state = state.apply(check_step(state, rng))
+    assert state.legal_actions() == [] and state.outcome() is not None
+    corrected = state.apply(Correct(state.to_dict(), "replay check"))
+    assert corrected == state and corrected is not state
