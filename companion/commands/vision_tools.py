@@ -103,16 +103,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     try:
         calibration = cal.calibrate(image, layout, args.marker_size)
     except cal.CalibrationError as error:
-        _print_json(
-            {
-                "ok": False,
-                "problems": [str(error)],
-                "markers": {
-                    str(i): {"visible": i in found}
-                    for i, found in [(i, cal.detect_markers(image)) for i in (0, 1, 2, 3)]
-                },
-            }
-        )
+        found = cal.detect_markers(image)
+        markers = {str(i): {"visible": i in found} for i in (0, 1, 2, 3)}
+        _print_json({"ok": False, "problems": [str(error)], "markers": markers})
         return 1
     if args.game:
         from vision import detect, pegs

@@ -104,3 +104,19 @@ def test_calibrate_command_bad_image_exits_2(tmp_path: Path, capsys: pytest.Capt
     assert main(["calibrate", str(tmp_path / "missing.png")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+
+
+def test_calibrate_command_names_hidden_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import cv2
+
+    frame = _frame(CameraModel())
+    image = frame.image.copy()
+    x0, y0 = np.min(frame.markers[1].corners, axis=0).astype(int) - 20
+    x1, y1 = np.max(frame.markers[1].corners, axis=0).astype(int) + 20
+    image[max(0, y0) : y1, x0:x1] = 90
+    path = tmp_path / "frame.png"
+    cv2.imwrite(str(path), image)
+    assert main(["calibrate", str(path)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and "not visible: 1" in report["problems"][0]
+    assert [m["visible"] for m in report["markers"].values()] == [True, False, True, True]
