@@ -59,7 +59,8 @@ class SyntheticCamera:
 
     ``clock`` gives the timestamps (``time.monotonic`` by default; tests pass a fake). ``fps`` > 0 makes
     :meth:`read` pace itself like a real camera (sleeping until the next frame is due); 0 delivers frames as
-    fast as they are asked for. ``seed`` makes the whole frame sequence reproducible.
+    fast as they are asked for. ``seed`` makes the whole frame sequence reproducible. ``flicker`` (0..1)
+    makes each frame's overall brightness wander by up to that fraction (lamp flicker, auto-exposure).
     """
 
     def __init__(
@@ -71,12 +72,14 @@ class SyntheticCamera:
         fps: float = 0.0,
         clock: Callable[[], float] = time.monotonic,
         name: str = "synthetic",
+        flicker: float = 0.0,
     ) -> None:
         # Default: the tables' recommended framing (the markers' margin only), 2304 x 1296, straight above.
         self.camera = camera or CameraModel(margin=28.0, border=0.015)
         self.effects = effects or Effects()
         self.fps = fps
         self.name = name
+        self.flicker = flicker
         self._clock = clock
         self._seed = seed
         self._lock = threading.Lock()
@@ -197,7 +200,12 @@ class SyntheticCamera:
                 self._cache_key = key
             clean = self._cache
         photometric = replace(self.effects, hands=0)
-        image = apply_effects(clean.image, photometric, random.Random(self._seed * 1_000_003 + index))
+        chance = random.Random(self._seed * 1_000_003 + index)
+        image = apply_effects(clean.image, photometric, chance)
+        if self.flicker > 0:
+            # Mains-lamp flicker / auto-exposure hunting: the whole frame a little brighter or darker.
+            gain = 1.0 + chance.uniform(-self.flicker, self.flicker)
+            image = cv2.convertScaleAbs(image, alpha=gain)
         if image is clean.image:
             image = image.copy()
         self.truth = replace(clean, image=image)

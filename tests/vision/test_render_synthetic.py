@@ -120,3 +120,12 @@ def test_stalls_and_failures_then_frames_again() -> None:
         camera.read()
     frame = camera.read()
     assert frame is not None and frame.index == 0  # nothing was delivered before
+
+
+def test_flicker_changes_the_brightness_of_whole_frames() -> None:
+    steady = SyntheticCamera(table("F01"), SMALL, seed=5)
+    wavering = SyntheticCamera(table("F01"), SMALL, seed=5, flicker=0.15)
+    steady_means = [float(frame.image.mean()) for frame in steady.frames(4)]
+    wavering_means = [float(frame.image.mean()) for frame in wavering.frames(4)]
+    assert max(steady_means) - min(steady_means) < 0.01
+    assert max(wavering_means) - min(wavering_means) > 1.0
