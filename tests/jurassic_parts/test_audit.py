@@ -261,3 +261,113 @@ def test_selling_pterodactyls_is_a_named_option(jp: SimpleNamespace) -> None:
         assert [a for a in state.legal_actions() if isinstance(a, Sell)] == []
         with pytest.raises(IllegalAction):
             state.apply(Sell("red", "PTERO"))
+
+
+# -- the split command fuzzed through the command line ----------------------------------------------------
+
+_JSON_LEAVES = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(allow_nan=False), st.text(max_size=5),
+    st.sampled_from(["F01", "F05", "F09", "F58", "red", "blue", "green", "q"]))
+_JSON_VALUES = st.recursive(_JSON_LEAVES, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=4), inner, max_size=3)), max_leaves=6)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+def _strip() -> dict[str, Any]:
+    """4 x 3 tiles plus F13 above F04, cut between columns 1 and 2: 6 tiles awarded, 7 stay."""
+    cells = [(q, r) for r in range(3) for q in range(4)] + [(3, -1)]
+    return {"players": ["red", "blue", "green"], "current": "blue",
+            "tiles": [{"id": f"F{i + 1:02d}", "q": q, "r": r} for i, (q, r) in enumerate(cells)],
+            "chisels": [{"a": a, "b": b, "player": who} for a, b, who in (
+                ("F02", "F03", "red"), ("F06", "F07", "blue"), ("F10", "F11", "green"), ("F03", "F06", "red"),
+                ("F07", "F10", "blue"), ("F01", "F02", "green"))]}
+
+
+def _mutate(data: st.DataObject, document: Any) -> Any:
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(document)))
+        value = data.draw(_JSON_VALUES)
+        if not path:
+            return value
+        holder = document
+        for step in path[:-1]:
+            holder = holder[step]
+        if data.draw(st.booleans()) and isinstance(holder, dict):
+            holder.pop(path[-1], None)
+        else:
+            holder[path[-1]] = value
+    return document
+
+
+def _cli(argv: list[str], text: str) -> tuple[int, str, str]:
+    import contextlib
+    import io
+    import sys
+
+    out, err = io.StringIO(), io.StringIO()
+    stdin = sys.stdin
+    sys.stdin = io.StringIO(text)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main([*argv, "-"])
+    finally:
+        sys.stdin = stdin
+    if status == 2:
+        assert out.getvalue() == "" and err.getvalue().count("\n") == 1 and "Traceback" not in err.getvalue()
+    else:
+        assert status == 0 and err.getvalue() == ""
+    return status, out.getvalue(), err.getvalue()
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=st.data())
+def test_split_cli_fuzz_answers_or_refuses_in_one_line(data: st.DataObject) -> None:
+    assert split_ruling(_strip())["options"][0]["ranking"] == [
+        {"player": "blue", "chisels": 2, "takes": 3}, {"player": "red", "chisels": 2, "takes": 2},
+        {"player": "green", "chisels": 1, "takes": 1}]
+    status, out, _ = _cli(["split"], json.dumps(_mutate(data, _strip())))
+    if status == 2:
+        return
+    ruling = json.loads(out)
+    if not ruling["split"]:
+        return
+    assert len(ruling["options"]) == (2 if ruling["equal"] else 1)
+    for option in ruling["options"]:
+        assert option["smaller"] == sorted(option["smaller"])
+        ranking = option["ranking"]
+        assert [e["chisels"] for e in ranking] == sorted((e["chisels"] for e in ranking), reverse=True)
+        assert sum(e["takes"] for e in ranking) + option["field_leader"] == len(option["smaller"])
+        assert {e["player"]: e["chisels"] for e in ranking} == option["returned_dull"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_score_cli_fuzz_answers_or_refuses_in_one_line(data: st.DataObject) -> None:
+    holdings = {"players": [
+        {"name": "red", "tiles": ["TREX-1", "PLANT", "PTERO", "BONES", "BONES:RAPTOR-2"], "amber": 3},
+        {"name": "blue", "tiles": ["RAPTOR-1", "RAPTOR-2", "PLANT"], "amber": 1}]}
+    status, out, _ = _cli(["score", "jurassic-parts"], json.dumps(_mutate(data, holdings)))
+    if status == 0:
+        result = json.loads(out)
+        assert set(result["winners"]) <= set(result["players"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_legal_cli_fuzz_answers_or_refuses_in_one_line(data: st.DataObject) -> None:
+    import random
+
+    state = GAME.new_initial_state(["red", "blue", "green"], rng=random.Random(data.draw(st.integers(0, 9))))
+    status, out, _ = _cli(["legal", "jurassic-parts"], json.dumps(_mutate(data, state.to_dict())))
+    if status == 0:
+        assert "actions" in json.loads(out)
