@@ -78,6 +78,25 @@ def describe(loop: Any, url: str) -> str:
             f"{'ok' if camera['ok'] else 'LOST'} {camera['fps']:.0f} fps; page {url}")
 
 
+def _write_config(path: str) -> int:
+    """Write the annotated example config (every key with its default) for the person setting up the Pi."""
+    from pathlib import Path
+
+    from companion.config import EXAMPLE
+
+    target = Path(path)
+    if target.exists():
+        print(f"companion serve: {target} exists; not overwriting it", file=sys.stderr)
+        return 2
+    lines = EXAMPLE.strip("\n").splitlines()
+    text = "\n".join(line[4:] if line.startswith("    ") else line for line in lines)
+    # a service keeps its database in systemd's StateDirectory and deals each game afresh
+    text = text.replace("\nstate_dir = ", "\n# state_dir = ").replace("\nseed = ", "\n# seed = ")
+    target.write_text(text + "\n", encoding="utf-8")
+    print(f"wrote {target}: edit the game, seats, pins, camera and web sections")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
     from companion.loop import TableLoop, vision_pipeline
@@ -85,6 +104,8 @@ def _serve(args: argparse.Namespace) -> int:
     from companion.web import WebConfig, create_app
     from companion.web import server as web_server
 
+    if args.write_config:
+        return _write_config(args.write_config)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         config = load_config(args.config)
@@ -137,4 +158,6 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--config", default=None, help="the TOML config file (default: built-in defaults)")
     serve.add_argument("--port", type=int, default=None, help="web port (overrides [web] port)")
+    serve.add_argument("--write-config", metavar="PATH", default="",
+                       help="write an annotated example config file to PATH and exit")
     serve.set_defaults(handler=_serve)

@@ -79,3 +79,16 @@ def test_serve_refuses_lan_without_a_pin(tmp_path: Path) -> None:
                             env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     assert result.returncode == 2
     assert "PIN" in result.stderr
+
+
+def test_write_config_gives_a_valid_annotated_file(tmp_path: Path) -> None:
+    from companion.cli import main
+    from companion.config import load_config
+
+    target = tmp_path / "config.toml"
+    assert main(["serve", "--write-config", str(target)]) == 0
+    text = target.read_text()
+    assert "[web]" in text and "lan = false" in text and "# state_dir" in text
+    config = load_config(target)
+    assert config.game == "jurassic-parts" and config.seed is None and not config.web.lan
+    assert main(["serve", "--write-config", str(target)]) == 2  # never overwrites
