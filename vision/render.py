@@ -299,6 +299,8 @@ def make_hand(
     """A hand-and-arm polygon entering the table from ``edge`` ("N", "E", "S", "W"), fingertips near
     ``reach``. Sizes are an adult's (palm about 85 mm wide, arm about 75 mm wide)."""
     edge = edge or rng.choice("NESW")
+    if edge not in ("N", "E", "S", "W"):
+        raise ValueError(f"a hand enters from edge N, E, S or W, not {edge!r}")
     if reach is None:
         reach = (rng.uniform(0.15, 0.85) * scene_width, rng.uniform(0.15, 0.85) * scene_height)
     starts = {

@@ -111,6 +111,8 @@ class SyntheticCamera:
     ) -> None:
         """Schedule a hand over the table for ``frames`` frames starting ``delay`` frames from now,
         fingertips ending at ``reach`` (table mm; random when None), entering from ``edge`` (N/E/S/W)."""
+        if edge is not None and edge not in ("N", "E", "S", "W"):
+            raise ValueError(f"a hand enters from edge N, E, S or W, not {edge!r}")
         with self._lock:
             start = self._index + 1 + delay
             seed = random.Random(f"{self._seed}/{start}/{frames}/{reach}/{edge}").randrange(1 << 31)

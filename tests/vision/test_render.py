@@ -211,6 +211,11 @@ def test_hands_cover_what_they_cover(scene: Scene) -> None:
     assert far.visible == 1.0
 
 
+def test_a_hand_from_nowhere_is_refused() -> None:
+    with pytest.raises(ValueError):
+        make_hand(1000.0, 560.0, random.Random(1), edge="X")
+
+
 def test_random_hands_enter_from_an_edge() -> None:
     rng = random.Random(11)
     for _ in range(20):
