@@ -104,6 +104,8 @@ RULES: list[Rule] = [
         "Purchase: ignore Rocks",
         "Your next 2 Chisels this turn ignore Rocks. Place them on any available gap without needing to dull "
         "extra Chisels.",
+        "The next 2 chisels placed this turn cost 1 each, rocky gap or not (each placement uses one up); "
+        "bought twice in a turn: the next 4; unused ones lapse at the end of the turn.",
     ),
     _rule("JP-BUY-SHARPEN", "Purchase: sharpen", "Sharpen 2 additional Chisels.",
           "Needs at least one dull chisel; sharpens up to 2."),
@@ -201,6 +203,8 @@ RULES: list[Rule] = [
         "Collected Fossil tiles that are not part of a complete dinosaur may be concealed from other "
         "players. "
         "This does not apply to plants and Pterodactyls.",
+        "Views show other players' plants, Pterodactyls, completed dinosaurs and a count of concealed "
+        "tiles; tiles gone from the slab are not named in any view, which would give concealed ones away.",
     ),
     _rule(
         "JP-COMPLETE",
@@ -229,7 +233,9 @@ RULES: list[Rule] = [
         "missing Fossil piece. You can also wait until the very end of the game to commit the tile. Once "
         "committed, you cannot move the wild card to another dinosaur.",
         "A Pile of Bones only replaces a missing part of a dinosaur of which the player holds at least one "
-        "real tile. Uncommitted Piles of Bones are placed at the end in the way that scores most.",
+        "real tile. It is committed by the active player in the main phase or by a contributor taking a "
+        "share. Uncommitted Piles of Bones are placed at the end in the way that scores most and, among "
+        "equal scores, does best in the tie-break chain (house rule end_bones=loose: they stay loose).",
     ),
     _rule(
         "JP-SCORE",
