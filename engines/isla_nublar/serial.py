@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engines.core import Action, StateFormatError
 from engines.isla_nublar import actions as act
 from engines.isla_nublar.board import DIRECTIONS
+from engines.isla_nublar.cards import EGG
 from engines.isla_nublar.state import (
     AUTO_TASKS,
     BOXES_PER_PLAYER,
@@ -265,6 +266,17 @@ def state_from_dict(game: IslaNublarGame, data: Any) -> IslaNublarState:
         state.tracks[client] = list(tiles)
     if options["clients"]:
         _need(sorted(state.tracks) == sorted(game.cards.clients), "The Clients needs a track per client")
+    seen_tiles: set[str] = set()
+    for client, tiles in state.tracks.items():
+        finishing = [t for t in tiles if game.cards.tiles[t].tile_set == "finish"]
+        _need(
+            bool(tiles) and finishing == [tiles[-1]] and game.cards.tiles[tiles[-1]].client == client,
+            f"clients.tracks.{client} must end with the {client} finishing tile (and hold no other)",
+        )
+        _need(
+            not seen_tiles & set(tiles) and len(set(tiles)) == len(tiles), "a development tile is dealt twice"
+        )
+        seen_tiles |= set(tiles)
     for p in names:
         for client, position in state.influence[p].items():
             _need(
@@ -356,6 +368,19 @@ def check_conservation(state: IslaNublarState) -> None:
     count(state.scoring_deck)
     count(state.box)
     count(_row_counts(state.row))
+    starting = [card for card in state.cards.cards.values() if card.group == "starting"]
+    for p in names:
+        # each player's starting cards show the player's colour, and the egg never leaves the game
+        held: dict[str, int] = {}
+        for zone in state.zones[p].values():
+            for card_id, n in zone.items():
+                held[card_id] = held.get(card_id, 0) + n
+        _need(held.get(EGG, 0) == 1, f"{p} has {held.get(EGG, 0)} dinosaur eggs; the one egg never leaves")
+        for card in starting:
+            _need(
+                held.get(card.card_id, 0) <= card.count,
+                f"{p} has {held.get(card.card_id, 0)} {card.card_id} cards, a starting deck {card.count}",
+            )
     for card in state.cards.cards.values():
         expected = card.count * (len(names) if card.group == "starting" else 1)
         _need(

@@ -349,6 +349,52 @@ def test_serialized_position_is_validated(kit: SimpleNamespace) -> None:
         kit.game.state_from_dict(broken)
 
 
+def _move_card(zones_from: dict[str, int], zones_to: dict[str, int], card: str) -> None:
+    zones_from[card] -= 1
+    if not zones_from[card]:
+        del zones_from[card]
+    zones_to[card] = zones_to.get(card, 0) + 1
+
+
+def test_each_player_keeps_an_own_deck_and_the_egg(kit: SimpleNamespace) -> None:
+    # starting cards carry their player's colour, and the egg never leaves the game
+    data = kit.fresh().to_dict()
+    red, blue = data["cards"]["red"], data["cards"]["blue"]
+    egg_zone = next(z for z in ("hand", "draw") if red[z].get("EGG"))
+    broken = copy.deepcopy(data)
+    _move_card(broken["cards"]["red"][egg_zone], broken["box"], "EGG")
+    with pytest.raises(StateFormatError, match="red has 0 dinosaur egg"):
+        kit.game.state_from_dict(broken)
+    broken = copy.deepcopy(data)
+    _move_card(broken["cards"]["red"][egg_zone], broken["cards"]["blue"]["discard"], "EGG")
+    with pytest.raises(StateFormatError, match="dinosaur egg"):
+        kit.game.state_from_dict(broken)
+    zone = next(z for z in ("hand", "draw") if blue[z].get("S-AMBER1"))
+    broken = copy.deepcopy(data)
+    _move_card(broken["cards"]["blue"][zone], broken["cards"]["red"]["discard"], "S-AMBER1")
+    with pytest.raises(StateFormatError, match="red has 4 S-AMBER1"):
+        kit.game.state_from_dict(broken)
+    assert red  # the untouched state reads back
+    kit.game.state_from_dict(data)
+
+
+def test_client_tracks_end_with_their_finishing_tile(kit: SimpleNamespace) -> None:
+    data = kit.fresh(clients=True).to_dict()
+    tracks = data["clients"]["tracks"]
+    broken = copy.deepcopy(data)
+    broken["clients"]["tracks"]["lab"] = [*tracks["lab"][:-1], "DEV-END-INGEN"]
+    with pytest.raises(StateFormatError, match="lab"):
+        kit.game.state_from_dict(broken)
+    broken = copy.deepcopy(data)
+    broken["clients"]["tracks"]["lab"] = [tracks["ingen"][0], *tracks["lab"][1:]]
+    with pytest.raises(StateFormatError, match="twice"):
+        kit.game.state_from_dict(broken)
+    broken = copy.deepcopy(data)
+    broken["clients"]["tracks"]["lab"] = ["DEV-END-DPG", *tracks["lab"][1:]]
+    with pytest.raises(StateFormatError, match="finishing"):
+        kit.game.state_from_dict(broken)
+
+
 def test_card_file_marks_what_the_rulebook_does_not_print() -> None:
     data = _cards_json()
     assert data["default"] is True

@@ -149,7 +149,12 @@ def test_whisperer_north_may_end_on_a_volcano_another_figure_holds(kit: SimpleNa
     # a volcano where another figure already stands (e.g. one returned there after a hit); the state stays
     # readable and a later return still finds an empty volcano.
     s = kit.fresh(clients=True)
-    s.tracks = {**s.tracks, "lab": ["DEV-B03", "DEV-A06", "DEV-A09", "DEV-B06", "DEV-B07", "DEV-END-LAB"]}
+    tracks = {client: list(tiles) for client, tiles in s.tracks.items()}
+    for tiles in tracks.values():  # DEV-B03 (north whisperer) first on the lab track, each tile dealt once
+        if "DEV-B03" in tiles:
+            tiles[tiles.index("DEV-B03")] = tracks["lab"][0]
+    tracks["lab"][0] = "DEV-B03"
+    s.tracks = tracks
     kit.park_dinos(s)
     s.dinos["DINO-2"], s.dinos["DINO-3"] = "C2R2", "C2R0"  # C4R0 is the empty volcano
     kit.set_hand(s, "red", "S-AMBER1")
