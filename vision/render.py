@@ -57,6 +57,15 @@ class CameraModel:
     border: float = 0.02
     distance: float | None = None
 
+    def __post_init__(self) -> None:
+        width, height = self.resolution
+        if int(width) <= 0 or int(height) <= 0:
+            raise ValueError(f"camera resolution must be positive, not {self.resolution}")
+        if self.margin < 0 or not 0 <= self.border < 0.5:
+            raise ValueError("camera margin must be >= 0 mm and border in [0, 0.5)")
+        if self.distance is not None and self.distance <= 0:
+            raise ValueError(f"camera distance must be positive, not {self.distance}")
+
     def framed_area(self, scene_width: float, scene_height: float) -> tuple[float, float, float, float]:
         """(x0, y0, x1, y1) of the table region the camera frames, in mm."""
         return (-self.margin, -self.margin, scene_width + self.margin, scene_height + self.margin)
@@ -145,6 +154,14 @@ class Effects:
     white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
     glare: float = 0.0
     glare_radius: float = 160.0
+
+    def __post_init__(self) -> None:
+        if min(self.blur, self.noise, self.vignette, self.gradient, self.glare, self.brightness) < 0:
+            raise ValueError("effects must not be negative")
+        if self.jpeg_quality is not None and not 1 <= int(self.jpeg_quality) <= 100:
+            raise ValueError(f"JPEG quality is 1..100, not {self.jpeg_quality}")
+        if self.hands < 0 or min(self.white_balance) <= 0:
+            raise ValueError("hands must be >= 0 and white balance gains positive")
 
     @classmethod
     def realistic(cls) -> Effects:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import cv2
 import numpy as np
@@ -209,6 +210,22 @@ def test_hands_cover_what_they_cover(scene: Scene) -> None:
     assert len(frame.occluders) == 1 and not frame.hand_free
     far = frame.tag(scene.tags[0].payload)
     assert far.visible == 1.0
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: CameraModel(resolution=(0, 720)),
+        lambda: CameraModel(border=0.6),
+        lambda: CameraModel(distance=-5.0),
+        lambda: Effects(blur=-1.0),
+        lambda: Effects(jpeg_quality=0),
+        lambda: Effects(white_balance=(1.0, 0.0, 1.0)),
+    ],
+)
+def test_impossible_cameras_and_effects_are_refused(make: Any) -> None:
+    with pytest.raises(ValueError):
+        make()
 
 
 def test_a_hand_from_nowhere_is_refused() -> None:
