@@ -84,6 +84,15 @@ def random_layout(rng: random.Random) -> list[dict[str, Any]]:
 # -- small validators ---------------------------------------------------------------------------------------
 
 
+def _printable(name: str) -> bool:
+    """Whether ``name`` can be written back as JSON text (a lone surrogate from a \\u escape cannot)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _fail(message: str) -> StateFormatError:
     return StateFormatError(message)
 
@@ -319,6 +328,8 @@ class JurassicPartsGame(Game):
         if not isinstance(players, list):
             raise _fail("players must be a list")
         names = self.check_players(players)
+        if not all(_printable(name) for name in names):
+            raise _fail("player names must be printable text")
         n = len(names)
         first_name = data["first_player"]
         if first_name not in names:
@@ -584,6 +595,9 @@ class JurassicPartsGame(Game):
                     "winners": list(winners(held)), "rules": ["JP-SCORE", "JP-BONES", "JP-TIES"]}
         if not isinstance(data, Mapping) or not isinstance(data.get("players"), list) or not data["players"]:
             raise InputError("expected an object with a non-empty \"players\" list")
+        count = len(data["players"])
+        if count > self.max_players:
+            raise InputError(f"{self.title} takes at most {self.max_players} players, not {count}")
         holdings: dict[str, tuple[list[int], int]] = {}
         box = [0] * len(FRONT_KINDS)
         amber_total = 0
@@ -591,8 +605,8 @@ class JurassicPartsGame(Game):
             if not isinstance(entry, Mapping):
                 raise InputError(f"players[{index}] must be an object")
             name = entry.get("name")
-            if not isinstance(name, str) or not name:
-                raise InputError(f"players[{index}] needs a \"name\"")
+            if not isinstance(name, str) or not name or not _printable(name):
+                raise InputError(f"players[{index}] needs a \"name\" (text)")
             if name in holdings:
                 raise InputError(f"duplicate player {name!r}")
             missing = [key for key in ("tiles", "amber") if key not in entry]

@@ -91,6 +91,25 @@ def test_split_refuses_inputs_it_used_to_rule_on(case: str, tmp_path: Path,
 # -- companion score: a typo in a key scored the player as holding nothing -------------------------------
 
 
+def test_score_refuses_seven_players_and_unprintable_names() -> None:
+    seven = [{"name": n, "tiles": [], "amber": 0}
+             for n in ("red", "blue", "green", "yellow", "purple", "orange", "pink")]
+    with pytest.raises(InputError):
+        GAME.score_report({"players": seven})
+    with pytest.raises(InputError):
+        GAME.score_report({"players": [{"name": "\ud800", "tiles": [], "amber": 0}]})
+    import random
+
+    from engines.core import StateFormatError
+
+    state = GAME.new_initial_state(["red", "blue"], rng=random.Random(1)).to_dict()
+    state["players"][1] = "\ud800"
+    state["seats"]["\ud800"] = state["seats"].pop("blue")
+    with pytest.raises(StateFormatError):
+        GAME.state_from_dict(state)
+    assert GAME.score_report({"players": seven[:6]})["winners"] == [p["name"] for p in seven[:6]]
+
+
 @pytest.mark.parametrize("entry", [
     {"name": "red", "amber": 3},
     {"name": "red", "tile": ["PLANT"], "amber": 3},
