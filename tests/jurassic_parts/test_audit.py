@@ -92,7 +92,7 @@ def test_split_refuses_inputs_it_used_to_rule_on(case: str, tmp_path: Path,
 
 
 def test_score_refuses_seven_players_and_unprintable_names() -> None:
-    seven = [{"name": n, "tiles": [], "amber": 0}
+    seven: list[dict[str, Any]] = [{"name": n, "tiles": [], "amber": 0}
              for n in ("red", "blue", "green", "yellow", "purple", "orange", "pink")]
     with pytest.raises(InputError):
         GAME.score_report({"players": seven})
