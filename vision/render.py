@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -244,6 +244,45 @@ class RenderedFrame:
     @property
     def hand_free(self) -> bool:
         return not self.occluders
+
+    def shifted(self, dx: float, dy: float) -> RenderedFrame:
+        """The same frame moved by (``dx``, ``dy``) pixels (a camera shaking a little), truth included.
+
+        The image is translated with bilinear sampling (edges filled with the frame's border grey); the
+        homography and every pixel position in the truth move with it."""
+        matrix = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]], dtype=np.float64)
+        height, width = self.image.shape[:2]
+        image = cv2.warpAffine(
+            self.image, matrix, (width, height), flags=cv2.INTER_LINEAR, borderValue=(40, 40, 40)
+        )
+        occluded = None
+        if self.occluded is not None:
+            moved = cv2.warpAffine(
+                self.occluded.astype(np.uint8), matrix, (width, height), flags=cv2.INTER_NEAREST
+            )
+            occluded = moved.astype(bool)
+
+        def move(point: Point) -> Point:
+            return (point[0] + dx, point[1] + dy)
+
+        homography = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy], [0.0, 0.0, 1.0]]) @ self.homography
+        return RenderedFrame(
+            image=image,
+            homography=homography,
+            scene=self.scene,
+            camera=self.camera,
+            tags=[
+                replace(t, corners=tuple(move(c) for c in t.corners), center=move(t.center))
+                for t in self.tags
+            ],
+            markers=[
+                replace(m, corners=tuple(move(c) for c in m.corners), center=move(m.center))
+                for m in self.markers
+            ],
+            pegs=[replace(p, center=move(p.center)) for p in self.pegs],
+            occluders=[tuple(move(c) for c in polygon) for polygon in self.occluders],
+            occluded=occluded,
+        )
 
 
 # ---------------------------------------------------------------------------------------------- bitmaps

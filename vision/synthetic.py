@@ -60,7 +60,9 @@ class SyntheticCamera:
     ``clock`` gives the timestamps (``time.monotonic`` by default; tests pass a fake). ``fps`` > 0 makes
     :meth:`read` pace itself like a real camera (sleeping until the next frame is due); 0 delivers frames as
     fast as they are asked for. ``seed`` makes the whole frame sequence reproducible. ``flicker`` (0..1)
-    makes each frame's overall brightness wander by up to that fraction (lamp flicker, auto-exposure).
+    makes each frame's overall brightness wander by up to that fraction (lamp flicker, auto-exposure);
+    ``jitter`` (pixels) shakes each frame by a random sub-pixel-to-pixel shift (a camera on a flimsy arm),
+    the truth shifted with it.
     """
 
     def __init__(
@@ -73,6 +75,7 @@ class SyntheticCamera:
         clock: Callable[[], float] = time.monotonic,
         name: str = "synthetic",
         flicker: float = 0.0,
+        jitter: float = 0.0,
     ) -> None:
         # Default: the tables' recommended framing (the markers' margin only), 2304 x 1296, straight above.
         self.camera = camera or CameraModel(margin=28.0, border=0.015)
@@ -80,6 +83,7 @@ class SyntheticCamera:
         self.fps = fps
         self.name = name
         self.flicker = flicker
+        self.jitter = jitter
         self._clock = clock
         self._seed = seed
         self._lock = threading.Lock()
@@ -203,6 +207,8 @@ class SyntheticCamera:
             clean = self._cache
         photometric = replace(self.effects, hands=0)
         chance = random.Random(self._seed * 1_000_003 + index)
+        if self.jitter > 0:
+            clean = clean.shifted(chance.gauss(0.0, self.jitter), chance.gauss(0.0, self.jitter))
         image = apply_effects(clean.image, photometric, chance)
         if self.flicker > 0:
             # Mains-lamp flicker / auto-exposure hunting: the whole frame a little brighter or darker.

@@ -312,3 +312,17 @@ def test_white_balance_and_glare_change_the_light_as_asked() -> None:
     assert glared[far][1] <= 125  # a spot, not a wash
     assert np.array_equal(glared, apply_effects(grey, Effects(glare=0.8, glare_radius=40.0), 3))
     assert apply_effects(grey, Effects()) is grey
+
+
+def test_a_shifted_frame_keeps_its_truth(scene: Scene) -> None:
+    frame = render(scene, CameraModel(resolution=(1152, 648)), None, 0)
+    moved = frame.shifted(2.5, -1.5)
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    detector = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(moved.image, cv2.COLOR_BGR2GRAY))
+    assert ids is not None and len(ids) == 4
+    for marker_corners, marker_id in zip(corners, ids.ravel()):
+        truth = next(m for m in moved.markers if m.marker_id == marker_id)
+        assert np.abs(marker_corners.reshape(4, 2) - np.array(truth.corners)).max() < 1.5
+    np.testing.assert_allclose(moved.tags[0].center, np.add(frame.tags[0].center, (2.5, -1.5)))
+    np.testing.assert_allclose(moved.to_pixels([scene.tags[0].center])[0], moved.tags[0].center, atol=1e-9)

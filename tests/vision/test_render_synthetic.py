@@ -129,3 +129,14 @@ def test_flicker_changes_the_brightness_of_whole_frames() -> None:
     wavering_means = [float(frame.image.mean()) for frame in wavering.frames(4)]
     assert max(steady_means) - min(steady_means) < 0.01
     assert max(wavering_means) - min(wavering_means) > 1.0
+
+
+def test_jitter_shakes_the_frames_and_the_truth_follows() -> None:
+    camera = SyntheticCamera(table("F01", "F02"), SMALL, seed=6, jitter=1.5)
+    centres = []
+    for frame in camera.frames(3):
+        assert frame.truth is not None
+        centres.append(frame.truth.markers[0].center)
+        # The truth moved with the picture: the homography still maps the marker's table centre there.
+        np.testing.assert_allclose(frame.truth.to_pixels([(0.0, 0.0)])[0], frame.truth.markers[0].center)
+    assert len({(round(x, 3), round(y, 3)) for x, y in centres}) == 3
