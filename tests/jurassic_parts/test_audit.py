@@ -390,3 +390,31 @@ def test_legal_cli_fuzz_answers_or_refuses_in_one_line(data: st.DataObject) -> N
     status, out, _ = _cli(["legal", "jurassic-parts"], json.dumps(_mutate(data, state.to_dict())))
     if status == 0:
         assert "actions" in json.loads(out)
+
+
+# -- the installed console script, as a referee runs it -------------------------------------------------
+
+
+def test_installed_companion_split_and_score(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = Path(sys.executable).parent / "companion"
+    if not script.exists():
+        pytest.skip("the companion console script is not installed next to this Python")
+    examples = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    done = subprocess.run([str(script), "split", str(examples / "jurassic-parts-split.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    option = json.loads(done.stdout)["options"][0]
+    assert [(e["player"], e["takes"]) for e in option["ranking"]] == [("blue", 5), ("red", 2), ("green", 1)]
+    assert option["field_leader"] == 1
+    text = (examples / "jurassic-parts-score.json").read_text(encoding="utf-8")
+    done = subprocess.run([str(script), "score", "jurassic-parts", "-"], input=text,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout) == json.loads(
+        (examples / "jurassic-parts-score-output.json").read_text(encoding="utf-8"))
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"players": ["red", "blue"], "current": "red", "tiles": [\xff]}')
+    done = subprocess.run([str(script), "split", str(bad)], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr.count("\n")) == (2, "", 1)
