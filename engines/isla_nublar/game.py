@@ -85,6 +85,14 @@ class IslaNublarGame(Game):
                 house_rule=True,
             ),
             Option(
+                "improve_itself",
+                False,
+                (False, True),
+                "Improvement: the improvement card may remove itself (the reading: it removes another of "
+                "the played cards)",
+                house_rule=True,
+            ),
+            Option(
                 "river_own_field",
                 False,
                 (False, True),

@@ -145,7 +145,8 @@ RULES = [
         "Remove 1 of your played cards from the Game. ... but never the dinosaur egg card. ... For this you "
         "can take a new card that is up to 2 amber more expensive than the discarded card. Place the new "
         "card on your discard pile.",
-        "Starting and dinosaur cards are worth 0 amber; the new card is the top card of a pile.",
+        "Starting and dinosaur cards are worth 0 amber; the new card is the top card of a pile; the "
+        "improvement card removes another played card (option improve_itself: itself too).",
     ),
     _rule(
         "IN-MOVE-CAMP",

@@ -654,7 +654,9 @@ class IslaNublarState(State):
         elif use == "diversion":
             self.tasks.append({"t": "divert", "player": p, "draw": 0})
         elif use == "improve":
-            self.tasks.append({"t": "improve", "player": p, "extra": 2, "exclude": action.card})
+            # the reading: "your played cards" are the others (option improve_itself: this one too)
+            exclude = None if self.options.get("improve_itself", False) else action.card
+            self.tasks.append({"t": "improve", "player": p, "extra": 2, "exclude": exclude})
         elif use == "move_camp":
             self.tasks.append({"t": "move-camp", "player": p})
         elif use == "egg":

@@ -217,6 +217,25 @@ def test_improvement_swaps_a_played_card_for_one_up_to_2_amber_dearer(kit: Simpl
     kit.checked(draw_all(s))
 
 
+def test_house_rule_the_improvement_card_may_remove_itself(kit: SimpleNamespace) -> None:
+    # "Remove 1 of your played cards from the Game": the reading keeps the improvement card out of it,
+    # option improve_itself lets it go (the new card may then cost up to its price + 2)
+    for allowed in (False, True):
+        s = kit.fresh(improve_itself=allowed)
+        kit.give(s, "red", "A5-IMPROVE")
+        kit.set_hand(s, "red", "A5-IMPROVE")
+        s = s.apply(PlayCard(player="red", card="A5-IMPROVE", use="improve"))
+        own = Improve(player="red", card="A5-IMPROVE", pile=6)
+        assert (own in s.legal_actions()) is allowed
+        if allowed:
+            s = s.apply(own)
+            assert s.box.get("A5-IMPROVE") == 1 and s.zones["red"]["played"] == {}
+            kit.checked(draw_all(s))
+        else:
+            with pytest.raises(IllegalAction, match="IN-IMPROVE"):
+                s.apply(own)
+
+
 def test_move_camp_even_from_under_a_stack_or_to_the_top(kit: SimpleNamespace) -> None:
     s = kit.fresh()
     kit.give(s, "red", "A4-MOVE-CAMP")
@@ -360,5 +379,6 @@ def test_house_rule_keep_unplayed_cards(kit: SimpleNamespace) -> None:
         "unplayed_cards",
         "necessary_change",
         "individual_buried_camps",
+        "improve_itself",
         "river_own_field",
     ]
