@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeGuard
 
 EDITIONS = ("en", "es")
 
@@ -75,6 +76,17 @@ def setup_for(edition: str, players: int, long_game: bool = False) -> Setup:
     if players == 2:
         return Setup(dinosaurs=6, actions=11, rows=6, cols=6)
     return Setup(dinosaurs=8, actions=16, rows=7, cols=7)
+
+
+def is_text(value: object) -> TypeGuard[str]:
+    """A non-empty string of real Unicode text: no lone surrogates (what undecodable input bytes become)."""
+    if not isinstance(value, str) or not value.strip():
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def dino_id(dinosaur: int, piece: int) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.core import EngineError, InputError
-from engines.jurassik.components import normalize_dino, parse_dino
+from engines.jurassik.components import is_text, normalize_dino, parse_dino
 
 if TYPE_CHECKING:
     from engines.jurassik.engine import JurassikGame
@@ -38,8 +38,8 @@ def score_report(data: Any) -> dict[str, Any]:
             extra = ", ".join(sorted(map(str, set(entry) - {"name", "tiles"})))
             raise InputError(f"player {number} has unknown fields: {extra}")
         name = entry.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise InputError(f"player {number} needs a non-empty 'name'")
+        if not is_text(name):
+            raise InputError(f"player {number} needs a 'name' of non-empty Unicode text")
         if name in hands:
             raise InputError(f"player name {name!r} appears twice")
         tiles = entry.get("tiles")

@@ -23,6 +23,7 @@ from engines.jurassik.components import (
     START,
     all_dino_tiles,
     face_of_tag,
+    is_text,
     normalize_dino,
     parse_dino,
 )
@@ -124,8 +125,8 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
     if long_game and edition != "en":
         raise _fail("the Spanish edition has no 'all tiles' long game")
     raw_players = data.get("players")
-    if not isinstance(raw_players, list) or not all(isinstance(name, str) and name for name in raw_players):
-        raise _fail("players must be a list of non-empty names")
+    if not isinstance(raw_players, list) or not all(is_text(name) for name in raw_players):
+        raise _fail("players must be a list of names in non-empty Unicode text")
     players = game.check_players(raw_players)
     universe = set(all_dino_tiles(edition))
 

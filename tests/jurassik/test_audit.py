@@ -155,3 +155,17 @@ def test_the_tile_being_revealed_was_accessible(make: Maker) -> None:
         make(rows, phase="reveal", reveal_cell=[0, 0])
     state = make(rows, phase="reveal", reveal_cell=[2, 2])
     assert state.is_chance_node()
+
+
+@pytest.mark.parametrize("command, document", [
+    ("score", {"players": [{"name": "an\udcffa", "tiles": []}, {"name": "ben", "tiles": []}]}),
+    ("legal", {"game": "jurassik", "format": 1, "players": ["an\udcffa", "ben"], "grid": [["START", "?"]]}),
+])
+def test_names_that_are_not_unicode_text_are_bad_input(capsys: Any, monkeypatch: Any, command: str,
+                                                     document: dict[str, Any]) -> None:
+    """Non-UTF-8 bytes inside a JSON string on standard input reach the engine as lone surrogates
+    (surrogateescape); a name made of them was accepted and echoed back with exit 0."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(document, ensure_ascii=False)))
+    status = main([command, "jurassik", "-"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and err.count("\n") == 1 and "text" in err

@@ -41,6 +41,7 @@ def test_the_console_script_answers_one_json_line(command: str, stdin: bytes) ->
 @pytest.mark.parametrize("stdin", [
     b"", b"{", b"\xff\xfe\x00\x01", b"[]", b'{"players": [{"name": "ana", "tiles": ["D11-1"]}]}',
     b'{"game": "jurassik", "format": 1, "players": ["ana", "ana"], "grid": [["?"]]}',
+    b'{"players": [{"name": "\xff", "tiles": []}, {"name": "ben", "tiles": []}]}',  # not UTF-8 in a string
 ])
 def test_the_console_script_refuses_bad_input_in_one_line(command: str, stdin: bytes) -> None:
     done = console(command, stdin)
