@@ -29,7 +29,9 @@ CASES = [
 ]
 
 
-def playouts_per_second(players: int, options: dict[str, object], seconds: float) -> tuple[float, float]:
+def playouts_per_second(
+    players: int, options: dict[str, object], seconds: float
+) -> tuple[float, float, float]:
     game = get_game("isla-nublar")
     done = 0
     counter = [0]
@@ -43,7 +45,8 @@ def playouts_per_second(players: int, options: dict[str, object], seconds: float
         random_playout(game, PLAYERS[:players], random.Random(done), options, bot_policy, 50_000, count)
         done += 1
     cpu = time.process_time() - cpu_start
-    return done / cpu, counter[0] / done
+    wall = time.perf_counter() - start
+    return done / cpu, done / wall, counter[0] / done
 
 
 def clone_vs_json(rounds: int = 2000) -> tuple[float, float]:
@@ -70,13 +73,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per case")
     args = parser.parse_args()
-    total = 0.0
+    total = total_wall = 0.0
     for players, options in CASES:
-        rate, steps = playouts_per_second(players, options, args.seconds)
+        rate, wall_rate, steps = playouts_per_second(players, options, args.seconds)
         total += rate
+        total_wall += wall_rate
         label = f"{players}p " + ("+".join(k for k, v in options.items() if v) or "basic")
-        print(f"isla-nublar {label:34s}: {rate:7.1f} bot playouts per CPU s ({steps:.0f} actions per game)")
-    print(f"isla-nublar mean over cases{'':19s}: {total / len(CASES):7.1f} bot playouts per CPU s")
+        print(
+            f"isla-nublar {label:34s}: {rate:7.1f} bot playouts per CPU s, {wall_rate:5.1f} per wall s "
+            f"({steps:.0f} actions per game)"
+        )
+    print(
+        f"isla-nublar mean over cases{'':19s}: {total / len(CASES):7.1f} bot playouts per CPU s, "
+        f"{total_wall / len(CASES):5.1f} per wall s"
+    )
     clone_us, json_us = clone_vs_json()
     print(
         f"isla-nublar clone(){'':27s}: {clone_us:7.1f} us (JSON round trip {json_us:.0f} us, "
