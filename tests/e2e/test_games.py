@@ -147,3 +147,22 @@ def test_a_chisel_out_of_turn_names_the_player(tmp_path: Path) -> None:
         assert loop.history() == []
     finally:
         table.close()
+
+
+def test_isla_nublar_through_the_camera(tmp_path: Path) -> None:
+    """Isla Nublar's random bots play long games (hundreds of card plays the camera cannot see); the
+    first hundred actions, a dozen or more of them read from the board, are checked here."""
+    if "isla-nublar" not in available_games():
+        pytest.skip("no Isla Nublar engine")
+    table = build_table("isla-nublar", ["red", "blue", "green"], tmp_path, seed=1)
+    try:
+        reference = bot_game(table.initial_state(), 1, model=table.loop.model)
+        for _ in range(100):
+            if not table.driver.step():
+                break
+        state = table.loop.current_state()
+        assert table.driver.physical >= 10
+        assert state.to_dict() == reference[len(table.loop.history())].to_dict()
+        assert state_key(table.loop.store.replay(table.loop.game_id).state) == state_key(state)
+    finally:
+        table.close()
