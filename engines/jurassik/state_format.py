@@ -240,8 +240,8 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
 
     end_reason = data.get("end_reason", "")
     last_event = data.get("last_event", "")
-    if not isinstance(end_reason, str) or not isinstance(last_event, str):
-        raise _fail("end_reason and last_event must be text")
+    if not all(isinstance(text, str) and (text == "" or is_text(text)) for text in (end_reason, last_event)):
+        raise _fail("end_reason and last_event must be Unicode text")
 
     state = JurassikState(
         game=game,

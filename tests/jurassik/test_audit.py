@@ -160,6 +160,8 @@ def test_the_tile_being_revealed_was_accessible(make: Maker) -> None:
 @pytest.mark.parametrize("command, document", [
     ("score", {"players": [{"name": "an\udcffa", "tiles": []}, {"name": "ben", "tiles": []}]}),
     ("legal", {"game": "jurassik", "format": 1, "players": ["an\udcffa", "ben"], "grid": [["START", "?"]]}),
+    ("legal", {"game": "jurassik", "format": 1, "players": ["ana", "ben"], "grid": [["START", "?"]],
+               "end_reason": "\udcff"}),
 ])
 def test_names_that_are_not_unicode_text_are_bad_input(capsys: Any, monkeypatch: Any, command: str,
                                                      document: dict[str, Any]) -> None:
