@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import threading
 from collections.abc import Callable, Iterator
@@ -86,10 +87,64 @@ def snapshot() -> Response:
 
 @blueprint.get("/frame.jpg")
 def frame() -> Response:
+    """The latest camera frame; scaled down for screens unless ``full=1`` (a Pi camera's 2304-pixel JPEG
+    is several hundred kilobytes, twice a second, per browser)."""
     raw = request.args.get("raw", "0")
-    if raw not in ("0", "1"):
-        abort(400, description="raw must be 0 or 1")
-    return _jpeg(ask(table().frame_jpeg, annotated=raw == "0"), "camera frame")
+    full = request.args.get("full", "0")
+    if raw not in ("0", "1") or full not in ("0", "1"):
+        abort(400, description="raw and full must be 0 or 1")
+    data = ask(table().frame_jpeg, annotated=raw == "0")
+    if data and full == "0":
+        data = screen_sized(data)
+    return _jpeg(data, "camera frame")
+
+
+SCREEN_WIDTH = 1280
+THUMB_WIDTH = 240
+_scaled_cache: collections.OrderedDict[tuple[int, int, int], bytes] = collections.OrderedDict()
+_scaled_lock = threading.Lock()
+_REDUCED = ((8, "IMREAD_REDUCED_COLOR_8"), (4, "IMREAD_REDUCED_COLOR_4"),
+            (2, "IMREAD_REDUCED_COLOR_2"), (1, "IMREAD_COLOR"))
+
+
+def screen_sized(data: bytes) -> bytes:
+    return scaled_jpeg(data, SCREEN_WIDTH)
+
+
+def scaled_jpeg(data: bytes, max_width: int) -> bytes:
+    """A JPEG at most ``max_width`` wide, decoded at a reduced scale where it can be (fast); the last
+    64 results are cached, so many browsers asking for the same frame cost one scaling."""
+    key = (len(data), hash(data), max_width)
+    with _scaled_lock:
+        if key in _scaled_cache:
+            _scaled_cache.move_to_end(key)
+            return _scaled_cache[key]
+    import cv2
+    import numpy as np
+
+    buffer = np.frombuffer(data, np.uint8)
+    probe = cv2.imdecode(buffer, cv2.IMREAD_REDUCED_GRAYSCALE_8)
+    if probe is None:
+        return data
+    width = probe.shape[1] * 8
+    if width <= max_width * 1.25:
+        return data
+    flag = next(name for f, name in _REDUCED if width / f >= max_width or f == 1)
+    image = cv2.imdecode(buffer, getattr(cv2, flag))
+    if image is None:
+        return data
+    if image.shape[1] > max_width:
+        height = max(1, round(image.shape[0] * max_width / image.shape[1]))
+        image = cv2.resize(image, (max_width, height), interpolation=cv2.INTER_AREA)
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 78])
+    if not ok:
+        return data
+    smaller = bytes(encoded)
+    with _scaled_lock:
+        _scaled_cache[key] = smaller
+        while len(_scaled_cache) > 64:
+            _scaled_cache.popitem(last=False)
+    return smaller
 
 
 @blueprint.get("/history")
@@ -104,7 +159,14 @@ def state_at(seq: int) -> Response:
 
 @blueprint.get("/photo/<int:seq>.jpg")
 def photo(seq: int) -> Response:
-    return _jpeg(ask(table().event_photo, _bounded(seq), _game_id()), f"photo for event {seq}")
+    """The photo stored with an event: screen-sized, ``size=thumb`` for the history list, ``size=full``."""
+    size = request.args.get("size", "screen")
+    if size not in ("thumb", "screen", "full"):
+        abort(400, description="size must be thumb, screen or full")
+    data = ask(table().event_photo, _bounded(seq), _game_id())
+    if data and size != "full":
+        data = scaled_jpeg(data, THUMB_WIDTH if size == "thumb" else SCREEN_WIDTH)
+    return _jpeg(data, f"photo for event {seq}")
 
 
 @blueprint.get("/games")

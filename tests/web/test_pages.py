@@ -197,3 +197,40 @@ def test_private_information_never_reaches_the_shared_pages(make_table: Any) -> 
     for url in [*PAGES, "/api/snapshot", "/api/board.svg", "/api/settings"]:
         body = client.get(url, headers=HOST).get_data(as_text=True)
         assert secret not in body, (url, secret)
+
+
+def test_large_camera_frames_are_scaled_for_screens() -> None:
+    import cv2
+    import numpy as np
+
+    from companion.web.api import SCREEN_WIDTH, screen_sized
+
+    image = np.full((1296, 2304, 3), 90, np.uint8)
+    cv2.putText(image, "tag", (200, 700), cv2.FONT_HERSHEY_SIMPLEX, 12, (255, 255, 255), 25)
+    ok, encoded = cv2.imencode(".jpg", image)
+    assert ok
+    big = bytes(encoded)
+    small = screen_sized(big)
+    decoded = cv2.imdecode(np.frombuffer(small, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape[1] <= SCREEN_WIDTH and decoded.shape[1] >= SCREEN_WIDTH // 2
+    assert abs(decoded.shape[0] / decoded.shape[1] - 1296 / 2304) < 0.01
+    assert screen_sized(big) == small  # cached for the next browser
+    little = cv2.imencode(".jpg", image[:480, :640])[1].tobytes()
+    assert screen_sized(little) == little  # small frames pass as they are
+    assert screen_sized(b"not a jpeg") == b"not a jpeg"
+
+
+def test_photo_sizes(client: Any, table: Any) -> None:
+    seq = table.history()[0]["seq"]
+    for size in ("thumb", "screen", "full"):
+        answer = client.get(f"/api/photo/{seq}.jpg?size={size}", headers=HOST)
+        assert answer.status_code == 200 and answer.data[:2] == b"\xff\xd8"
+    assert client.get(f"/api/photo/{seq}.jpg?size=huge", headers=HOST).status_code == 400
+    import cv2
+    import numpy as np
+
+    from companion.web.api import THUMB_WIDTH, scaled_jpeg
+
+    big = cv2.imencode(".jpg", np.full((1296, 2304, 3), 120, np.uint8))[1].tobytes()
+    thumb = cv2.imdecode(np.frombuffer(scaled_jpeg(big, THUMB_WIDTH), np.uint8), cv2.IMREAD_COLOR)
+    assert thumb.shape[1] == THUMB_WIDTH
