@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.core import Action, StateFormatError
 from engines.isla_nublar import actions as act
-from engines.isla_nublar.board import DIRECTIONS
+from engines.isla_nublar.board import DIRECTIONS, Board, default_board
 from engines.isla_nublar.cards import EGG
 from engines.isla_nublar.state import (
     AUTO_TASKS,
@@ -49,7 +49,7 @@ def state_to_dict(state: IslaNublarState) -> dict[str, Any]:
     board = state.board
     return {
         **state.header(),
-        "board": "default" if board.default and board.name == "default" else board.to_dict(),
+        "board": "default" if _is_default(board) else board.to_dict(),
         "players": list(state.players),
         "options": dict(state.options),
         "active": state.active_player,
@@ -90,6 +90,12 @@ def state_to_dict(state: IslaNublarState) -> dict[str, Any]:
         },
         "tasks": [_task_json(t) for t in state.tasks],
     }
+
+
+def _is_default(board: Board) -> bool:
+    """The shipped board (or an unchanged copy of it); a corrected copy keeping the header is not."""
+    shipped = default_board()
+    return board is shipped or board.to_dict() == shipped.to_dict()
 
 
 def _task_json(task: Mapping[str, Any]) -> dict[str, Any]:

@@ -436,3 +436,21 @@ def test_a_state_may_carry_its_own_board(kit: SimpleNamespace) -> None:
     data["board"]["fields"][0]["neighbours"] = []
     with pytest.raises(StateFormatError, match="board"):
         kit.game.state_from_dict(data)
+
+
+def test_a_corrected_board_keeping_the_default_header_survives_a_round_trip(kit: SimpleNamespace) -> None:
+    # someone corrects a landscape in a copy of the default file and leaves "name"/"default" as they were:
+    # the state must still carry that board, not fall back to the shipped one
+    board = _board_json()
+    assert board["default"] is True
+    for field in board["fields"]:
+        if field["id"] == "C3R3":
+            field["landscape"] = "plain"
+    data = kit.fresh().to_dict()
+    data["board"] = board
+    state = kit.game.state_from_dict(data)
+    again = kit.game.state_from_dict(json.loads(json.dumps(state.to_dict())))
+    assert again.board.fields["C3R3"].landscape == "plain"
+    # an unchanged copy of the default board is written back as "default"
+    data["board"] = _board_json()
+    assert kit.game.state_from_dict(data).to_dict()["board"] == "default"
