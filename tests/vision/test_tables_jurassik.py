@@ -104,9 +104,16 @@ def test_completed_dinosaurs_lie_on_their_living_side() -> None:
         if any(complete.values()):
             scene = scene_for(state, JurassikLayout(seats=2))
             ids = payload_ids([t.payload for t in scene.tags])
+            centre = {t.payload.split(":")[2]: t.center for t in scene.tags}
             for name, dinosaurs in complete.items():
                 for dinosaur in dinosaurs:
                     assert all(f"D{dinosaur}-{piece}L" in ids for piece in range(1, 5)), name
+                    # The four pieces lie as the 2x2 puzzle: a square of side one pitch.
+                    corners = sorted(centre[f"D{dinosaur}-{piece}L"] for piece in range(1, 5))
+                    xs = sorted({round(x, 6) for x, _ in corners})
+                    ys = sorted({round(y, 6) for _, y in corners})
+                    assert len(xs) == len(ys) == 2
+                    assert xs[1] - xs[0] == pytest.approx(60.0) and ys[1] - ys[0] == pytest.approx(60.0)
             return
     pytest.skip("no dinosaur completed in this playout")
 

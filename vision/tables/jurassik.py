@@ -161,6 +161,50 @@ def _dino_number(tile: str) -> int:
     return int(tile[1 : tile.index("-")])
 
 
+def seat_arrangement(
+    seat: Seat, pitch: float, hand: Sequence[str], complete: set[int]
+) -> list[tuple[str, Any, Point]]:
+    """Where a player's tiles lie: each complete dinosaur as its 2x2 puzzle on the living side (pieces 1-2
+    in the column nearer the player, 3-4 beyond), then the loose tiles skeleton side up in the free places.
+    Tiles that find no place lie stacked out of sight (not returned)."""
+    slots = seat.slots(pitch, pitch)
+    _, y0, _, y1 = seat.rect
+    rows = max(1, int((y1 - y0 - 12.0) // pitch))  # as Seat.slots counts them (6 mm margins)
+    columns = len(slots) // rows
+    grid = [[slots[c * rows + r] for r in range(rows)] for c in range(columns)]  # [column from player][row]
+    free = {(c, r) for c in range(columns) for r in range(rows)}
+    placed: list[tuple[str, Any, Point]] = []
+    by_dinosaur: dict[int, list[str]] = {}
+    for tile in sorted(hand, key=lambda t: (_dino_number(t), t)):
+        by_dinosaur.setdefault(_dino_number(tile), []).append(tile)
+    loose: list[str] = []
+    for dinosaur, tiles in sorted(by_dinosaur.items()):
+        if dinosaur not in complete or len(tiles) != 4:
+            loose += tiles
+            continue
+        block = next(
+            (
+                (c, r)
+                for c in range(columns - 1)
+                for r in range(rows - 1)
+                if {(c, r), (c, r + 1), (c + 1, r), (c + 1, r + 1)} <= free
+            ),
+            None,
+        )
+        if block is None:
+            loose += [t + "L" for t in tiles]
+            continue
+        c, r = block
+        for tile, (dc, dr) in zip(sorted(tiles), ((0, 0), (0, 1), (1, 0), (1, 1))):
+            free.discard((c + dc, r + dr))
+            placed.append((tile + "L", LIVING, grid[c + dc][r + dr]))
+    order = sorted(free)
+    for tile, (c, r) in zip(loose, order):
+        fill = LIVING if tile.endswith("L") else SKELETON
+        placed.append((tile, fill, grid[c][r]))
+    return placed
+
+
 def scene_for(
     state: Any,
     layout: JurassikLayout | None = None,
@@ -225,13 +269,8 @@ def scene_for(
 
     complete_of = {name: set(state.complete_dinosaurs(name)) for name in players}
     for seat, name in zip(layout.seat_places, players):
-        slots = seat.slots(layout.pitch, layout.pitch)
-        hand = sorted(state.hands[name], key=lambda t: (_dino_number(t), t))
-        complete = complete_of[name]
-        placed = [(t + "L", LIVING) for t in hand if _dino_number(t) in complete]
-        placed += [(t, SKELETON) for t in hand if _dino_number(t) not in complete]
-        for (tile, fill), slot in zip(placed, slots):  # more tiles than slots: the rest lie stacked, unseen
+        for tile, fill, center in seat_arrangement(seat, layout.pitch, state.hands[name], complete_of[name]):
             band = DINO_RGB[(_dino_number(tile) - 1) % len(DINO_RGB)]
-            _tile(scene, slot, layout.tile_side, tile, layout.tag_size, fill, seat.facing, band)
+            _tile(scene, center, layout.tile_side, tile, layout.tag_size, fill, seat.facing, band)
     add_shadows(scene, pieces_from)
     return scene
