@@ -148,6 +148,8 @@ def _card(raw: Any, group: str) -> CardType:
     if group == "scoring":
         kind = raw.get("kind")
         _need(kind in SCORING_KINDS, f"{cid}: unknown scoring kind {kind!r}")
+        # bought in Individual ratings: a listed purchase needs amber played, so the price is at least 1
+        _need(int(cost) > 0, f"{cid}: a scoring card has an amber cost (bottom right), at least 1")
         scoring = {k: v for k, v in raw.items() if k not in ("id", "cost", "count")}
         if kind in ("landscape", "adjacent"):
             _need(raw.get("landscape") in LANDSCAPES, f"{cid}: needs a landscape")

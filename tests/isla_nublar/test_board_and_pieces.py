@@ -149,6 +149,7 @@ def _tile(data: dict[str, Any], tile_id: str) -> dict[str, Any]:
         (lambda d: _tile(d, "DEV-A07").update(extra=-1), "DEV-A07: 'extra' must be a whole number"),
         (lambda d: _tile(d, "DEV-END-LAB").update(points="ten"), "DEV-END-LAB: 'points' must be"),
         (lambda d: d["scoring_cards"][0].update(camp=-2), "W-ON-PARK: needs whole-number 'camp'"),
+        (lambda d: d["scoring_cards"][0].update(cost=0), "W-ON-PARK: a scoring card has an amber cost"),
     ],
 )
 def test_card_file_corruptions_are_named(mutate, message: str) -> None:
