@@ -476,6 +476,14 @@ class JurassicPartsGame(Game):
         state.final = bool(turn.get("final", False))
         if state.phase == st.PICKUP and not 0 < state.need <= state.on_board[state.active]:
             raise _fail("pick-up phase needs 1..3 chisels the active player has on the slab")
+        if state.phase != st.PICKUP and state.need:
+            raise _fail("turn.pickups_needed must be 0 outside the pick-up phase")
+        if state.phase == st.OVER and not state.final:
+            raise _fail("a game over needs turn.final (the last tiles kept)")
+        if state.final and (state.slab_count or any(w == "pool" for w in where)):
+            raise _fail("the last tiles have been kept (turn.final), yet tiles are still on the slab")
+        if state.final and state.phase not in (st.MAIN, st.OVER):
+            raise _fail(f"after the last tiles are kept only the main phase follows, not {turn['phase']!r}")
         # split in progress
         pool_slots = [s for s, w in enumerate(where) if w == "pool"]
         self._read_split(state, data.get("split"), pool_slots)

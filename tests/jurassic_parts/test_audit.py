@@ -418,3 +418,26 @@ def test_installed_companion_split_and_score(tmp_path: Path) -> None:
     bad.write_bytes(b'{"players": ["red", "blue"], "current": "red", "tiles": [\xff]}')
     done = subprocess.run([str(script), "split", str(bad)], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr.count("\n")) == (2, "", 1)
+
+
+# -- state files that cannot come from play ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("turn", [
+    {"phase": "over"},                      # the game over with 58 tiles still on the slab
+    {"phase": "over", "final": True},
+    {"final": True},                        # the last tiles kept, yet the slab is full
+    {"pickups_needed": 3},                  # chisels to pick up outside the pick-up phase
+])
+def test_legal_refuses_an_ended_game_with_tiles_on_the_slab(turn: dict[str, Any], tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import random
+
+    from engines.core import StateFormatError
+
+    data = GAME.new_initial_state(["red", "blue", "green"], rng=random.Random(2)).to_dict()
+    data["turn"].update(turn)
+    with pytest.raises(StateFormatError):
+        GAME.state_from_dict(data)
+    status, out, err = _run(tmp_path, capsys, ["legal", "jurassic-parts"], json.dumps(data))
+    assert (status, out, err.count("\n")) == (2, "", 1)
