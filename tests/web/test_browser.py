@@ -21,7 +21,7 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 MAX_SHOT_BYTES = 300_000
 SEED = 45  # a seed whose bots break a three-tile part off the slab early
 MAX_BOT_ACTIONS = 400
-SCORES_AFTER = 60  # committed moves before the scores screenshot
+SCORES_AFTER = 48  # committed moves before the scores screenshot
 PAGE_ERRORS: list[str] = []
 
 pytestmark = [
@@ -35,7 +35,7 @@ pytestmark = [
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from companion.commands.demo import build, serve
 
-    running = build("jurassic-parts", seed=SEED, state_dir=tmp_path_factory.mktemp("demo"), fps=10.0,
+    running = build("jurassic-parts", seed=SEED, state_dir=tmp_path_factory.mktemp("demo"), fps=20.0,
                     synchronous=False)
     serve(running, port=0)
     yield running
