@@ -258,9 +258,17 @@ def _match_anonymous(
 
 
 def compare(expected: Picture, seen: Picture, tolerance: float) -> list[Difference]:
-    """Every difference between an expected picture and a seen one (empty: they match)."""
+    """Every difference between an expected picture and a seen one (empty: they match).
+
+    A peg whose colour vision could not name (``?``) may stand for any expected peg at its place: such
+    a reading matches, and :func:`low_confidence` makes inference ask before acting on it.
+    """
     differences: list[Difference] = []
+    unnamed = list(seen.items.get(("peg", "?"), []))
+    peg_gone: list[tuple[str, Placed]] = []
     for what, name in sorted(set(expected.items) | set(seen.items)):
+        if (what, name) == ("peg", "?"):
+            continue
         gone, new = _match_anonymous(
             expected.items.get((what, name), []), seen.items.get((what, name), []), tolerance
         )
@@ -270,8 +278,16 @@ def compare(expected: Picture, seen: Picture, tolerance: float) -> list[Differen
         kind: Literal["front", "back", "peg"] = (
             "front" if what == "front" else "back" if what == "back" else "peg"
         )
-        differences += [Difference(kind, "vanished", name, p, None) for p in gone]
+        if kind == "peg":
+            peg_gone += [(name, p) for p in gone]
+        else:
+            differences += [Difference(kind, "vanished", name, p, None) for p in gone]
         differences += [Difference(kind, "appeared", name, None, p) for p in new]
+    if unnamed and peg_gone:
+        left, unnamed = _match_anonymous([p for _, p in peg_gone], unnamed, tolerance)
+        peg_gone = [(name, p) for name, p in peg_gone if any(p is q for q in left)]
+    differences += [Difference("peg", "vanished", name, p, None) for name, p in peg_gone]
+    differences += [Difference("peg", "appeared", "?", None, p) for p in unnamed]
     return differences
 
 
