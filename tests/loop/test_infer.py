@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.infer.common import Picture, Placed, compare
 
 
-def picture(**items: list[tuple[str | None, tuple[float, float]]]) -> Picture:
+def picture(**items: Any) -> Picture:
     result = Picture()
     for key, places in items.items():
         what, name = key.split("_", 1)
