@@ -145,10 +145,10 @@ def _scores_lines(snapshot: dict[str, Any]) -> Iterator[str]:
 
 
 def _event_line(event: dict[str, Any]) -> str:
-    from companion.web.pages import action_label
+    from companion.web.pages import event_label
 
     who = event.get("player") or "table"
-    return f"  #{event['seq']:<4} {who:>8}  {action_label(event.get('action'))}  [{event.get('source', '')}]"
+    return f"  #{event['seq']:<4} {who:>8}  {event_label(event)}  [{event.get('source', '')}]"
 
 
 def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: bool) -> int:

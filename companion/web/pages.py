@@ -62,6 +62,19 @@ def action_label(action: Any) -> str:
     return " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
 
 
+@blueprint.app_template_filter("event_label")
+def event_label(event: Any) -> str:
+    """What an event did: its action, or for undo/notice events what they refer to."""
+    if not isinstance(event, dict):
+        return ""
+    if event.get("action"):
+        return action_label(event["action"])
+    kind = str(event.get("kind") or "event")
+    if event.get("undoes") is not None:
+        return f"{kind} of #{event['undoes']}"
+    return kind
+
+
 def _is_cell(value: Any) -> bool:
     return isinstance(value, list | tuple) and len(value) == 2 and all(
         isinstance(v, int) and not isinstance(v, bool) for v in value
