@@ -47,7 +47,7 @@ class IslaNublarModel(TableModel):
     def _centre(self, state: State, field_id: str) -> Any:
         if field_id not in self._centres:
             try:
-                self._centres[field_id] = self.layout.field_center(state.board, field_id)
+                self._centres[field_id] = self.layout.field_center(cast(Any, state).board, field_id)
             except Exception:  # not a field (a card, a pile): no place on the board
                 self._centres[field_id] = None
         return self._centres[field_id]
