@@ -48,15 +48,17 @@ def detect_markers(
     global _DETECTOR
     if _DETECTOR is None:
         _DETECTOR = _detector()
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    height, width = image.shape[:2]
     found: dict[int, np.ndarray] = {}
-    regions = [(0, 0, gray.shape[1], gray.shape[0])] if rois is None else list(rois)
+    regions = [(0, 0, width, height)] if rois is None else list(rois)
     for x, y, w, h in regions:
         x0, y0 = max(0, int(x)), max(0, int(y))
-        x1, y1 = min(gray.shape[1], int(x + w)), min(gray.shape[0], int(y + h))
+        x1, y1 = min(width, int(x + w)), min(height, int(y + h))
         if x1 - x0 < 16 or y1 - y0 < 16:
             continue
-        corners, ids, _ = _DETECTOR.detectMarkers(gray[y0:y1, x0:x1])
+        crop = image[y0:y1, x0:x1]
+        gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)  # only what is searched
+        corners, ids, _ = _DETECTOR.detectMarkers(gray)
         if ids is None:
             continue
         for marker_corners, marker_id in zip(corners, ids.ravel()):
@@ -103,10 +105,17 @@ class Calibration:
     colours: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
     reprojection_mm: float = 0.0
 
+    def __post_init__(self) -> None:
+        # Derived once: the inverse mapping and the zones as OpenCV contours (point tests in C).
+        object.__setattr__(self, "_inverse", np.linalg.inv(self.homography))
+        contours = [(z.name, np.asarray(z.polygon, dtype=np.float32).reshape(-1, 1, 2)) for z in self.zones]
+        object.__setattr__(self, "_contours", contours)
+
     @property
     def inverse(self) -> np.ndarray:
         """Table mm -> frame pixels."""
-        return np.linalg.inv(self.homography)
+        inverse: np.ndarray = self._inverse  # type: ignore[attr-defined]
+        return inverse
 
     def to_table(self, points_px: np.ndarray | Sequence[Point]) -> np.ndarray:
         return _apply(self.homography, points_px)
@@ -122,9 +131,11 @@ class Calibration:
         return float(math.sqrt(abs(ax * by - ay * bx)))
 
     def zone_at(self, point_mm: Point) -> str | None:
-        for zone in self.zones:
-            if zone.contains(point_mm):
-                return zone.name
+        """The first zone containing the point (None outside every zone)."""
+        point = (float(point_mm[0]), float(point_mm[1]))
+        for name, contour in self._contours:  # type: ignore[attr-defined]
+            if len(contour) >= 3 and cv2.pointPolygonTest(contour, point, False) >= 0:
+                return str(name)
         return None
 
     def with_zones(self, zones: Iterable[Zone]) -> Calibration:
@@ -271,6 +282,7 @@ class CalibrationMonitor:
         self.calibration = calibration
         self.tolerance_px = tolerance_px
         self.every = max(1, every)
+        self.patch_tolerance = 12.0  # mean grey-level difference still counted as the same picture
         self._count = 0
         self._last = CalibrationStatus("ok", tuple(sorted(calibration.markers_px)), 0.0, "calibrated")
 
@@ -286,6 +298,12 @@ class CalibrationMonitor:
     def check(self, image: np.ndarray, force: bool = False) -> CalibrationStatus:
         self._count += 1
         if not force and self._count % self.every != 1 and self.every > 1:
+            return self._last
+        if not force and self._patches_unchanged(image):
+            # Every marker looks exactly as when last found in place: no need to search for them again.
+            self._last = CalibrationStatus(
+                "ok", tuple(sorted(self.calibration.markers_px)), 0.0, "markers in place"
+            )
             return self._last
         found = detect_markers(image, self._rois(image.shape))
         drifts = {
@@ -308,8 +326,39 @@ class CalibrationMonitor:
             )
         else:
             status = CalibrationStatus("ok", seen, worst, "markers in place")
+            if len(seen) == len(self.calibration.markers_px):
+                self._remember_patches(image)
         self._last = status
         return status
+
+    def _patch(self, image: np.ndarray, marker_id: int) -> np.ndarray | None:
+        corners = self.calibration.markers_px[marker_id]
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+        h, w = image.shape[:2]
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h or x1 - x0 < 4 or y1 - y0 < 4:
+            return None
+        crop = image[y0:y1, x0:x1]
+        patch = crop[..., 1] if crop.ndim == 3 else crop
+        result: np.ndarray = patch.astype(np.int16)
+        return result
+
+    def _remember_patches(self, image: np.ndarray) -> None:
+        self._patches = {i: self._patch(image, i) for i in self.calibration.markers_px}
+
+    def _patches_unchanged(self, image: np.ndarray) -> bool:
+        """True when each marker's picture matches the one remembered (sensor noise aside). A marker that
+        moved by a few pixels changes its black/white edges, which this sees at once."""
+        patches = getattr(self, "_patches", None)
+        if not patches:
+            return False
+        for marker_id, before in patches.items():
+            now = self._patch(image, marker_id)
+            if before is None or now is None or now.shape != before.shape:
+                return False
+            if float(np.mean(np.abs(now - before))) > self.patch_tolerance:
+                return False
+        return True
 
     def recalibrate(self, image: np.ndarray) -> Calibration:
         """Refit from this frame, keeping the layout, zones and colours."""
@@ -317,6 +366,7 @@ class CalibrationMonitor:
             image, self.calibration.layout, self.calibration.marker_size, self.calibration.zones
         )
         self.calibration = fresh.with_colours(self.calibration.colours)
+        self._patches = {}
         self._last = CalibrationStatus("ok", tuple(sorted(fresh.markers_px)), 0.0, "recalibrated")
         return self.calibration
 

@@ -25,7 +25,6 @@ from vision.observation import (
     PegReading,
     TagReading,
     cell_key,
-    gap_key,
 )
 from vision.pegs import ColourModel, find_pegs
 
@@ -101,7 +100,8 @@ class Detector:
         centre lies outside ``refresh`` (default: the ``rois``) are carried over (the tracker's focused
         reading); a carried tag decoded again is replaced by the new reading."""
         status = self._calibration_status(image, check_calibration)
-        codes = qr.decode(image, self.backend, rois)
+        gray = qr.to_gray(image)  # once: the decoders and the second looks share it
+        codes = qr.decode(gray, self.backend, rois)
         validator = tags.TagValidator(self.manifest)
         readings: dict[str, TagReading] = {}
         if rois is not None and base is not None:
@@ -110,16 +110,14 @@ class Detector:
             for reading in base.tags.values():
                 if not any(_inside(reading.center_px, roi) for roi in inner):
                     readings[reading.component_id] = reading
-        for code in codes:
-            accepted = validator.check(code.text)
-            if accepted is None:
-                continue
-            readings[accepted.component_id] = self._reading(code, accepted, status)
+        accepted_codes = [(code, accepted) for code in codes if (accepted := validator.check(code.text))]
+        for reading in self._readings(accepted_codes, status):
+            readings[reading.component_id] = reading
         lattice = self._fit(readings) if status.trusted else None
         if lattice is not None and self.calibration is not None and self.hints.look_again:
             # Holes in the lattice (an empty cell with tiles all round) are most likely tiles too small
             # in the picture to read at once: read just those places again, enlarged.
-            extra = self._look_again(image, lattice, readings, validator, status)
+            extra = self._look_again(gray, lattice, readings, validator, status)
             if extra:
                 lattice = self._fit(readings)
         pegs = self._pegs(image, lattice, readings) if status.trusted else ()
@@ -148,12 +146,31 @@ class Detector:
             return self.monitor._last
         return self.monitor.check(image)
 
-    def _reading(self, code: qr.QRCode, accepted: tags.Validated, status: CalibrationStatus) -> TagReading:
+    def _readings(
+        self, accepted: Sequence[tuple[qr.QRCode, tags.Validated]], status: CalibrationStatus
+    ) -> list[TagReading]:
+        """Tag readings for accepted codes, their table positions mapped in one go."""
+        if not accepted:
+            return []
+        mapped: list[np.ndarray | None] = [None] * len(accepted)
+        if self.calibration is not None and status.trusted:
+            points = [p for code, _ in accepted for p in (code.center, *code.corners)]
+            mapped = list(self.calibration.to_table(points).reshape(-1, 5, 2))
+        return [self._reading(code, ok, status, mm) for (code, ok), mm in zip(accepted, mapped)]
+
+    def _reading(
+        self,
+        code: qr.QRCode,
+        accepted: tags.Validated,
+        status: CalibrationStatus,
+        mm: np.ndarray | None = None,
+    ) -> TagReading:
         center_mm: Point | None = None
         angle = code.angle
         zone = None
         if self.calibration is not None and status.trusted:
-            mm = self.calibration.to_table([code.center, *code.corners])
+            if mm is None:
+                mm = self.calibration.to_table([code.center, *code.corners])
             center_mm = (float(mm[0][0]), float(mm[0][1]))
             tl, tr, br, bl = mm[1], mm[2], mm[3], mm[4]
             dx = (tr[0] - tl[0]) + (br[0] - bl[0])
@@ -316,7 +333,8 @@ class Detector:
                 ends = geometry.hex_centres(lattice, [cell for gap in gaps for cell in gap]).reshape(-1, 2, 2)
                 middles = ends.mean(axis=1)
                 for (a, b), (x, y) in zip(gaps, middles):
-                    targets[gap_key(a, b)] = (float(x), float(y))
+                    # hex_gaps gives each gap lower cell first: gap_key's own order, built directly
+                    targets[f"{a[0]},{a[1]}|{b[0]},{b[1]}"] = (float(x), float(y))
             return find_pegs(
                 image, targets, self.calibration.inverse, model, radius_px, "chisel", self.calibration.zone_at
             )

@@ -84,21 +84,27 @@ class ColourModel:
         """For each Lab sample: (colour or None, confidence 0..1)."""
         if len(lab) == 0 or not self.centroids:
             return [(None, 0.0)] * len(lab)
-        names, dist = self._distances(np.asarray(lab, dtype=np.float64).reshape(-1, 3))
+        _names, dist = self._distances(np.asarray(lab, dtype=np.float64).reshape(-1, 3))
+        colours = list(self.centroids)
+        seat = dist[:, : len(colours)]
+        best = np.argmin(seat, axis=1)
+        d_best = seat[np.arange(len(seat)), best]
+        nearest_any = np.min(dist, axis=1)
+        if len(colours) > 1:
+            others = seat.copy()
+            others[np.arange(len(seat)), best] = np.inf
+            d_next = np.min(others, axis=1)
+        else:
+            d_next = np.full(len(seat), self.reject * 2)
         results: list[tuple[str | None, float]] = []
-        for row in dist:
-            order = np.argsort(row)
-            best = int(order[0])
-            name = names[best]
-            d_best = float(row[best])
-            if name == BACKGROUND or d_best > self.reject:
+        for index in range(len(seat)):
+            # A background colour nearer than every seat colour, or no seat colour near enough: nothing.
+            if d_best[index] > self.reject or nearest_any[index] < d_best[index]:
                 results.append((None, 0.0))
                 continue
-            other = [float(row[i]) for i in order[1:] if names[int(i)] != name]
-            d_next = other[0] if other else self.reject * 2
-            margin = max(0.0, min(1.0, (d_next - d_best) / max(d_next, 1e-6)))
-            closeness = max(0.0, 1.0 - d_best / self.reject)
-            results.append((name, round(0.5 * margin + 0.5 * closeness, 3)))
+            margin = max(0.0, min(1.0, (d_next[index] - d_best[index]) / max(d_next[index], 1e-6)))
+            closeness = max(0.0, 1.0 - d_best[index] / self.reject)
+            results.append((colours[int(best[index])], round(float(0.5 * margin + 0.5 * closeness), 3)))
         return results
 
     def classify(self, lab: Lab) -> tuple[str | None, float]:

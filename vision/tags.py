@@ -83,7 +83,7 @@ def parse_payload(text: object) -> ParsedPayload | str:
     """A well-formed payload's game and id, or the rejection reason (a string). Never raises."""
     if not isinstance(text, str):
         return NOT_TEXT
-    if len(text) > 64 or not text or any(ch not in ALPHANUMERIC for ch in text):
+    if len(text) > 64 or not text or not ALPHANUMERIC.issuperset(text):
         return NOT_ALPHANUMERIC
     parts = text.split(":")
     if parts[0] != SCHEME:
