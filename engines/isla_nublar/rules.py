@@ -288,8 +288,9 @@ RULES = [
         "also buy each of the 5 face-up scoring cards. ... When you buy a scoring card, you immediately get "
         "the points. Then you put the Scoring card into your discard pile. ... At the end of your turn, "
         "place a new scoring card from the face-down pile on each empty scoring card space.",
-        "Bought cards leave gaps; at the end of the turn the cards move right and new cards fill the left "
-        "slots.",
+        "Bought cards leave gaps; at the end of the turn the cards move forward (to the right: towards "
+        "slot 0, the way the basic game closes its gaps) and new cards fill the empty slots at the back "
+        "(left).",
     ),
     _rule(
         "IN-PHASE",

@@ -1113,9 +1113,11 @@ class IslaNublarState(State):
         self.change = False
         follow: list[dict[str, Any]] = []
         if self.options["individual_ratings"]:
+            # the cards move forward (the rulebook's "to the right", towards slot 0 as in the basic game) to
+            # fill the gaps; new cards go on the empty spaces at the back ("the empty left space")
             kept = [c for c in self.row if c is not None]
-            self.row = [None] * (5 - len(kept)) + kept
-            follow = [{"t": "reveal-scoring", "slot": s} for s in range(5 - len(kept))]
+            self.row = kept + [None] * (5 - len(kept))
+            follow = [{"t": "reveal-scoring", "slot": s} for s in range(len(kept), 5)]
         follow.append({"t": "pass"})
         self.tasks[0:0] = follow
         self._check_end()

@@ -62,12 +62,14 @@ def test_individual_ratings_rulebook_example(kit: SimpleNamespace) -> None:
     s = s.apply(EndTurn(player="red"))
     while s.tasks and s.tasks[0]["t"] == "draw":
         s = s.apply(s.chance_outcomes()[0][0])
-    # the cards move right to fill the gap; a new card from the face-down pile goes on the empty left space
-    assert s.row[1:] == [before[0], before[1], before[3], before[4]] and s.row[0] is None
+    # "the scoring cards are moved to the right to fill the gap. A new scoring card is placed on the empty
+    # left space": right is forward, the direction of the arrows in which the basic game closes its gaps
+    # (towards slot 0, the front); left is the back of the row (slot 4), where the basic game's used card goes
+    assert s.row[:4] == [before[0], before[1], before[3], before[4]] and s.row[4] is None
     assert s.current_player() == CHANCE
     new_card = next(iter(s.scoring_deck))
-    s = s.apply(RevealScoring(slot=0, card=new_card))
-    assert s.row[0] == new_card and s.active_player == "blue"
+    s = s.apply(RevealScoring(slot=4, card=new_card))
+    assert s.row[4] == new_card and s.active_player == "blue"
     kit.checked(s)
 
 
