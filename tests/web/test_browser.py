@@ -208,3 +208,33 @@ def chisel_out_of_turn(demo: Any) -> Any:
     return after
 
 
+
+
+def test_lan_mode_in_the_browser_needs_the_pin(demo: Any, page: Any) -> None:
+    """LAN mode (served on loopback here): watching is free, a button press asks for the PIN first."""
+    from companion.web import WebConfig, create_app
+    from companion.web import server as web_server
+
+    config = WebConfig(host="127.0.0.1", port=0, lan=True, pin="2468")
+    running = web_server.start(create_app(demo.loop, config), config)
+    try:
+        page.set_viewport_size({"width": 1280, "height": 860})
+        page.goto(running.url + "panel")
+        assert "enter PIN" in page.inner_text("header")
+        before = demo.loop.snapshot()["panel"]["presses"]["mode"]
+        page.click("#press-mode")  # refused (401): the page sends the browser to the PIN form
+        page.wait_for_url("**/login?next=*", timeout=10_000)
+        assert demo.loop.snapshot()["panel"]["presses"]["mode"] == before
+        page.fill("input[name=pin]", "1111")
+        page.click("button.primary")
+        assert "Wrong PIN" in page.inner_text("main")
+        page.fill("input[name=pin]", "2468")
+        page.click("button.primary")
+        page.wait_for_url("**/panel", timeout=10_000)
+        assert "lock" in page.inner_text("header")
+        page.click("#press-mode")
+        wait_for(page, "document.getElementById('toast').innerText === 'done'")
+        assert demo.loop.snapshot()["panel"]["presses"]["mode"] == before + 1
+    finally:
+        running.stop()
+    assert PAGE_ERRORS == []
