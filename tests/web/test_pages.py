@@ -212,6 +212,7 @@ def test_large_camera_frames_are_scaled_for_screens() -> None:
     big = bytes(encoded)
     small = screen_sized(big)
     decoded = cv2.imdecode(np.frombuffer(small, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded is not None
     assert decoded.shape[1] <= SCREEN_WIDTH and decoded.shape[1] >= SCREEN_WIDTH // 2
     assert abs(decoded.shape[0] / decoded.shape[1] - 1296 / 2304) < 0.01
     assert screen_sized(big) == small  # cached for the next browser
@@ -233,4 +234,4 @@ def test_photo_sizes(client: Any, table: Any) -> None:
 
     big = cv2.imencode(".jpg", np.full((1296, 2304, 3), 120, np.uint8))[1].tobytes()
     thumb = cv2.imdecode(np.frombuffer(scaled_jpeg(big, THUMB_WIDTH), np.uint8), cv2.IMREAD_COLOR)
-    assert thumb.shape[1] == THUMB_WIDTH
+    assert thumb is not None and thumb.shape[1] == THUMB_WIDTH
