@@ -45,6 +45,9 @@ def test_pictures_are_served_and_follow_the_game(client: Any, table: Any) -> Non
     assert chart.startswith("<svg") and chart.count("<polyline") == len(table.snapshot()["players"])
     board = client.get("/api/board.svg", headers=HOST)
     assert board.mimetype == "image/svg+xml" and board.get_data(as_text=True).startswith("<svg")
+    snap = table.snapshot()
+    if snap["game"] == "jurassic-parts" and any(a["kind"] == "place-chisel" for a in snap["legal"]):
+        assert 'class="legal"' in board.get_data(as_text=True)  # legal chisel gaps ringed on the slab
     before = client.get("/api/board.svg", headers=HOST).data
     table.play(3)
     assert client.get("/api/board.svg", headers=HOST).data != before
