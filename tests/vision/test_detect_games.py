@@ -224,3 +224,21 @@ def test_isla_nublar_figures_camps_and_boxes() -> None:
         for _ in range(n)
     )
     assert expected and boxes == expected
+
+
+def test_brunch_boards_placed_free_are_found_from_their_tags() -> None:
+    from engines.jurassic_brunch import GAME
+    from vision.tables.jurassic_brunch import BrunchLayout, scene_for
+
+    state = play(GAME, ["blue", "orange"], seed=2, steps=0, options={"arrangement": "random"})
+    layout = BrunchLayout.for_area(state.area)
+    scene = scene_for(state, layout, boards_only=True)  # setup: every board's centre tag in sight
+    observation, _ = read(scene, "JB", detect.hints_for("JB", state, layout), 12.0, 3)
+    assert observation.lattice is not None
+    boards = observation.lattice.extra["boards"]
+    assert set(boards) == {board.board_id for board in state.area.boards}
+    for board in state.area.boards:
+        assert tuple(boards[board.board_id]["centre_cell"]) == tuple(board.centre)
+        assert boards[board.board_id]["quarter_turns"] == board.rotation % 4
+    cells = observation.lattice.extra["board_of_cell"]
+    assert {tuple(int(v) for v in key.split(",")) for key in cells} == set(state.area.cells)
