@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.observation import (
     CalibrationStatus,
@@ -82,3 +84,60 @@ def test_calibration_trust() -> None:
     assert CalibrationStatus("ok").trusted
     assert not CalibrationStatus("bumped").trusted
     assert not CalibrationStatus().trusted
+
+
+_coord = st.floats(-5000, 5000, allow_nan=False)
+_point = st.tuples(_coord, _coord)
+_ids = st.text("ABCDEFXYZ0123456789-", min_size=1, max_size=8)
+
+
+@st.composite
+def observations(draw: st.DrawFn) -> Observation:
+    tags = {}
+    for tag_id in draw(st.sets(_ids, max_size=6)):
+        corners = draw(st.tuples(_point, _point, _point, _point))
+        tags[tag_id] = TagReading(
+            f"DT1:JP:{tag_id}",
+            "JP",
+            tag_id,
+            draw(st.sampled_from(["front", "back"])),
+            draw(_point),
+            corners,
+            draw(st.floats(0, 360, exclude_max=True)),
+            draw(st.floats(0.5, 20)),
+            draw(st.none() | _point),
+            draw(st.none() | st.sampled_from(["play", "seat:red"])),
+        )
+    pegs = tuple(
+        PegReading(
+            draw(_point), draw(st.none() | st.sampled_from(["red", "blue"])), draw(st.floats(0, 1)), on
+        )
+        for on in draw(st.lists(st.none() | st.just("0,0|1,0"), max_size=4))
+    )
+    cells = {tag_id: cell_key((draw(st.integers(-9, 9)), draw(st.integers(-9, 9)))) for tag_id in tags}
+    lattice = draw(st.none() | st.just(LatticeFit("hex", (1.0, 2.0), 60.0, 3.0, cells)))
+    return Observation(
+        draw(st.integers(0, 10**6)),
+        draw(st.floats(0, 10**6)),
+        "JP",
+        tags=tags,
+        pegs=pegs,
+        rejected=draw(st.dictionaries(st.sampled_from(["other-game", "unknown-id"]), st.integers(1, 9))),
+        duplicates=tuple(draw(st.lists(_ids, max_size=2))),
+        calibration=CalibrationStatus(
+            draw(st.sampled_from(["ok", "bumped", "uncalibrated", "markers-hidden"]))
+        ),
+        lattice=lattice,
+        stable=draw(st.booleans()),
+        held=draw(st.booleans()),
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(observations())
+def test_any_observation_survives_json(observation: Observation) -> None:
+    once = json.loads(json.dumps(observation.to_dict()))
+    again = Observation.from_dict(once)
+    assert again.to_dict() == once
+    assert set(again.tags) == set(observation.tags)
+    assert again.calibration.trusted == observation.calibration.trusted
