@@ -24,6 +24,7 @@ return. A frame the pipeline cannot process (a decoder that raises) is counted a
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import queue
 import random
@@ -986,7 +987,9 @@ def bot_action(
 
         return sample_chance(state, rng)
     chosen = policy or (model.bot_policy() if model is not None else None) or uniform_policy
-    return chosen(state, state.legal_actions(), rng)
+    # in a canonical order: a state rebuilt from the store may list its legal actions in another order
+    actions = sorted(state.legal_actions(), key=lambda a: json.dumps(a.to_dict(), sort_keys=True))
+    return chosen(state, actions, rng)
 
 
 def bot_game(
