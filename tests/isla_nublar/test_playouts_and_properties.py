@@ -195,3 +195,73 @@ def test_apply_never_changes_its_input_and_views_keep_secrets(
             row = {c for c in state.row if c is not None}
             assert not (cards_named - row) & _hidden_cards(state, viewer), (viewer, cards_named)
         state = state.apply(rng.choice(candidates))
+
+
+def _candidate_actions(state) -> set:
+    """Every action of the current player's kinds over every card, field, figure, slot and pile."""
+    from engines.isla_nublar import actions as act
+    from engines.isla_nublar.board import DIRECTIONS
+
+    p = state.current_player()
+    fields = list(state.board.fields)
+    uses = ["none", "amber", "boxes", "defence", "hideout", "diversion", "inventory", "wear", "replenish"]
+    uses += ["change", "improve", "move_camp", "egg", "dinosaur", "amber-as-boxes", "influence", "scoring"]
+    found: set = {
+        act.EndTurn(p),
+        act.Finish(p),
+        act.Decline(p),
+        act.StockUp(p, "box"),
+        act.StockUp(p, "camp"),
+    }
+    for card in state.zones[p]["hand"]:
+        found |= {act.PlayCard(p, card, use) for use in uses}
+        found |= {act.Select(p, card), act.Defend(p, card)}
+    for price in (2, 3, 4, 5, 6):
+        found.add(act.Buy(p, price))
+    for slot in range(5):
+        found |= {act.BuyScoring(p, slot), act.ChooseScoring(p, slot)}
+    for field in fields:
+        found.add(act.PlaceBox(p, field))
+        found |= {act.BuildCamp(p, field, back) for back in range(4)}
+    for origin in [f for f, held in state.boxes.items() if held.get(p)]:
+        found |= {act.MoveBox(p, origin, target) for target in fields}
+    for dino in state.dinos:
+        for volcano in state.board.volcanoes:
+            found |= {act.Divert(p, dino, volcano), act.ReturnDinosaur(p, volcano)}
+        for direction in DIRECTIONS:
+            found |= {act.MoveDinosaur(p, dino, steps, direction) for steps in range(1, 6)}
+        found |= {act.SwapDinosaurs(p, dino, other) for other in state.dinos if dino <= other}
+    for field, stack in state.camps.items():
+        for level in range(len(stack)):
+            found.add(act.RemoveCamp(p, field, level))
+            found |= {act.MoveCamp(p, field, level, target) for target in fields}
+    for zone in ("played", "discard"):
+        for card in state.zones[p][zone]:
+            found.add(act.Retrieve(p, card, zone))
+            found |= {act.Improve(p, card, pile) for pile in (0, 2, 3, 4, 5, 6)}
+    return found
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_legal_list_is_exactly_what_apply_accepts(seed: int) -> None:
+    # the generator and the rules agree both ways: nothing legal is missing from the list
+    rng = random.Random(seed)
+    options = {"clients": True, "individual_ratings": seed % 2 == 0, "necessary_change": "any"}
+    state = GAME.new_initial_state(PLAYERS[: 2 + seed % 3], rng=rng, options=options)
+    for step in range(500):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state = state.apply(sample_chance(state, rng))
+            continue
+        legal = state.legal_actions()
+        if step % 9 == 0:
+            accepted = set()
+            for action in _candidate_actions(state) | set(legal):
+                try:
+                    state.apply(action)
+                except IllegalAction:
+                    continue
+                accepted.add(action)
+            assert accepted == set(legal) and len(legal) == len(set(legal)), state.tasks[:1]
+        state = state.apply(bot_policy(state, legal, rng))
