@@ -319,7 +319,10 @@ class IslaNublarGame(Game):
                 action = self.action_from_dict(action_data)
             except StateFormatError as error:
                 raise InputError(" ".join(str(error).split())) from None
-            report["explanation"] = state.explain(action).to_dict()
+            try:
+                report["explanation"] = state.explain(action).to_dict()
+            except StateFormatError as error:  # a correction carrying a broken state
+                raise InputError(f"the corrected state: {' '.join(str(error).split())}") from None
         return report
 
     def score_report(self, data: Any) -> dict[str, Any]:

@@ -175,3 +175,17 @@ def test_action_fields_of_the_wrong_type_are_input_errors(
         capsys, monkeypatch, ["legal", "isla-nublar", "-"], json.dumps({"state": state, "action": action})
     )
     assert "must be" in err
+
+
+def test_a_correction_with_a_broken_state_names_it(capsys: Any, monkeypatch: Any) -> None:
+    state = json.loads((EXAMPLES / "isla-nublar-start.json").read_text())
+    broken = {"kind": "correct", "state": {"game": "isla-nublar"}, "reason": "re-seen"}
+    err = bad(
+        capsys, monkeypatch, ["legal", "isla-nublar", "-"], json.dumps({"state": state, "action": broken})
+    )
+    assert "the corrected state" in err
+    fixed = {"kind": "correct", "state": state, "reason": "re-seen"}
+    report = ok(
+        capsys, monkeypatch, ["legal", "isla-nublar", "-"], json.dumps({"state": state, "action": fixed})
+    )
+    assert report["explanation"]["legal"] is True
