@@ -85,6 +85,8 @@ RULES = [
         "When there are already one or more of your equipment boxes on the field where you set up your "
         "camp, you can take back as many of these equipment boxes as you want in your personal supplies. "
         "For every box that you take back, there are reduced Costs for construction of a camp by 1.",
+        "A camp still needs a card with the box symbol played this turn (at least 1 box point), even when "
+        "4 saved boxes make it cost nothing: 'To build a camp, you play cards with the box symbol.'",
     ),
     _rule(
         "IN-AREA",
@@ -105,6 +107,8 @@ RULES = [
         "card from your hand. The dinosaur figure then remains on the field ... Then you put the card on "
         "your discard pile. You pull no card from the draw pile for that. ... As long as the dinosaur "
         "figure is on the field, you are not allowed to place or move any parts on or of this field.",
+        "Offered to every player who would lose pieces (box owners, else the top camp's owner), holding the "
+        "card or not, so the question reveals nothing; one defence keeps every piece on the field.",
     ),
     _rule(
         "IN-HIDEOUT",
@@ -178,7 +182,8 @@ RULES = [
         "of the island. ... Note: You are not allowed during the dinosaur movement to skip occupied fields "
         "(with camps or equipment boxes). Note: Multiple dinosaur figures are allowed to stand on one "
         "field.",
-        "Straight towards the southern tip is down the field's column.",
+        "Straight towards the southern tip is down the field's column. Figures may share a volcano too "
+        "(a whisperer's move towards the volcanoes can end on a taken one).",
     ),
     _rule(
         "IN-DINO-END",
@@ -280,6 +285,9 @@ RULES = [
         "and in return you immediately receive the reward shown on that tile. If you reach the last tile on "
         "an influence track, you immediately score 10 points and take the equipment box to your personal "
         "supply.",
+        "Tracks: 3 A tiles, 2 B tiles, the client's finishing tile. A choice a reward asks for may be "
+        "declined; 'Remove exactly 3' needs 3 removable cards; the return-and-draw whisperer draws only "
+        "with a return.",
     ),
     _rule(
         "IN-INDIVIDUAL",
