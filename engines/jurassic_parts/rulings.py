@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.core import InputError
-from engines.jurassic_parts.components import COMPONENT_BY_ID
+from engines.jurassic_parts.components import COMPONENTS
 from engines.jurassic_parts.slab import DIRECTIONS, rank_contributors, shares
 
 SHARE_CAP = 6
@@ -16,6 +16,9 @@ CHISELS_PER_PLAYER = 12
 MAX_COORDINATE = 10_000
 NEIGHBOUR_STEPS = frozenset(DIRECTIONS)
 HALF_STEPS = ((1, 0), (0, 1), (-1, 1))  # E, SE, SW: every neighbour pair once
+#: a slab tile is named by the tag the referee can read: its front id (F01..F58) when face up, its back
+#: id when face down; both lead to the same physical tile (used only to catch a tile listed twice)
+PHYSICAL_TILE = {**{c.tile_id: c.tile_id for c in COMPONENTS}, **{c.back: c.tile_id for c in COMPONENTS}}
 SPLIT_RULES = ["JP-SPLIT", "JP-SPLIT-SMALLER", "JP-SPLIT-EQUAL", "JP-SPLIT-INTERIOR", "JP-CONTRIBUTORS",
                "JP-SHARES", "JP-CHISELS-RETURNED"]
 
@@ -59,15 +62,18 @@ def split_ruling(data: Any) -> dict[str, Any]:
     cells: list[tuple[int, int]] = []
     slot_of_id: dict[str, int] = {}
     cell_owner: dict[tuple[int, int], str] = {}
-    known = COMPONENT_BY_ID
+    physical: set[str] = set()
     for index, tile in enumerate(tiles):
         if not isinstance(tile, Mapping):
             raise InputError(f"tiles[{index}] must be an object with id, q and r")
         tile_id = tile.get("id")
-        if not isinstance(tile_id, str) or tile_id not in known:
-            raise InputError(f"unknown tile {tile_id!r} in tiles[{index}]")
+        if not isinstance(tile_id, str) or tile_id not in PHYSICAL_TILE:
+            raise InputError(f"unknown tile {tile_id!r} in tiles[{index}] (a front id F01-F58 or a back id)")
         if tile_id in slot_of_id:
             raise InputError(f"duplicate tile {tile_id}")
+        if PHYSICAL_TILE[tile_id] in physical:  # named by neither id: that would tell what is face down
+            raise InputError(f"tiles[{index}]: a tile is listed twice, by its front and by its back id")
+        physical.add(PHYSICAL_TILE[tile_id])
         q, r = tile.get("q"), tile.get("r")
         if not isinstance(q, int) or not isinstance(r, int) or not _is_int(q) or not _is_int(r):
             raise InputError(f"tile {tile_id} needs integer q and r")

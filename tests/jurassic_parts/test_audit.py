@@ -441,3 +441,32 @@ def test_legal_refuses_an_ended_game_with_tiles_on_the_slab(turn: dict[str, Any]
         GAME.state_from_dict(data)
     status, out, err = _run(tmp_path, capsys, ["legal", "jurassic-parts"], json.dumps(data))
     assert (status, out, err.count("\n")) == (2, "", 1)
+
+
+# -- face-down tiles: a referee can only read their back ids -----------------------------------------------
+
+
+def test_split_accepts_face_down_tiles_by_their_back_id() -> None:
+    from engines.jurassic_parts import COMPONENTS
+
+    # the rulebook's 3-player, 9-tile example with every other tile face down (named by its back's tag)
+    base = json.loads((Path(__file__).resolve().parents[2] / "docs" / "examples" /
+                       "jurassic-parts-split.json").read_text(encoding="utf-8"))
+    back_of = {c.tile_id: c.back for c in COMPONENTS}
+    rename = {tile["id"]: (back_of[tile["id"]] if i % 2 else tile["id"])
+              for i, tile in enumerate(base["tiles"])}
+    data = json.loads(json.dumps(base))
+    for tile in data["tiles"]:
+        tile["id"] = rename[tile["id"]]
+    for chisel in data["chisels"]:
+        chisel["a"], chisel["b"] = rename[chisel["a"]], rename[chisel["b"]]
+    expected = split_ruling(base)["options"][0]
+    (option,) = split_ruling(data)["options"]
+    assert option["smaller"] == sorted(rename[t] for t in expected["smaller"])
+    assert option["ranking"] == expected["ranking"] and option["field_leader"] == expected["field_leader"]
+    # the same physical tile by its front and by its back is listed twice
+    twice = json.loads(json.dumps(base))
+    twice["tiles"].append({"id": back_of["F01"], "q": 40, "r": 40})
+    with pytest.raises(InputError) as refusal:
+        split_ruling(twice)
+    assert "twice" in str(refusal.value) and "F01" not in str(refusal.value)
