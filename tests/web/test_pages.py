@@ -238,3 +238,27 @@ def test_photo_sizes(client: Any, table: Any) -> None:
     big = cv2.imencode(".jpg", np.full((1296, 2304, 3), 120, np.uint8))[1].tobytes()
     thumb = cv2.imdecode(np.frombuffer(scaled_jpeg(big, THUMB_WIDTH), np.uint8), cv2.IMREAD_COLOR)
     assert thumb is not None and thumb.shape[1] == THUMB_WIDTH
+
+
+@pytest.mark.parametrize("game", ["jurassic-parts", "jurassik", "jurassic-brunch", "isla-nublar"])
+def test_every_game_gets_a_diagram_from_its_shared_view(game: str) -> None:
+    from companion.web import drawing
+
+    try:
+        engine = get_game(game)
+    except KeyError:
+        pytest.skip(f"no {game} engine")
+    colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
+    rng = random.Random(4)
+    state = engine.new_initial_state(colours, rng=rng)
+    for _ in range(25):
+        if state.is_terminal():
+            break
+        state = state.apply(sample_chance(state, rng) if state.is_chance_node()
+                            else rng.choice(state.legal_actions()))
+    snapshot = {"game": game, "title": engine.title, "view": state.view(None), "current": None,
+                "players": [{"name": c, "colour": c} for c in colours]}
+    svg = drawing.board_svg(snapshot)
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    if game in drawing.BOARD_DRAWERS:
+        assert 'font-size="22"' not in svg  # the game's own drawing, not the summary card
