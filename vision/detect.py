@@ -329,14 +329,32 @@ class Detector:
             cells = [tuple(int(v) for v in key.split(",")) for key in set(lattice.cells.values())]
             gaps = geometry.hex_gaps(cells)
             targets: dict[str, Point] = {}
+            targets_px: dict[str, Point] = {}
+            tag_at = {key: tag_id for tag_id, key in sorted(lattice.cells.items(), reverse=True)}
             if gaps:
                 ends = geometry.hex_centres(lattice, [cell for gap in gaps for cell in gap]).reshape(-1, 2, 2)
                 middles = ends.mean(axis=1)
                 for (a, b), (x, y) in zip(gaps, middles):
                     # hex_gaps gives each gap lower cell first: gap_key's own order, built directly
-                    targets[f"{a[0]},{a[1]}|{b[0]},{b[1]}"] = (float(x), float(y))
+                    key_a, key_b = f"{a[0]},{a[1]}", f"{b[0]},{b[1]}"
+                    key = f"{key_a}|{key_b}"
+                    targets[key] = (float(x), float(y))
+                    first, second = readings.get(tag_at.get(key_a, "")), readings.get(tag_at.get(key_b, ""))
+                    if first is not None and second is not None:
+                        # Midway between the two tiles' codes as seen: exact even where the lens bends lines.
+                        targets_px[key] = (
+                            (first.center_px[0] + second.center_px[0]) / 2.0,
+                            (first.center_px[1] + second.center_px[1]) / 2.0,
+                        )
             return find_pegs(
-                image, targets, self.calibration.inverse, model, radius_px, "chisel", self.calibration.zone_at
+                image,
+                targets,
+                self.calibration.inverse,
+                model,
+                radius_px,
+                "chisel",
+                self.calibration.zone_at,
+                targets_px=targets_px,
             )
         island = self.game == "IN" and lattice.kind == "island" and "scale" in lattice.extra
         if island and self.hints.island_fields:

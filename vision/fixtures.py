@@ -98,17 +98,17 @@ def jp_slab_scene(
         Zone(
             "play",
             (
-                (width * 0.2, 20.0),
-                (width * 0.8, 20.0),
-                (width * 0.8, height - 20.0),
-                (width * 0.2, height - 20.0),
+                (width * 0.13, 20.0),
+                (width * 0.87, 20.0),
+                (width * 0.87, height - 20.0),
+                (width * 0.13, height - 20.0),
             ),
         )
     )
     scene.zones.append(
         Zone(
             "seat:red",
-            ((45.0, 50.0), (width * 0.2 - 5, 50.0), (width * 0.2 - 5, height - 50), (45.0, height - 50)),
+            ((30.0, 50.0), (width * 0.13 - 5, 50.0), (width * 0.13 - 5, height - 50), (30.0, height - 50)),
         )
     )
     manifest = manifest_for("JP")

@@ -207,14 +207,21 @@ def find_pegs(
     kind: PegKind = "chisel",
     zone_of: object = None,
     frame_background: bool = True,
+    targets_px: Mapping[str, Point] | None = None,
 ) -> list[PegReading]:
     """Classify the colour at each predicted place (key: a gap or cell key -> table mm). Places showing no
-    seat colour are left out. ``to_pixels`` is the table-mm -> frame-pixel homography."""
+    seat colour are left out. ``to_pixels`` is the table-mm -> frame-pixel homography; ``targets_px`` may
+    give some places directly in pixels (found from what was read around them, which a lens's distortion
+    does not shift)."""
     keys = list(targets_mm)
     if not keys:
         return []
     mm = np.array([targets_mm[k] for k in keys], dtype=np.float64)
     px = _apply(to_pixels, mm)
+    if targets_px:
+        for index, key in enumerate(keys):
+            if key in targets_px:
+                px[index] = targets_px[key]
     lab = bgr_to_lab(sample_discs(image, px, radius_px))
     if len(lab) >= 8 and frame_background:
         # Most predicted places are empty: their common colour is this frame's background (tile edges,

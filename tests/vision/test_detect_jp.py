@@ -100,3 +100,24 @@ def test_observe_command_bad_input_exits_2(tmp_path: Path, capsys: pytest.Captur
     assert main(["observe", "chess", str(tmp_path / "none.png")]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and len(captured.err.strip().splitlines()) == 2
+
+
+def test_a_lens_with_barrel_distortion_still_reads_cells_and_chisels(colours: pegs.ColourModel) -> None:
+    import cv2
+    import numpy as np
+
+    scene, truth = jp_slab_scene(seed=4)
+    image = render(
+        scene, recommended_camera(tilt=5.0), Effects(blur=0.7, noise=2.0, jpeg_quality=85), rng=1
+    ).image
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = (xs - w / 2) / (w / 2), (ys - h / 2) / (w / 2)
+    bend = 1 + 0.06 * (x * x + y * y)  # a cheap webcam's barrel distortion, uncorrected
+    image = cv2.remap(image, x * bend * (w / 2) + w / 2, y * bend * (w / 2) + h / 2, cv2.INTER_LINEAR)
+    calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0), zones=scene.zones)
+    assert calibration.reprojection_mm > 1.0  # the plane fit feels the bent lines...
+    hints = detect.GeometryHints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    observation = detect.Detector("JP", calibration, hints, colours).observe(image)
+    assert {k: observation.cell_of(k) for k in truth.cells} == truth.cells  # ...the reading does not
+    assert {peg.on: peg.colour for peg in observation.pegs} == truth.pegs
