@@ -29,6 +29,7 @@ from engines.jurassic_parts.components import (
     real_kind,
 )
 from engines.jurassic_parts.rules import RULEBOOK
+from engines.jurassic_parts.rulings import brief
 from engines.jurassic_parts.scoring import score_holding, winners
 from engines.jurassic_parts.slab import NO_CHISEL, Cell, Layout
 from engines.jurassic_parts.state import JurassicPartsState
@@ -616,7 +617,7 @@ class JurassicPartsGame(Game):
             if not isinstance(name, str) or not name or not _printable(name):
                 raise InputError(f"players[{index}] needs a \"name\" (text)")
             if name in holdings:
-                raise InputError(f"duplicate player {name!r}")
+                raise InputError(f"duplicate player {brief(name)}")
             missing = [key for key in ("tiles", "amber") if key not in entry]
             if missing:  # required: a misspelt key must not score as an empty holding
                 raise InputError(f"{name}: missing \"{missing[0]}\" (use [] or 0 for none)")
@@ -627,7 +628,7 @@ class JurassicPartsGame(Game):
             for tile in tiles:
                 kind = KIND_OF.get(tile) if isinstance(tile, str) else None
                 if kind is None:
-                    raise InputError(f"{name}: unknown tile {tile!r}")
+                    raise InputError(f"{brief(name)[1:-1]}: unknown tile {brief(tile)}")
                 counts[kind] += 1
                 box[real_kind(kind)] += 1
             amber = entry["amber"]

@@ -27,6 +27,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def brief(value: Any, limit: int = 40) -> str:
+    """A value quoted in an error line, cut short: the line names the problem, it does not echo the file."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _is_name(value: Any) -> bool:
     if not isinstance(value, str) or not value:
         return False
@@ -54,7 +60,7 @@ def split_ruling(data: Any) -> dict[str, Any]:
         raise InputError("\"players\" lists a player twice")
     current = data.get("current")
     if not isinstance(current, str) or current not in players:
-        raise InputError(f"unknown player {current!r} as \"current\"")
+        raise InputError(f"unknown player {brief(current)} as \"current\"")
     tiles = data.get("tiles")
     if not isinstance(tiles, list) or not tiles:
         raise InputError("\"tiles\" must be a non-empty list of {id, q, r}")
@@ -68,7 +74,7 @@ def split_ruling(data: Any) -> dict[str, Any]:
             raise InputError(f"tiles[{index}] must be an object with id, q and r")
         tile_id = tile.get("id")
         if not isinstance(tile_id, str) or tile_id not in PHYSICAL_TILE:
-            raise InputError(f"unknown tile {tile_id!r} in tiles[{index}] (a front id F01-F58 or a back id)")
+            raise InputError(f"unknown tile {brief(tile_id)} in tiles[{index}] (front id F01-F58 or back id)")
         if tile_id in slot_of_id:
             raise InputError(f"duplicate tile {tile_id}")
         if PHYSICAL_TILE[tile_id] in physical:  # named by neither id: that would tell what is face down
@@ -101,9 +107,9 @@ def split_ruling(data: Any) -> dict[str, Any]:
         sb = slot_of_id.get(b) if isinstance(b, str) else None
         if sa is None or sb is None:
             unknown = a if sa is None else b
-            raise InputError(f"chisels[{index}] names unknown tile {unknown!r} (not on the slab)")
+            raise InputError(f"chisels[{index}] names unknown tile {brief(unknown)} (not on the slab)")
         if not isinstance(who, str) or who not in player_index:
-            raise InputError(f"chisels[{index}] belongs to unknown player {who!r}")
+            raise InputError(f"chisels[{index}] belongs to unknown player {brief(who)}")
         (qa, ra), (qb, rb) = cells[sa], cells[sb]
         if (qb - qa, rb - ra) not in NEIGHBOUR_STEPS:
             raise InputError(f"chisel between {a} and {b}: the tiles are not adjacent")

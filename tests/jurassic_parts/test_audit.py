@@ -470,3 +470,28 @@ def test_split_accepts_face_down_tiles_by_their_back_id() -> None:
     with pytest.raises(InputError) as refusal:
         split_ruling(twice)
     assert "twice" in str(refusal.value) and "F01" not in str(refusal.value)
+
+
+@pytest.mark.parametrize("field", ["current", "tile", "chisel tile", "chisel player"])
+def test_split_errors_quote_long_values_briefly(field: str) -> None:
+    long = "Z" * 100_000
+    data = _pair()
+    if field == "current":
+        data["current"] = long
+    elif field == "tile":
+        data["tiles"][0]["id"] = long
+    elif field == "chisel tile":
+        data["chisels"][0]["a"] = long
+    else:
+        data["chisels"][0]["player"] = long
+    with pytest.raises(InputError) as refusal:
+        split_ruling(data)
+    assert len(str(refusal.value)) < 200
+
+
+def test_score_errors_quote_long_values_briefly() -> None:
+    for entry in ({"name": "red", "tiles": ["Z" * 100_000], "amber": 0},
+                  {"name": "Y" * 100_000, "tiles": ["DODO"], "amber": 0}):
+        with pytest.raises(InputError) as refusal:
+            GAME.score_report({"players": [entry]})
+        assert len(str(refusal.value)) < 200
