@@ -230,6 +230,7 @@ def _candidate_actions(state) -> set:
             found |= {act.Divert(p, dino, volcano), act.ReturnDinosaur(p, volcano)}
         for direction in DIRECTIONS:
             found |= {act.MoveDinosaur(p, dino, steps, direction) for steps in range(1, 6)}
+        # a swap names its two figures in either order; the list gives each pair once, sorted
         found |= {act.SwapDinosaurs(p, dino, other) for other in state.dinos if dino <= other}
     for field, stack in state.camps.items():
         for level in range(len(stack)):
