@@ -360,6 +360,11 @@ class CalibrationMonitor:
                 return False
         return True
 
+    @property
+    def last(self) -> CalibrationStatus:
+        """The status of the last check (what a frame that is not checked inherits)."""
+        return self._last
+
     def recalibrate(self, image: np.ndarray) -> Calibration:
         """Refit from this frame, keeping the layout, zones and colours."""
         fresh = calibrate(

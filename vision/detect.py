@@ -143,7 +143,7 @@ class Detector:
         if self.calibration is None or self.monitor is None:
             return CalibrationStatus("uncalibrated", (), 0.0, "no calibration: pixel positions only")
         if not check:
-            return self.monitor._last
+            return self.monitor.last
         return self.monitor.check(image)
 
     def _readings(
