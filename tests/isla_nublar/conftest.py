@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -14,7 +14,7 @@ from engines.isla_nublar.state import add, take
 
 
 def fresh(players: tuple[str, ...] = ("red", "blue"), seed: int = 1, **options: Any) -> IslaNublarState:
-    return GAME.new_initial_state(players, rng=random.Random(seed), options=options)
+    return cast(IslaNublarState, GAME.new_initial_state(players, rng=random.Random(seed), options=options))
 
 
 def give(state: IslaNublarState, player: str, card: str, zone: str = "hand", count: int = 1) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable
 from importlib import resources
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -24,12 +25,18 @@ from engines.isla_nublar.actions import (
 )
 
 
-def _board_json() -> dict:
-    return json.loads(resources.files("engines.isla_nublar").joinpath("data/board-default.json").read_text())
+def _board_json() -> dict[str, Any]:
+    return cast(
+        dict[str, Any],
+        json.loads(resources.files("engines.isla_nublar").joinpath("data/board-default.json").read_text()),
+    )
 
 
-def _cards_json() -> dict:
-    return json.loads(resources.files("engines.isla_nublar").joinpath("data/cards.json").read_text())
+def _cards_json() -> dict[str, Any]:
+    return cast(
+        dict[str, Any],
+        json.loads(resources.files("engines.isla_nublar").joinpath("data/cards.json").read_text()),
+    )
 
 
 # -- board data ---------------------------------------------------------------------------------------------
@@ -70,7 +77,7 @@ def test_default_board_is_marked_and_consistent() -> None:
         (lambda b: b["fields"].append(dict(b["fields"][0])), "duplicate"),
     ],
 )
-def test_board_validation_names_the_problem(mutate, message: str) -> None:
+def test_board_validation_names_the_problem(mutate: Callable[[Any], Any], message: str) -> None:
     data = _board_json()
     mutate(data)
     with pytest.raises(StateFormatError, match=message):
@@ -91,7 +98,10 @@ def test_volcano_must_top_its_column() -> None:
 # -- card data ----------------------------------------------------------------------------------------------
 def test_default_cards_totals() -> None:
     cards = default_cards()
-    count = lambda group: sum(c.count for c in cards.of_group(group))  # noqa: E731
+
+    def count(group: str) -> int:
+        return sum(c.count for c in cards.of_group(group))
+
     assert (count("action"), count("dinosaur"), count("scoring"), count("starting")) == (42, 20, 18, 10)
     assert len(cards.piles) == 5 and len(cards.tiles) == 20
     assert cards.default
@@ -123,7 +133,7 @@ def test_default_cards_totals() -> None:
         (lambda d: d["development_tiles"].pop(), "20 tiles"),
     ],
 )
-def test_card_validation(mutate, message: str) -> None:
+def test_card_validation(mutate: Callable[[Any], Any], message: str) -> None:
     data = _cards_json()
     mutate(data)
     with pytest.raises(StateFormatError, match=message):
@@ -152,7 +162,7 @@ def _tile(data: dict[str, Any], tile_id: str) -> dict[str, Any]:
         (lambda d: d["scoring_cards"][0].update(cost=0), "W-ON-PARK: a scoring card has an amber cost"),
     ],
 )
-def test_card_file_corruptions_are_named(mutate, message: str) -> None:
+def test_card_file_corruptions_are_named(mutate: Callable[[Any], Any], message: str) -> None:
     # every corruption is refused on load with the card or tile named, never later in play
     data = _cards_json()
     mutate(data)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ from engines.isla_nublar.actions import (
 )
 
 
-def draw_all(s, card_order=None):
+def draw_all(s: Any, card_order: list[str] | None = None) -> Any:
     """Resolve pending draws, taking the first listed outcome (or the cards in ``card_order``)."""
     order = list(card_order or [])
     while s.is_chance_node():
@@ -269,7 +270,7 @@ def test_diversion_puts_any_dinosaur_on_an_empty_volcano(kit: SimpleNamespace) -
     assert s.dinos["DINO-4"] == "C5R0"
 
 
-def _finish_turns(s, until_player=None):
+def _finish_turns(s: Any, until_player: str | None = None) -> Any:
     while not s.is_terminal() and (until_player is None or s.current_player() != until_player):
         if s.is_chance_node():
             s = s.apply(s.chance_outcomes()[0][0])
@@ -323,7 +324,7 @@ def test_empty_dinosaur_deck_ends_the_game(kit: SimpleNamespace) -> None:
     assert s.ending == "the dinosaur deck is empty"
 
 
-def RevealDinosaurCard(card: str):
+def RevealDinosaurCard(card: str) -> Any:
     from engines.isla_nublar.actions import RevealDinosaur
 
     return RevealDinosaur(card=card)

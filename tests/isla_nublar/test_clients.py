@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from engines.isla_nublar.actions import (
 )
 
 
-def lab_track(kit: SimpleNamespace, first_tile: str, *hand: str):
+def lab_track(kit: SimpleNamespace, first_tile: str, *hand: str) -> Any:
     """Red to play; the lab track starts with ``first_tile``; red holds ``hand`` (S-AMBER1 is a lab card)."""
     s = kit.fresh(clients=True)
     others = [t for t in ("DEV-A06", "DEV-A09", "DEV-B06", "DEV-B07") if t != first_tile]
@@ -30,7 +31,7 @@ def lab_track(kit: SimpleNamespace, first_tile: str, *hand: str):
     return s.apply(PlayCard(player="red", card="S-AMBER1", use="influence"))
 
 
-def draw_all(s):
+def draw_all(s: Any) -> Any:
     while s.is_chance_node():
         s = s.apply(s.chance_outcomes()[0][0])
     return s

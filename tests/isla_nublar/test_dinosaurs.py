@@ -7,6 +7,7 @@ column 1 runs C1R0 (volcano) .. C1R6, which ends in area 3 (an upper area's edge
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from engines.isla_nublar.actions import (
 )
 
 
-def dino_turn(kit: SimpleNamespace, dino: str = "DINO-2", at: str = "C2R0"):
+def dino_turn(kit: SimpleNamespace, dino: str = "DINO-2", at: str = "C2R0") -> Any:
     """Red to play the card of ``dino`` standing on ``at`` (DINO-1..4 start on C1R0, C2R0, C4R0, C5R0)."""
     s = kit.fresh()
     kit.park_dinos(s)

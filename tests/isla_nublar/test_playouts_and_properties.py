@@ -5,18 +5,19 @@ from __future__ import annotations
 import json
 import random
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.core import CHANCE, TERMINAL, IllegalAction, get_game, random_playout, sample_chance
+from engines.core import CHANCE, TERMINAL, Action, IllegalAction, get_game, random_playout, sample_chance
 from engines.isla_nublar import GAME
 from engines.isla_nublar.bots import bot_policy
 from engines.isla_nublar.serial import check_conservation
 
 PLAYERS = ("red", "blue", "green", "yellow")
-VARIANTS = [
+VARIANTS: list[dict[str, Any]] = [
     {"clients": False, "individual_ratings": False},
     {"clients": True, "individual_ratings": False},
     {"clients": False, "individual_ratings": True},
@@ -26,7 +27,7 @@ VARIANTS = [
 ]
 
 
-def pieces(state) -> tuple[int, int, int]:
+def pieces(state: Any) -> tuple[int, int, int]:
     """Camps, boxes and cards anywhere in the game (must never change)."""
     data = state.to_dict()
     camps = sum(len(f.get("camps", [])) for f in data["fields"].values())
@@ -50,7 +51,7 @@ def test_bot_playouts_reach_the_end_and_round_trip(players: int, variant: int) -
     expected = (9 * players, 6 * players, 42 + 20 + 18 + 10 * players)
     seen_kinds: set[str] = set()
 
-    def on_step(before, action, after) -> None:
+    def on_step(before: Any, action: Any, after: Any) -> None:
         seen_kinds.add(action.kind)
         data = after.to_dict()
         back = GAME.state_from_dict(json.loads(json.dumps(data)))
@@ -66,7 +67,9 @@ def test_bot_playouts_reach_the_end_and_round_trip(players: int, variant: int) -
                     assert set(view["cards"][other]["hand"]) == {"count"}
 
     seed = 100 * players + variant
-    final = random_playout(GAME, names, random.Random(seed), VARIANTS[variant], bot_policy, 50_000, on_step)
+    final: Any = random_playout(
+        GAME, names, random.Random(seed), VARIANTS[variant], bot_policy, 50_000, on_step
+    )
     assert final.is_terminal() and final.current_player() == TERMINAL
     assert final.ending and final.active == len(names) - 1  # the round was finished
     outcome = final.outcome()
@@ -87,7 +90,7 @@ def test_uniform_random_playouts_also_end() -> None:
 
 def test_every_listed_action_is_legal_and_bogus_ones_leave_the_state_alone() -> None:
     rng = random.Random(7)
-    state = GAME.new_initial_state(PLAYERS[:3], rng=rng, options=VARIANTS[3])
+    state: Any = GAME.new_initial_state(PLAYERS[:3], rng=rng, options=VARIANTS[3])
     foreign = GAME.new_initial_state(PLAYERS[:3], rng=random.Random(8), options=VARIANTS[3])
     for _ in range(600):
         if state.is_terminal():
@@ -119,7 +122,7 @@ def test_every_listed_action_is_legal_and_bogus_ones_leave_the_state_alone() -> 
 )
 def test_pieces_are_never_created_or_lost(seed: int, players: int, variant: int, choices: list[int]) -> None:
     rng = random.Random(seed)
-    state = GAME.new_initial_state(PLAYERS[:players], rng=rng, options=VARIANTS[variant])
+    state: Any = GAME.new_initial_state(PLAYERS[:players], rng=rng, options=VARIANTS[variant])
     expected = pieces(state)
     for choice in choices:
         if state.is_terminal():
@@ -142,7 +145,7 @@ def test_seeded_setup_is_reproducible(kit: SimpleNamespace) -> None:
     assert a == b and a.to_dict() != kit.fresh(("red", "blue", "green"), seed=6, clients=True).to_dict()
 
 
-def _hidden_cards(state, viewer: str | None) -> set[str]:
+def _hidden_cards(state: Any, viewer: str | None) -> set[str]:
     """Cards the viewer must not see by name: others' hands and hideouts, every draw pile and deck."""
     hidden: set[str] = set()
     for p in state.players:
@@ -166,7 +169,7 @@ def test_apply_never_changes_its_input_and_views_keep_secrets(
     seed: int, players: int, variant: int, steps: int
 ) -> None:
     rng = random.Random(seed)
-    state = GAME.new_initial_state(PLAYERS[:players], rng=rng, options=VARIANTS[variant])
+    state: Any = GAME.new_initial_state(PLAYERS[:players], rng=rng, options=VARIANTS[variant])
     for _ in range(steps):
         if state.is_terminal():
             break
@@ -191,13 +194,13 @@ def test_apply_never_changes_its_input_and_views_keep_secrets(
             text += json.dumps([z["draw"] for z in shown["cards"].values()])
             text += json.dumps([pile["rest"] for pile in shown["piles"].values()])
             text += json.dumps([t.get("chosen", {}) for t in shown["tasks"] if t.get("player") != viewer])
-            cards_named = {card for card in GAME.cards.cards if f'"{card}"' in text}
+            cards_named = {card for card in state.cards.cards if f'"{card}"' in text}
             row = {c for c in state.row if c is not None}
             assert not (cards_named - row) & _hidden_cards(state, viewer), (viewer, cards_named)
         state = state.apply(rng.choice(candidates))
 
 
-def _candidate_actions(state) -> set:
+def _candidate_actions(state: Any) -> set[Action]:
     """Every action of the current player's kinds over every card, field, figure, slot and pile."""
     from engines.isla_nublar import actions as act
     from engines.isla_nublar.board import DIRECTIONS
@@ -206,7 +209,7 @@ def _candidate_actions(state) -> set:
     fields = list(state.board.fields)
     uses = ["none", "amber", "boxes", "defence", "hideout", "diversion", "inventory", "wear", "replenish"]
     uses += ["change", "improve", "move_camp", "egg", "dinosaur", "amber-as-boxes", "influence", "scoring"]
-    found: set = {
+    found: set[Action] = {
         act.EndTurn(p),
         act.Finish(p),
         act.Decline(p),
@@ -248,7 +251,7 @@ def test_the_legal_list_is_exactly_what_apply_accepts(seed: int) -> None:
     # the generator and the rules agree both ways: nothing legal is missing from the list
     rng = random.Random(seed)
     options = {"clients": True, "individual_ratings": seed % 2 == 0, "necessary_change": "any"}
-    state = GAME.new_initial_state(PLAYERS[: 2 + seed % 3], rng=rng, options=options)
+    state: Any = GAME.new_initial_state(PLAYERS[: 2 + seed % 3], rng=rng, options=options)
     for step in range(500):
         if state.is_terminal():
             break

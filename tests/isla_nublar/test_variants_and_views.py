@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from engines.isla_nublar.actions import (
 )
 
 
-def put_in_row(s, card: str, slot: int) -> None:
+def put_in_row(s: Any, card: str, slot: int) -> None:
     if card in s.row:
         i = s.row.index(card)
         s.row[i], s.row[slot] = s.row[slot], s.row[i]
@@ -100,7 +101,7 @@ def test_individual_ratings_empty_scoring_pile_counts_as_a_buy_pile(kit: SimpleN
     assert s.ending == "2 buy piles are empty (2-amber, scoring-card)"
 
 
-def clients_state(kit: SimpleNamespace, tiles: list[str]):
+def clients_state(kit: SimpleNamespace, tiles: list[str]) -> Any:
     s = kit.fresh(clients=True)
     s.tracks = {**s.tracks, "lab": [*tiles, "DEV-END-LAB"]}
     kit.park_dinos(s)
