@@ -19,7 +19,7 @@ from engines.core import get_game, random_playout, sample_chance
 from engines.isla_nublar.bots import bot_policy
 
 PLAYERS = ["red", "blue", "green", "yellow"]
-CASES = [
+CASES: list[tuple[int, dict[str, object]]] = [
     (2, {}),
     (3, {}),
     (4, {}),
