@@ -473,13 +473,36 @@ def infer(
     budget: int = 3000,
     max_stalls: int = 2,
 ) -> Inference:
-    """Explain ``observation`` from ``state``: see the module docstring."""
+    """Explain ``observation`` from ``state``: see the module docstring.
+
+    The game's model first narrows the search to the actions where the table changed; when that finds
+    nothing, every legal action is tried (shallower) before the change is objected to: a chisel whose
+    split sends it straight back, say, leaves no trace at its own gap.
+    """
     expected_now = model.expected(state)
     seen = model.seen(observation)
     differences = compare(expected_now, seen, model.tolerance)
     if not differences:
         return Inference("unchanged")
     unsure = low_confidence(observation)
+    result = _search(state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls)
+    if result is None:
+        result = _search(state, seen, differences, model, unsure, False, 2, beam, budget, max_stalls)
+    return result if result is not None else objection(state, model, differences)
+
+
+def _search(
+    state: State,
+    seen: Picture,
+    differences: list[Difference],
+    model: TableModel,
+    unsure: bool,
+    narrow: bool,
+    max_depth: int,
+    beam: int,
+    budget: int,
+    max_stalls: int,
+) -> Inference | None:
 
     # breadth-first by depth; a step must not move the picture further from what is seen, and at most
     # ``max_stalls`` steps may leave the distance unchanged (a take shown face down, then its reveal)
@@ -493,7 +516,7 @@ def infer(
             if node.current_player() == TERMINAL:
                 continue
             node_diffs = compare(model.expected(node), seen, model.tolerance) if path else differences
-            actions = model.candidate_actions(node, node_diffs)
+            actions = model.candidate_actions(node, node_diffs) if narrow else node.legal_actions()
             for action in actions:
                 if explored >= budget:
                     break
@@ -552,7 +575,7 @@ def infer(
         frontier = children[:beam]
         if not frontier or explored >= budget:
             break
-    return objection(state, model, differences, explored)
+    return None
 
 
 def _path_actor(state: State, path: Sequence[Action]) -> str | None:
