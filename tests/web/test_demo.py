@@ -33,3 +33,36 @@ def test_headless_demo_reads_moves_from_the_camera(game: str, capsys: pytest.Cap
 def test_unknown_game_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--headless", "--game", "chess"]) == 2
     assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_demo_serves_the_page_and_says_where(tmp_path: Path) -> None:
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    env = {**os.environ, "TMPDIR": str(tmp_path), "GPIOZERO_PIN_FACTORY": "mock"}
+    process = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--port", "0", "--pace", "0.2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        url = None
+        for _ in range(5):
+            line = process.stdout.readline()
+            found = re.search(r"Open (http://localhost:\d+/) in your browser", line)
+            if found:
+                url = found.group(1)
+                break
+        assert url is not None
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert b"Jurassic Parts" in page.read()
+        assert list(tmp_path.glob("dinotable-demo-*"))  # the game's store while it runs
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+        assert not list(tmp_path.glob("dinotable-demo-*"))  # and cleaned up after
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
