@@ -324,6 +324,22 @@ def test_stock_up_from_the_general_supply(kit: SimpleNamespace) -> None:
         s.apply(StockUp(player="red", piece="camp"))
 
 
+def test_rulebook_stock_up_example_a_three_box_card_brings_back_up_to_three(kit: SimpleNamespace) -> None:
+    # "With this card you can get up to 3 boxes from the general supply."
+    s = kit.fresh()
+    s.personal["red"]["boxes"] -= 4
+    s.general["red"]["boxes"] += 4
+    kit.give(s, "red", "A4-BOXES3")
+    kit.set_hand(s, "red", "A4-BOXES3")
+    s = s.apply(PlayCard(player="red", card="A4-BOXES3", use="boxes"))
+    for _ in range(3):
+        s = s.apply(StockUp(player="red", piece="box"))
+    assert s.personal["red"]["boxes"] == 5 and s.general["red"]["boxes"] == 1
+    with pytest.raises(IllegalAction, match="IN-SURPLUS"):
+        s.apply(StockUp(player="red", piece="box"))
+    kit.checked(s)
+
+
 def test_surplus_expires_at_the_end_of_the_turn(kit: SimpleNamespace) -> None:
     s = kit.fresh()
     kit.set_hand(s, "red", "S-BOXES2", "S-AMBER1")
