@@ -294,6 +294,10 @@ def state_from_dict(game: IslaNublarGame, data: Any) -> IslaNublarState:
     _need(isinstance(tasks, list), "'tasks' must be a list")
     state.tasks = [_read_task(t, names, game, state) for t in tasks]
     check_conservation(state)
+    # a typed state may leave automatic steps pending (a draw from an empty draw pile, a hit): carry them out
+    # as apply would, so that a chance node always has outcomes and a player always has a move; states the
+    # engine wrote are settled already, for them this changes nothing
+    state._run_automatic_tasks()
     return state
 
 

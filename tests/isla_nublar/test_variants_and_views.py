@@ -250,3 +250,24 @@ def test_true_false_options_take_only_true_or_false(kit: SimpleNamespace, value:
     data["options"]["individual_ratings"] = value
     with pytest.raises(StateFormatError, match="individual_ratings"):
         kit.game.state_from_dict(data)
+
+
+def test_a_typed_state_with_pending_automatic_steps_is_never_stuck(kit: SimpleNamespace) -> None:
+    # a state typed by hand may leave a draw from an empty draw pile or a dinosaur hit pending: reading it
+    # carries those out as apply would (shuffle the discard pile in; take the pieces, return the figure)
+    data = kit.fresh().to_dict()
+    red = data["cards"]["red"]
+    for card, n in red["draw"].items():
+        red["discard"][card] = red["discard"].get(card, 0) + n
+    red["draw"] = {}
+    data["tasks"] = [{"t": "draw", "player": "red", "n": 1}]
+    s = kit.game.state_from_dict(data)
+    assert s.is_chance_node() and abs(sum(w for _, w in s.chance_outcomes()) - 1) < 1e-9
+    assert s.zones["red"]["discard"] == {}
+    data["tasks"] = [{"t": "hit", "player": "red", "field": "C3R3", "dino": "DINO-1"}]
+    data["dinosaurs"]["DINO-1"] = "C3R3"
+    data["fields"]["C3R3"] = {"boxes": {"blue": 1}}
+    data["supply"]["blue"]["personal"]["boxes"] -= 1
+    s = kit.game.state_from_dict(data)
+    assert "C3R3" not in s.boxes and s.general["blue"]["boxes"] == 1
+    assert s.current_player() == "red" and s.legal_actions()  # red returns DINO-1 to a volcano
