@@ -36,7 +36,8 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class TrackerConfig:
-    """``window``: frames a new reading must repeat before it is committed. ``step``: the small image takes
+    """``window``: frames a new reading must repeat before it is committed (``vanish_factor`` times as many
+    when ``vanish_count`` or more tags vanished at once). ``step``: the small image takes
     every ``step``-th pixel before a further /2 resize. ``noise``: grey-level difference in the small image
     treated as no change. ``hand_area``: a changed blob larger than this fraction of the frame is a hand
     candidate; ``skin_fraction`` of skin-coloured pixels, or touching the edge, makes it one.
@@ -44,6 +45,8 @@ class TrackerConfig:
     ``focus_limit``: changed area (fraction of frame) above which a full reading is done."""
 
     window: int = 3
+    vanish_count: int = 3
+    vanish_factor: int = 3
     step: int = 4
     noise: float = 14.0
     min_blob_px: int = 6
@@ -346,9 +349,20 @@ class Tracker:
             self.pending_count += 1
         else:
             self.pending, self.pending_count = reading, 1
-        if self.pending_count >= self.config.window:
+        if self.pending_count >= self._window_for(reading):
             return self._commit(reading, small, frame_index, timestamp)
         return self._result(frame_index, timestamp)
+
+    def _window_for(self, reading: Observation) -> int:
+        """Frames a reading must last: longer when many tags vanished at once (an arm lying still over the
+        table that the picture test did not catch looks like that; a real removal of many tiles only waits
+        a little longer)."""
+        if self.stable is None:
+            return self.config.window
+        vanished = sum(1 for tag_id in self.stable.tags if tag_id not in reading.tags)
+        if vanished >= self.config.vanish_count:
+            return self.config.window * self.config.vanish_factor
+        return self.config.window
 
     def _commit(
         self, reading: Observation, small: np.ndarray, frame_index: int, timestamp: float
