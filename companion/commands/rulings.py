@@ -1,4 +1,4 @@
-"""Rulings from JSON files: `split`, `score`, `legal`, `explain`.
+"""Rulings from JSON files: `split`, `score`, `legal` (`explain` lives with the loop commands).
 
 Contract shared by all of them: FILE ``-`` reads standard input; the answer is JSON on stdout; bad input
 exits with status 2 and exactly one line on stderr naming the problem, with nothing on stdout.
@@ -21,35 +21,88 @@ class BadInput(Exception):
     """Input that a ruling cannot use; its message is the one line printed on stderr."""
 
 
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+MAX_NESTING = 64
+
+
 def read_json(path: str) -> Any:
+    """Parse the JSON document at ``path`` (``-``: standard input) or raise BadInput saying why not."""
     try:
         if path == "-":
-            text = sys.stdin.read()
+            binary = getattr(sys.stdin, "buffer", None)
+            if binary is not None:
+                raw = binary.read(MAX_INPUT_BYTES + 1)
+            else:  # a text stream (tests, embedding): re-encode; lone surrogates then fail to decode
+                raw = sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", "surrogatepass")
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise BadInput(f"cannot read {path}: {error.strerror or error}") from error
-    except UnicodeDecodeError as error:
-        raise BadInput(f"{path} is not UTF-8 text") from error
+    where = "standard input" if path == "-" else path
+    if len(raw) > MAX_INPUT_BYTES:
+        raise BadInput(f"{where} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+    try:
+        text = raw.decode("utf-8-sig")  # strict: undecodable bytes are bad input, a BOM is fine
+    except UnicodeDecodeError:
+        raise BadInput(f"{where} is not UTF-8 text") from None
+    if not text.strip():
+        raise BadInput(f"{where} is empty")
+    _check_nesting(text, where)
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise BadInput(f"malformed JSON in {path}: {error.msg} at {where}") from None
+        position = f"line {error.lineno} column {error.colno}"
+        raise BadInput(f"malformed JSON in {where}: {error.msg} at {position}") from None
+    except RecursionError:
+        raise BadInput(f"{where} is nested too deeply") from None
+
+
+def _check_nesting(text: str, where: str) -> None:
+    """Refuse documents nested deeper than any ruling needs, before a recursive parser meets them."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise BadInput(f"{where} is nested more than {MAX_NESTING} levels deep")
+        elif char in "]}":
+            depth -= 1
 
 
 def run_ruling(compute: Callable[[], Any]) -> int:
-    """Print ``compute()`` as JSON, or one error line on stderr with exit status 2."""
+    """Print ``compute()`` as JSON, or one error line on stderr with exit status 2.
+
+    Only refusals that name bad input count as exit 2 (BadInput from here, EngineError from the engines);
+    anything else is a bug and surfaces as one, rather than being passed off as the user's mistake.
+    """
     try:
         result = compute()
-    except (BadInput, EngineError, KeyError, ValueError, TypeError) as error:
-        message = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
-        print(f"error: {' '.join(str(message).split())}", file=sys.stderr)
+    except (BadInput, EngineError) as error:
+        print(f"error: {' '.join(str(error).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT
     json.dump(result, sys.stdout, sort_keys=False)
     sys.stdout.write("\n")
     return 0
+
+
+def game_named(name: str) -> Any:
+    try:
+        return get_game(name)
+    except KeyError as error:
+        raise BadInput(str(error.args[0] if error.args else error)) from None
 
 
 def _split(args: argparse.Namespace) -> int:
@@ -62,11 +115,11 @@ def _split(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    return run_ruling(lambda: get_game(args.game).score_report(read_json(args.file)))
+    return run_ruling(lambda: game_named(args.game).score_report(read_json(args.file)))
 
 
 def _legal(args: argparse.Namespace) -> int:
-    return run_ruling(lambda: get_game(args.game).legal_report(read_json(args.file)))
+    return run_ruling(lambda: game_named(args.game).legal_report(read_json(args.file)))
 
 
 def register(subparsers: Any) -> None:

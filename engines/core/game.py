@@ -75,6 +75,15 @@ class Option:
     house_rule: bool = False
 
 
+def _is_text(name: str) -> bool:
+    """Printable Unicode that can be written back as UTF-8 (a lone surrogate from a \\u escape cannot)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return name.isprintable()
+
+
 class Game(abc.ABC):
     """Static rules data of one game and a factory for its states."""
 
@@ -107,8 +116,8 @@ class Game(abc.ABC):
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise StateFormatError("players must be a list of names")
         names = tuple(players)
-        if not all(isinstance(n, str) and n for n in names):
-            raise StateFormatError("player names must be non-empty strings")
+        if not all(isinstance(n, str) and n and _is_text(n) for n in names):
+            raise StateFormatError("player names must be non-empty printable text")
         if not self.min_players <= len(names) <= self.max_players:
             raise StateFormatError(
                 f"{self.title} takes {self.min_players}-{self.max_players} players, not {len(names)}"

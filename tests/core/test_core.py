@@ -191,6 +191,6 @@ def test_options_and_players_are_validated() -> None:
         game.check_players(["a", "a"])
     with pytest.raises(StateFormatError):
         game.resolve_options({"nonsense": 1})
-    for bad in (["a", ["b"]], "ab", [None, "b"], ["a", ""]):
+    for bad in (["a", ["b"]], "ab", [None, "b"], ["a", ""], ["a", "\ud800"], ["a", "b\n"]):
         with pytest.raises(StateFormatError):
             game.check_players(bad)  # type: ignore[arg-type]

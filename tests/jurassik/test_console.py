@@ -50,8 +50,6 @@ def test_the_console_script_refuses_bad_input_in_one_line(command: str, stdin: b
 
 
 @pytest.mark.skipif(not COMPANION.exists(), reason="the console script is not installed in this environment")
-@pytest.mark.xfail(strict=True, reason="companion/commands/rulings.py read_json lets json's RecursionError "
-                   "through (a traceback, exit 1); not this engine's file, reported to its owner")
 def test_deeply_nested_json_is_bad_input_not_a_traceback() -> None:
     done = console("score", b"[" * 100_000 + b"]" * 100_000)
     assert done.returncode == 2 and done.stdout == b"" and done.stderr.count(b"\n") == 1
