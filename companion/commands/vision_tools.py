@@ -136,7 +136,18 @@ def _observe(args: argparse.Namespace) -> int:
         backend = args.backend
     except (BadInput, ValueError) as error:
         return _fail(str(error))
-    hints = detect.hints_for(game)
+    state = None
+    if args.state:
+        from companion.commands.rulings import BadInput as RulingInput
+        from companion.commands.rulings import read_json
+        from engines.core import EngineError, get_game
+
+        try:
+            state = get_game(tags.GAME_CODES[game]).state_from_dict(read_json(args.state))
+        except (RulingInput, EngineError, KeyError, ValueError, TypeError) as error:
+            message = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
+            return _fail(f"state: {message}")
+    hints = detect.hints_for(game, state)
     if calibration is None:
         calibration = detect.auto_calibration(image, hints.table_size)
     from vision import qr
@@ -158,6 +169,11 @@ def _register_more(subparsers: Any) -> None:
         "--calibration", default=None, help="calibration JSON (default: calibrate from this frame's markers)"
     )
     observe.add_argument("--backend", default=None, help="QR backend: zxing (default) or pyzbar")
+    observe.add_argument(
+        "--state",
+        default=None,
+        help="the game's state JSON: cells then match the engine's (grid size, boards)",
+    )
     observe.add_argument("--seed", type=int, default=1, help="seed of the printed set's opaque back ids")
     observe.set_defaults(handler=_observe)
     calibrate = subparsers.add_parser(

@@ -242,3 +242,31 @@ def test_brunch_boards_placed_free_are_found_from_their_tags() -> None:
         assert boards[board.board_id]["quarter_turns"] == board.rotation % 4
     cells = observation.lattice.extra["board_of_cell"]
     assert {tuple(int(v) for v in key.split(",")) for key in cells} == set(state.area.cells)
+
+
+def test_observe_with_the_state_gives_the_engines_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import cv2
+
+    from engines.jurassik import GAME
+    from vision.tables.jurassik import JurassikLayout, scene_for
+
+    state = play(GAME, ["p0", "p1", "p2"], seed=6, steps=5)
+    layout = JurassikLayout(seats=3)
+    scene = scene_for(state, layout)
+    frame = render(scene, recommended_camera(tilt=6.0), EFFECTS, rng=6)
+    image, state_file = tmp_path / "table.jpg", tmp_path / "state.json"
+    cv2.imwrite(str(image), frame.image)
+    state_file.write_text(json.dumps(state.to_dict()))
+    assert main(["observe", "JK", str(image), "--state", str(state_file)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    rows, cols = int(state.rows), int(state.cols)
+    for tag in scene.tags:
+        if scene.zone_at(tag.center) == "play":
+            row, col = layout.cell_at(tag.center, rows, cols) or (-1, -1)
+            assert data["lattice"]["cells"][tag.payload.split(":")[2]] == f"{col},{row}"
+    state_file.write_text("{}")
+    assert main(["observe", "JK", str(image), "--state", str(state_file)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("error: state:")
