@@ -298,6 +298,9 @@ def state_from_dict(game: IslaNublarGame, data: Any) -> IslaNublarState:
     # as apply would, so that a chance node always has outcomes and a player always has a move; states the
     # engine wrote are settled already, for them this changes nothing
     state._run_automatic_tasks()
+    if not state.over and not state.legal_actions():
+        pending = state.tasks[0]["t"] if state.tasks else "main"
+        raise StateFormatError(f"no move is possible in this state (pending: {pending})")
     return state
 
 

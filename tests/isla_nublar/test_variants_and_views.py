@@ -271,3 +271,14 @@ def test_a_typed_state_with_pending_automatic_steps_is_never_stuck(kit: SimpleNa
     s = kit.game.state_from_dict(data)
     assert "C3R3" not in s.boxes and s.general["blue"]["boxes"] == 1
     assert s.current_player() == "red" and s.legal_actions()  # red returns DINO-1 to a volcano
+
+
+def test_a_typed_state_in_which_nobody_can_move_is_refused(kit: SimpleNamespace) -> None:
+    data = kit.fresh(individual_ratings=True).to_dict()
+    for slot in range(3):  # nothing in the active area, yet a scoring choice is pending
+        card = data["scoring_row"][slot]
+        data["scoring_deck"][card] = data["scoring_deck"].get(card, 0) + 1
+        data["scoring_row"][slot] = None
+    data["tasks"] = [{"t": "choose-scoring", "player": "red"}]
+    with pytest.raises(StateFormatError, match="no move is possible"):
+        kit.game.state_from_dict(data)
