@@ -2,13 +2,16 @@
 
 One walk through a bot-played Jurassic Parts game read by the real loop: the camera picture updates, the
 page follows the game live, a split is shown with its shares, an objection is confirmed from the dispute
-page, and the history steps back. Screenshots of the main pages go to docs/screenshots/.
+page, and the history steps back. Screenshots of the main pages go to a temporary folder, or to
+docs/screenshots/ when DINOTABLE_SCREENSHOTS=docs is set (so that a test run leaves the checkout clean).
 """
 
 from __future__ import annotations
 
 import io
+import os
 import re
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +20,11 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    if os.environ.get("DINOTABLE_SCREENSHOTS") == "docs"
+    else Path(tempfile.gettempdir()) / "dinotable-screenshots"
+)
 MAX_SHOT_BYTES = 300_000
 SEED = 45  # a seed whose bots break a three-tile part off the slab early
 MAX_BOT_ACTIONS = 400
@@ -61,7 +68,7 @@ def page() -> Iterator[Any]:
 
 
 def shoot(page: Any, name: str, full_page: bool = False) -> Path:
-    """Save a screenshot under docs/screenshots, squeezed to a palette PNG when it is too large."""
+    """Save a screenshot under SHOTS, squeezed to a palette PNG when it is too large."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
     data = page.screenshot(full_page=full_page)
