@@ -2,7 +2,7 @@
 
 Each round forks one child that opens the store (resuming the game exactly), puts the resumed table in
 front of a camera and lets the bots play on through the loop. The parent kills it with SIGKILL after a
-random delay (adapted so that the kills spread over the whole game), then checks:
+random delay (from start-up or from its "ready" report, sized so that the kills spread over the game), then checks:
 
 - every event whose signal the child had shown (reported through a pipe right after the panel signal) is
   in the store: nothing signalled is ever lost;
@@ -93,6 +93,7 @@ def _child(
             model_factory=model_factory,
             on_commit=lambda event: _ack(ack, event.seq),
         )
+        os.write(ack, b"R\n")  # resumed and ready: the parent times its kill from here
         source = SceneSource(loop.model.scene(loop.state))
         driver = BotDriver(loop, source.show, seed=seed, pump=lambda: loop.process_frame(*source.read()))
         driver.run()
@@ -116,17 +117,23 @@ def run_fault_injection(
     crash_every: int = 10,
     rng_seed: int = 0,
     max_children: int = 5000,
+    startup_share: float = 0.2,
 ) -> FaultReport:
     """Play the game to its end under repeated SIGKILLs; ``reference[k]`` is the state after k events of
-    the uninterrupted run (undo-free bot play: one event per action)."""
+    the uninterrupted run (undo-free bot play: one event per action).
+
+    A share of the kills (``startup_share``) falls at a random moment of start-up (opening the store,
+    replaying); the others at a random moment after the child reported it was ready, within a window sized
+    from the measured time per move so that the kills spread evenly over the game."""
     rng = random.Random(rng_seed)
     report = FaultReport()
     total = len(reference) - 1
-    delay = 0.03
+    move_time = 0.05  # seconds per committed move, measured as we go
+    stored = 0
     for _ in range(max_children):
         read_end, write_end = os.pipe()
         crash_rate = 0.0
-        early = not report.events_at_kill or report.events_at_kill[-1] < 0.7 * total
+        early = stored < 0.7 * total
         if (
             crash_every
             and early
@@ -139,33 +146,50 @@ def run_fault_injection(
             os.close(read_end)
             _child(state_dir, config, model_factory, is_back, seed, write_end, crash_rate)
         os.close(write_end)
+        started = time.monotonic()
         report.children += 1
         killing = report.kills < min_kills and not crash_rate  # a crashing child dies by itself
-        moment = rng.uniform(0, delay)
-        deadline = time.monotonic() + (moment if killing else 120.0)
-        chunks: list[bytes] = []
+        during_startup = killing and rng.random() < startup_share
+        remaining_kills = max(1, min_kills - report.kills)
+        per_kill = max(0.0, (total - stored) * 0.9) / remaining_kills  # moves wanted per kill
+        window = max(2.0 * move_time * min(per_kill, 3.0), 0.6 * move_time)
+        deadline = started + (rng.uniform(0, 0.05) if during_startup else 600.0)
+        ready_at: float | None = None
+        ack_times: list[float] = []
+        buffer = b""
         exited: int | None = None
         while exited is None:
             timeout = max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([read_end], [], [], min(timeout, 0.05))
-            if ready:
+            readable, _, _ = select.select([read_end], [], [], min(timeout, 0.05))
+            if readable:
                 chunk = os.read(read_end, 65536)
-                if chunk:
-                    chunks.append(chunk)
+                buffer += chunk
+                now = time.monotonic()
+                for line in chunk.split():
+                    if line == b"R" and ready_at is None:
+                        ready_at = now
+                        if killing and not during_startup:
+                            deadline = now + rng.uniform(0, window)
+                    elif line != b"R":
+                        ack_times.append(now)
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
                 exited = status
-            elif time.monotonic() >= deadline:
+            elif killing and time.monotonic() >= deadline:
                 os.kill(pid, signal.SIGKILL)
                 _, exited = os.waitpid(pid, 0)
         while True:
             chunk = os.read(read_end, 65536)
             if not chunk:
                 break
-            chunks.append(chunk)
+            buffer += chunk
         os.close(read_end)
-        acked = [int(line) for line in b"".join(chunks).split()]
+        acked = [int(line) for line in buffer.split() if line != b"R"]
         report.acked += len(acked)
+        if len(ack_times) >= 2:
+            move_time = 0.7 * move_time + 0.3 * (ack_times[-1] - ack_times[0]) / (len(ack_times) - 1)
+        elif ready_at is not None and ack_times:
+            move_time = 0.7 * move_time + 0.3 * (ack_times[0] - ready_at)
 
         if os.WIFSIGNALED(exited):
             if os.WTERMSIG(exited) == signal.SIGKILL:
@@ -193,15 +217,11 @@ def run_fault_injection(
                 assert final.to_dict() == reference[count].to_dict(), f"state after {count} events differs"
             report.checks += 1
             report.events_at_kill.append(count)
+            stored = count
         finally:
             store.close()
         if not os.WIFSIGNALED(exited):
             report.finished = True
             report.final = final
             return report
-        # spread the kills over the game: slow down when the game runs ahead of the kill count
-        progress = count / total
-        wanted = 0.9 * report.kills / min_kills if killing else 1.0
-        delay *= 0.95 if progress > wanted else 1.05
-        delay = min(max(delay, 0.002), 0.2)
     raise AssertionError(f"the game did not finish within {max_children} children")

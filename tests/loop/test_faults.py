@@ -39,5 +39,5 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     assert report.acked > 0
     print(
         f"\n{report.kills} SIGKILLs, {report.decoder_crashes} decoder crashes, {report.children} children, "
-        f"{report.checks} store checks, {events} events"
+        f"{report.checks} store checks, {events} events; events stored at each kill: {report.events_at_kill}"
     )
