@@ -2,7 +2,8 @@
 
 Each round forks one child that opens the store (resuming the game exactly), puts the resumed table in
 front of a camera and lets the bots play on through the loop. The parent kills it with SIGKILL after a
-random delay (from start-up or from its "ready" report, sized so that the kills spread over the game), then checks:
+random delay (from start-up, or from its "ready" report, sized so that the kills spread over the game),
+then checks:
 
 - every event whose signal the child had shown (reported through a pipe right after the panel signal) is
   in the store: nothing signalled is ever lost;
@@ -209,8 +210,8 @@ def run_fault_injection(
                 assert not acked
                 count, final = 0, reference[0]
             else:
-                stored = {event.seq for event in store.events(game_id)}
-                missing = set(acked) - stored
+                seqs = {event.seq for event in store.events(game_id)}
+                missing = set(acked) - seqs
                 assert not missing, f"signalled events lost after a kill: {sorted(missing)}"
                 result = store.replay(game_id)
                 count, final = len(result.line), result.state
