@@ -80,8 +80,8 @@ def jp_slab_scene(
     backs: int = 4,
 ) -> tuple[Scene, SlabTruth]:
     """A Jurassic Parts slab of ``tiles`` tiles centred on the table, ``pegs`` chisels on random gaps and
-    ``backs`` tiles face down (their opaque back id, from the JP manifest)."""
-    from vision.tags import manifest_for
+    ``backs`` tiles face down (the opaque back printed on their front's other side)."""
+    from vision.tags import printed_set
 
     rng = random.Random(seed)
     scene = Scene.with_corner_markers(width, height)
@@ -111,13 +111,13 @@ def jp_slab_scene(
             ((30.0, 50.0), (width * 0.13 - 5, 50.0), (width * 0.13 - 5, height - 50), (30.0, height - 50)),
         )
     )
-    manifest = manifest_for("JP")
-    back_ids = [e.component_id for e in manifest.entries.values() if e.face == "back"]
+    back_of = printed_set("JP").back_of  # ground truth: the back printed on each front's other side
     face_down = set(rng.sample(range(tiles), min(backs, tiles)))
     for index, (q, r) in enumerate(cells):
         center = hex_center(origin, pitch, q, r)
         rho = rng.randrange(6)
-        tile_id = back_ids[index] if index in face_down else f"F{index + 1:02d}"
+        front_id = f"F{index + 1:02d}"
+        tile_id = back_of[front_id] if index in face_down else front_id
         scene.shapes.append(Shape(hex_polygon(center, pitch, 0.8), TILE_RGB, EDGE_RGB))
         scene.tags.append(Tag(f"DT1:JP:{tile_id}", center, (60.0 * rho) % 360.0, tag_size))
         truth.cells[tile_id] = (q, r)

@@ -1,9 +1,10 @@
 """Printable tag sheets: PDF at true size in millimetres (print at 100 %, no "fit to page").
 
 Each sticker is the QR code with its white quiet zone and a small caption under it, with cut marks at
-its corners. Fronts come first, then the opaque backs (to be stuck on the other side of the same
-components, in any order: they reveal nothing), then a page of calibration markers (ArUco DICT_4X4_50,
-ids 0-3, clockwise from top-left at the corners of the table area). The manifest JSON goes alongside.
+its corners. Fronts come first, then the opaque backs in their fronts' order (each to be stuck on the
+other side of its front; the ids reveal nothing), then a page of calibration markers
+(ArUco DICT_4X4_50, ids 0-3, clockwise from top-left at the corners of the table area). The manifest JSON
+goes alongside: it lists the backs sorted by id, so it cannot pair a back with its front.
 """
 
 from __future__ import annotations
@@ -152,25 +153,41 @@ def add_calibration_page(pdf: FPDF, size_mm: float = DEFAULT_MARKER_SIZE_MM) -> 
         pdf.text(x, y + size_mm + 2 * margin + 5, f"marker {marker_id} ({size_mm:g} mm)")
 
 
+def sticker_pages(printed: tags.PrintedSet) -> list[tuple[str, list[tags.ManifestEntry]]]:
+    """The sticker groups of a printed set, each under its heading: fronts, second sides, opaque backs.
+
+    The backs are laid out in their fronts' order (the printed set's pairing, which the loaded manifest
+    does not carry), so whoever sticks them puts a component's front and back together. Jurassic Parts'
+    fronts and backs are stickers of one size, so a back sits at the same place on its page as its front
+    (and its tile shows the rocks listed with that back).
+    """
+    manifest = printed.manifest
+    name = tags.GAME_CODES[manifest.game]
+    entries = manifest.entries.values()
+    fronts = [e for e in entries if e.face == "front"]
+    other_sides = [e for e in entries if e.face == "back" and e.component]
+    back_of = printed.back_of
+    backs = [manifest.entries[back_of[e.component_id]] for e in fronts if e.component_id in back_of]
+    pages = [(f"{name}: fronts (set seed {manifest.seed})", fronts)]
+    if other_sides:
+        pages.append((f"{name}: second sides (each on the back of its front)", other_sides))
+    if backs:
+        pages.append((f"{name}: opaque backs in their fronts' order (each on its front's other side)", backs))
+    return pages
+
+
 def write_sheets(game: str, out_dir: str | Path, seed: int = tags.DEFAULT_SEED) -> list[Path]:
     """Write ``<game>-tags.pdf`` (fronts, backs, calibration markers) and ``<game>-manifest.json``."""
     code = tags.game_code(game)
-    manifest = tags.manifest_for(code, seed)
+    printed = tags.printed_set(code, seed)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     pdf = _new_pdf(f"Dino Table Companion tags: {tags.GAME_CODES[code]}")
-    name = tags.GAME_CODES[code]
-    fronts = [e for e in manifest.entries.values() if e.face == "front"]
-    other_sides = [e for e in manifest.entries.values() if e.face == "back" and e.component]
-    backs = [e for e in manifest.entries.values() if e.face == "back" and not e.component]
-    _place_stickers(pdf, code, fronts, f"{name}: fronts (set seed {seed})")
-    if other_sides:
-        _place_stickers(pdf, code, other_sides, f"{name}: second sides (each on the back of its front)")
-    if backs:
-        _place_stickers(pdf, code, backs, f"{name}: opaque backs (any order; they reveal nothing)")
+    for heading, entries in sticker_pages(printed):
+        _place_stickers(pdf, code, entries, heading)
     add_calibration_page(pdf)
     pdf_path = out / f"{code.lower()}-tags.pdf"
     pdf.output(str(pdf_path))
     manifest_path = out / f"{code.lower()}-manifest.json"
-    manifest_path.write_text(json.dumps(manifest.to_dict(), indent=1) + "\n", encoding="utf-8")
+    manifest_path.write_text(json.dumps(printed.manifest.to_dict(), indent=1) + "\n", encoding="utf-8")
     return [pdf_path, manifest_path]

@@ -5,6 +5,11 @@ A tag payload is ``DT1:<GAME>:<ID>`` in the QR alphanumeric charset (CONVENTIONS
 ids (5 characters from 0-9A-Z drawn from a seed, revealing nothing about the front). Validation never
 raises on bad input: anything that is not a tag of the current game's manifest is *counted* under a reason
 and ignored; a duplicated id is reported.
+
+Which back belongs to which front is known only where it physically belongs: the :class:`PrintedSet` (the
+sheet printer puts a tile's front and back stickers together; the synthetic table draws the right back on
+a face-down tile). The manifest the companion loads (:func:`manifest_for`, ``<game>-manifest.json``) lists
+the backs sorted by id, after the fronts, with nothing that names their front.
 """
 
 from __future__ import annotations
@@ -229,9 +234,34 @@ def mirror_rocks(rocks: tuple[bool, ...]) -> tuple[bool, ...]:
     return tuple(rocks[(3 - k) % 6] for k in range(6))
 
 
-def _build(game: str, seed: int) -> Manifest:
+@dataclass(frozen=True)
+class PrintedSet:
+    """A printed set as it leaves the printer: its manifest and which opaque back goes on which front.
+
+    ``back_of`` maps a front id to the back id printed for the other side of the same component, in the
+    fronts' order. Only the sheet printer and the simulation's ground truth use it; the companion loads
+    :attr:`manifest` alone, which cannot pair a back with its front.
+    """
+
+    manifest: Manifest
+    back_of: Mapping[str, str]
+
+    def front_of(self, back_id: str) -> str | None:
+        """The front printed on the other side of ``back_id`` (None for an id that is not a back)."""
+        for front_id, back in self.back_of.items():
+            if back == back_id:
+                return front_id
+        return None
+
+    def backs(self, kind: str | None = None) -> list[str]:
+        """The opaque back ids in their fronts' order (of one ``kind`` of component, or all)."""
+        entries = self.manifest.entries
+        return [back for front, back in self.back_of.items() if kind is None or entries[front].kind == kind]
+
+
+def _build(game: str, seed: int) -> PrintedSet:
     fronts: list[ManifestEntry] = []
-    backs_of: list[tuple[str, tuple[bool, ...] | None]] = []  # (kind, rocks) for each opaque back
+    backs_of: list[tuple[str, str, tuple[bool, ...] | None]] = []  # (front, kind, rocks) per opaque back
     entry = ManifestEntry
     notes: list[str] = []
     if game == "JP":
@@ -240,7 +270,7 @@ def _build(game: str, seed: int) -> Manifest:
             notes.append(note)
         for tile_id, fossil, rocks in rows:
             fronts.append(entry(tile_id, "front", "tile", fossil, rocks))
-            backs_of.append(("tile", mirror_rocks(rocks)))
+            backs_of.append((tile_id, "tile", mirror_rocks(rocks)))
     elif game == "JK":
         for dino in range(1, 11):
             for piece in range(1, 5):
@@ -252,7 +282,7 @@ def _build(game: str, seed: int) -> Manifest:
         for action, count in mix.items():
             for number in range(1, count + 1):
                 fronts.append(ManifestEntry(f"{action}-{number}", "front", "action", action))
-                backs_of.append(("action", None))
+                backs_of.append((f"{action}-{number}", "action", None))
         fronts.append(ManifestEntry("START", "front", "tile", "START"))
         notes.append("action tiles: the largest count of either edition (en 23, es 22) is printed")
     elif game == "JB":
@@ -267,7 +297,7 @@ def _build(game: str, seed: int) -> Manifest:
         for kind, count in counts.items():
             for number in range(1, count + 1):
                 fronts.append(entry(f"{kind}-{number:02d}", "front", "token", kind))
-                backs_of.append(("token", None))
+                backs_of.append((f"{kind}-{number:02d}", "token", None))
     elif game == "IN":
         for corner in ("NW", "NE", "SE", "SW"):
             fronts.append(entry(f"BOARD-{corner}", "front", "board", f"island board {corner} corner"))
@@ -286,24 +316,33 @@ def _build(game: str, seed: int) -> Manifest:
         # face-down tiles and the printed tags agree. Other seeds are other printed sets.
         backs = engine_backs
         notes.append("back ids: the engine's default component set")
-    for back_id, (kind, back_rocks) in zip(backs, backs_of):
+    back_of = {front_id: back_id for back_id, (front_id, _, _) in zip(backs, backs_of)}
+    # Backs go in sorted by id: the manifest's order must not pair them with the fronts.
+    for back_id, (_, kind, back_rocks) in sorted(zip(backs, backs_of), key=lambda pair: pair[0]):
         entries[back_id] = ManifestEntry(back_id, "back", kind, "", back_rocks)
     sized = {
         cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, TAG_MM.get(e.kind, e.tag_mm))
         for cid, e in entries.items()
     }
-    return Manifest(game, seed, sized, tuple(notes))
+    return PrintedSet(Manifest(game, seed, sized, tuple(notes)), back_of)
 
 
-_CACHE: dict[tuple[str, int], Manifest] = {}
+_CACHE: dict[tuple[str, int], PrintedSet] = {}
 
 
-def manifest_for(game: str, seed: int = DEFAULT_SEED) -> Manifest:
-    """The manifest of a printed set of ``game`` (its opaque back ids drawn from ``seed``)."""
+def printed_set(game: str, seed: int = DEFAULT_SEED) -> PrintedSet:
+    """A printed set of ``game`` (its opaque back ids drawn from ``seed``) with its front-back pairing:
+    for the sheet printer and the simulation's ground truth only."""
     key = (game_code(game), int(seed))
     if key not in _CACHE:
         _CACHE[key] = _build(*key)
     return _CACHE[key]
+
+
+def manifest_for(game: str, seed: int = DEFAULT_SEED) -> Manifest:
+    """The manifest of a printed set of ``game``, as the companion loads it: fronts, then the opaque backs
+    sorted by id (nothing in it pairs a back with its front)."""
+    return printed_set(game, seed).manifest
 
 
 # ------------------------------------------------------------------------------------------ validation

@@ -70,3 +70,22 @@ def test_codes_are_drawn_at_true_size_with_one_module_size_per_set() -> None:
     # page's scale bar occur
     assert set(heights) <= {module, 1.0}
     assert any(e.component_id.startswith("SUPER-YUMMY") for e in entries)
+
+
+@pytest.mark.parametrize("game", ["JP", "JK", "JB"])
+def test_backs_are_printed_in_their_fronts_order_while_the_manifest_sorts_them(game: str) -> None:
+    printed = tags.printed_set(game, 3)
+    pages = sheets.sticker_pages(printed)
+    heading, backs = pages[-1]
+    assert "opaque backs" in heading
+    fronts = [e.component_id for e in pages[0][1] if e.component_id in printed.back_of]
+    assert [e.component_id for e in backs] == [printed.back_of[front] for front in fronts]
+    listed = [
+        e.component_id
+        for e in printed.manifest.entries.values()
+        if e.component_id in set(printed.back_of.values())
+    ]
+    assert listed == sorted(listed) != [e.component_id for e in backs]
+    if game == "JP":  # one sticker size: the n-th back lies where the n-th front lies on its page
+        sizes = {sheets._sticker_size(game, e) for e in [*pages[0][1], *backs]}
+        assert len(sizes) == 1 and len(backs) == len(pages[0][1]) == 58

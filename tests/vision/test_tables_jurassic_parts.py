@@ -304,3 +304,33 @@ def test_true_reveal_names_the_tile_behind_each_back(start: JurassicPartsState) 
         seen.add(reveal.tile)
     assert len(seen) == len(hidden)
     assert true_reveal(start, (40, 40)) is None
+
+
+def test_a_face_down_tile_is_drawn_with_its_printed_back_and_read_as_a_back(
+    start: JurassicPartsState,
+) -> None:
+    from vision import calibration as cal
+    from vision import detect
+    from vision.tags import printed_set
+
+    scene = scene_for(start, LAYOUT)
+    frame = render(scene, recommended_camera(tilt=5.0), Effects.realistic(), 4)
+    calibration = cal.calibrate(frame.image, cal.corner_layout(scene.width, scene.height), zones=scene.zones)
+    observation = detect.Detector("JP", calibration, detect.hints_for("JP", layout=LAYOUT)).observe(
+        frame.image
+    )
+    slab = start.layout
+    hidden = [slot for slot in range(slab.size) if start.fossil[slot] < 0]
+    assert hidden
+    printed = printed_set("JP")
+    for slot in hidden:
+        reveal = true_reveal(start, slab.cells[slot])
+        assert reveal is not None
+        back = printed.back_of[reveal.tile]  # the ground truth pairs a back with its front ...
+        reading = observation.tags[back]
+        assert reading.face == "back" and reading.zone == "play"
+        assert reading.center_mm is not None
+        assert math.dist(reading.center_mm, LAYOUT.axial_to_mm(*slab.cells[slot])) < 6.0
+        # ... the manifest the companion reads it with does not: the entry names no front
+        entry = manifest_for("JP").entries[back]
+        assert entry.component == "" and entry.face == "back"

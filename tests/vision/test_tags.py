@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -41,9 +43,43 @@ def test_jurassic_parts_manifest_lists_58_tiles_with_fossils_rocks_and_mirrored_
 
 def test_back_ids_depend_on_the_seed_only() -> None:
     first = {e.component_id for e in tags.manifest_for("JB", 1).entries.values() if e.face == "back"}
-    again = {e.component_id for e in tags._build("JB", 1).entries.values() if e.face == "back"}
+    again = {e.component_id for e in tags._build("JB", 1).manifest.entries.values() if e.face == "back"}
     other = {e.component_id for e in tags.manifest_for("JB", 2).entries.values() if e.face == "back"}
     assert first == again and first != other and len(first) == 28
+
+
+@pytest.mark.parametrize("game", ["JP", "JK", "JB"])
+@pytest.mark.parametrize("seed", [1, 2, 7])
+def test_the_loaded_manifest_cannot_pair_a_back_with_its_front(game: str, seed: int) -> None:
+    printed = tags.printed_set(game, seed)
+    loaded = tags.Manifest.from_dict(json.loads(printed.manifest.to_json()))  # as `companion tags` writes it
+    assert loaded.entries == tags.manifest_for(game, seed).entries
+    rows = [entry.to_dict() for entry in loaded.entries.values()]
+    opaque = [row for row in rows if row["face"] == "back" and "component" not in row]
+    assert sorted(row["id"] for row in opaque) == sorted(printed.back_of.values())
+    # order: fronts first, then the backs sorted by id (a function of the ids alone, not of the pairing)
+    assert rows[-len(opaque) :] == opaque
+    assert [row["id"] for row in opaque] == sorted(row["id"] for row in opaque)
+    # fields: nothing names a front; all a back says beyond its id is the same for every back, except the
+    # rocks (Jurassic Parts), which the table shows whichever side is up
+    assert all(set(row) <= {"id", "face", "kind", "rocks", "tag_mm"} for row in opaque)
+    assert (
+        len({json.dumps({k: v for k, v in row.items() if k not in ("id", "rocks")}) for row in opaque}) == 1
+    )
+    fronts = {row["id"]: row for row in rows if row["face"] == "front"}
+    for front_id, back_id in printed.back_of.items():
+        back = loaded.entries[back_id]
+        front_rocks = fronts[front_id].get("rocks")
+        assert back.rocks == (
+            None if front_rocks is None else tags.mirror_rocks(tuple(map(bool, front_rocks)))
+        )
+    # the printed set keeps the pairing (the sheets and the synthetic table need it), in the fronts' order
+    assert list(printed.back_of) == [row["id"] for row in rows if row["id"] in printed.back_of]
+    assert all(printed.front_of(back) == front for front, back in printed.back_of.items())
+    assert printed.front_of(next(iter(fronts))) is None
+    # the manifest's n-th back is not, in general, the n-th front's (the old leak)
+    by_order = zip([f for f in fronts if f in printed.back_of], [row["id"] for row in opaque])
+    assert sum(printed.back_of[front] == back for front, back in by_order) < len(opaque) / 2
 
 
 def test_manifest_json_round_trip() -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from vision.render import CameraModel
 from vision.scene import RGB, Point, Scene, Shape, Zone
+from vision.tags import printed_set
 
 #: Seat colours in seat order (CONVENTIONS.md); also the chisel, camp, box and LED colours.
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
@@ -181,6 +182,12 @@ def seats_around(
 def recommended_camera(tilt: float = 0.0, yaw: float = 0.0, roll: float = 0.0) -> CameraModel:
     """The 2304x1296 camera framing a layout's table with just the markers' margin."""
     return CameraModel(tilt=tilt, yaw=yaw, roll=roll, margin=28.0, border=0.015)
+
+
+def printed_backs(game: str, kind: str | None = None) -> list[str]:
+    """The opaque back ids of ``game``'s default printed set (of one ``kind`` of component, or all), in
+    their fronts' order: a pool for :class:`StableIds` where the engine does not say which back lies where."""
+    return printed_set(game).backs(kind)
 
 
 class StableIds:

@@ -31,6 +31,7 @@ from vision.tables import (
     StableIds,
     add_shadows,
     circle_polygon,
+    printed_backs,
     rect_polygon,
     shade,
     square,
@@ -51,12 +52,6 @@ SEAT_STRIP = 210.0
 
 def _token_tag(kind: str, number: int) -> str:
     return f"{kind.replace('_', '-')}-{number:02d}"
-
-
-def _token_backs() -> list[str]:
-    from vision.tags import manifest_for
-
-    return [e.component_id for e in manifest_for(GAME).entries.values() if e.face == "back"]
 
 
 @dataclass(frozen=True)
@@ -143,7 +138,7 @@ class BrunchIds:
     """Stable printed ids for pieces the engine knows only by position or count. Keep one per game."""
 
     figures: dict[str, tuple[int, int] | None] = field(default_factory=dict)  # figure id -> cell or None
-    backs: StableIds = field(default_factory=lambda: StableIds(_token_backs()))
+    backs: StableIds = field(default_factory=lambda: StableIds(printed_backs(GAME)))
     fronts: dict[tuple[str, str], list[str]] = field(default_factory=dict)  # (holder, kind) -> front ids
     spots: dict[str, int] = field(default_factory=dict)  # piece id -> index in its seat zone
 

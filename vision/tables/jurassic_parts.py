@@ -39,11 +39,13 @@ from vision.tables import (
     add_shadows,
     offset,
     piece_shapes,
+    printed_backs,
     rect_polygon,
     rotate,
     seats_around,
     shade,
 )
+from vision.tags import printed_set
 
 GAME = "JP"
 SQRT3 = math.sqrt(3.0)
@@ -288,12 +290,6 @@ def _components() -> Any:
     return components
 
 
-def _manifest_backs() -> list[str]:
-    from vision.tags import manifest_for
-
-    return [e.component_id for e in manifest_for(GAME).entries.values() if e.face == "back"]
-
-
 @dataclass
 class JurassicPartsIds:
     """Which printed tile is which, where the engine only knows kinds: the tiles in each player's and the
@@ -325,23 +321,23 @@ class JurassicPartsIds:
             self.spots[tile] = (holder, index)
         return [(tile, spots[index]) for index, tile in sorted(taken.items())]
 
-    spare_backs: StableIds = field(default_factory=lambda: StableIds(_manifest_backs()))
+    spare_backs: StableIds = field(default_factory=lambda: StableIds(printed_backs(GAME)))
 
 
 def printed_back(engine_back: str | None, slot: int, ids: JurassicPartsIds) -> str:
     """The back id printed on the set's tags for a face-down tile.
 
-    The engine's default set carries its own back ids (``components.Component.back``); the printed set's
-    manifest (``vision.tags``) draws its own. When they differ, the manifest's back of the same front is
-    printed (the n-th manifest back belongs to the n-th front); unknown backs get a spare manifest id.
+    The engine's default set carries its own back ids (``components.Component.back``); a printed set
+    (``vision.tags.printed_set``) may draw its own. When they differ, the printed set's back of the same
+    front is drawn (the simulation's ground truth: the pairing is the printed set's, never the loaded
+    manifest's); unknown backs get a spare printed id.
     """
-    backs = _manifest_backs()
-    if engine_back is not None and engine_back in backs:
+    printed = printed_set(GAME)
+    if engine_back is not None and printed.front_of(engine_back) is not None:
         return engine_back
-    comps = _components()
-    for index, comp in enumerate(comps.COMPONENTS):
-        if comp.back == engine_back and index < len(backs):
-            return backs[index]
+    for comp in _components().COMPONENTS:
+        if comp.back == engine_back and comp.tile_id in printed.back_of:
+            return str(printed.back_of[comp.tile_id])
     return ids.spare_backs.get(("slot", slot))
 
 

@@ -29,6 +29,7 @@ from vision.tables import (
     StableIds,
     add_shadows,
     offset,
+    printed_backs,
     rect_polygon,
     rotate,
     seats_around,
@@ -67,14 +68,6 @@ ACTION_PREFIX = {
     "twice": "TWICE",
     "return": "RETURN",
 }
-
-
-def _action_backs() -> list[str]:
-    from vision.tags import manifest_for
-
-    return [
-        e.component_id for e in manifest_for(GAME).entries.values() if e.face == "back" and e.kind == "action"
-    ]
 
 
 @dataclass(frozen=True)
@@ -133,7 +126,7 @@ class JurassikIds:
     face-down action tile (by cell) and the number of each revealed Rock (by cell). Keep one per game so
     ids stay put from frame to frame."""
 
-    backs: StableIds = field(default_factory=lambda: StableIds(_action_backs()))
+    backs: StableIds = field(default_factory=lambda: StableIds(printed_backs(GAME, "action")))
     rocks: StableIds = field(default_factory=lambda: StableIds([f"ROCK-{n}" for n in range(1, 13)]))
 
 
