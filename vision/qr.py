@@ -20,6 +20,8 @@ Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 #: (x, y, width, height) in pixels.
 Rect = tuple[int, int, int, int]
+#: (x0, y0, x1, y1) in pixels: a crop ``gray[y0:y1, x0:x1]``.
+Box = tuple[int, int, int, int]
 
 #: Character capacity of alphanumeric QR codes at error correction M, by version.
 _ALNUM_CAPACITY_M = (20, 38, 61, 90, 122, 154, 178, 221, 262, 311)
@@ -149,10 +151,9 @@ class ZxingBackend:
         return codes
 
     def _retry(self, gray: np.ndarray, failed: list[list[Point]], known: list[QRCode]) -> list[QRCode]:
-        import cv2
 
         h, w = gray.shape[:2]
-        boxes: list[tuple[int, int, int, int]] = []
+        boxes: list[Box] = []
         for corners in failed:
             xs = [x for x, _ in corners]
             ys = [y for _, y in corners]
@@ -161,8 +162,8 @@ class ZxingBackend:
             if any(math.dist(centre, code.center) < side / 2 for code in known):
                 continue  # a second, failed detection of a code already read
             if any(
-                abs(centre[0] - (b[0] + b[2] / 2)) < side / 2
-                and abs(centre[1] - (b[1] + b[3] / 2)) < side / 2
+                abs(centre[0] - (b[0] + b[2]) / 2) < side / 2
+                and abs(centre[1] - (b[1] + b[3]) / 2) < side / 2
                 for b in boxes
             ):
                 continue
@@ -170,49 +171,13 @@ class ZxingBackend:
             x0, y0 = max(0, int(min(xs) - margin)), max(0, int(min(ys) - margin))
             x1, y1 = min(w, int(max(xs) + margin)), min(h, int(max(ys) + margin))
             if x1 - x0 >= 8 and y1 - y0 >= 8:
-                boxes.append((x0, y0, x1 - x0, y1 - y0))
-        found: list[QRCode] = []
-        for scale in (1.6, 2.2):
-            if not boxes:
-                break
-            # One mosaic of the enlarged crops, decoded in a single call (a call per crop costs more).
-            tiles = [
-                cv2.resize(
-                    gray[y : y + bh, x : x + bw], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC
-                )
-                for x, y, bw, bh in boxes
-            ]
-            gap = 24
-            width = max(1200, max(t.shape[1] for t in tiles) + 2 * gap)
-            places = []
-            cx = cy = gap
-            row_h = 0
-            for tile in tiles:
-                th, tw = tile.shape[:2]
-                if cx + tw + gap > width:
-                    cx, cy, row_h = gap, cy + row_h + gap, 0
-                places.append((cx, cy))
-                cx += tw + gap
-                row_h = max(row_h, th)
-            canvas = np.full((cy + row_h + gap, width), 255, dtype=np.uint8)
-            for tile, (px, py) in zip(tiles, places):
-                canvas[py : py + tile.shape[0], px : px + tile.shape[1]] = tile
-            solved = set()
-            for result in self._read(canvas, False):
-                if not result.valid:
-                    continue
-                corners = self._corners(result)
-                mx = sum(x for x, _ in corners) / 4.0
-                my = sum(y for _, y in corners) / 4.0
-                for index, (tile, (px, py)) in enumerate(zip(tiles, places)):
-                    if px <= mx < px + tile.shape[1] and py <= my < py + tile.shape[0]:
-                        x0, y0 = boxes[index][0], boxes[index][1]
-                        mapped = [((x - px) / scale + x0, (y - py) / scale + y0) for x, y in corners]
-                        found.append(code_from_corners(result.text, mapped))
-                        solved.add(index)
-                        break
-            boxes = [box for index, box in enumerate(boxes) if index not in solved]
-        return found
+                boxes.append((x0, y0, x1, y1))
+
+        def read_valid(canvas: np.ndarray) -> list[QRCode]:
+            results = self._read(canvas, False)
+            return [code_from_corners(r.text, self._corners(r)) for r in results if r.valid]
+
+        return read_mosaics(gray, boxes, (1.6, 2.2), read_valid)
 
 
 class PyzbarBackend:
@@ -336,7 +301,6 @@ def decode_enlarged(
 ) -> list[QRCode]:
     """Decode small regions enlarged (where a code is expected but was not read: too few pixels per
     module), all regions of one scale in a single mosaic image; results in full-image pixels."""
-    import cv2
 
     gray = to_gray(image)
     h, w = gray.shape[:2]
@@ -346,6 +310,19 @@ def decode_enlarged(
         x1, y1 = min(w, int(x + bw)), min(h, int(y + bh))
         if x1 - x0 >= 8 and y1 - y0 >= 8:
             boxes.append((x0, y0, x1, y1))
+    return read_mosaics(gray, boxes, scales, backend.decode)
+
+
+def read_mosaics(
+    gray: np.ndarray,
+    boxes: Sequence[Box],
+    scales: Sequence[float],
+    decode: Callable[[np.ndarray], list[QRCode]],
+) -> list[QRCode]:
+    """Read crops of ``gray`` enlarged: per scale, every crop not read yet goes into one mosaic image,
+    decoded in a single call (a call per crop costs more); codes come back in full-image pixels."""
+    import cv2
+
     found: list[QRCode] = []
     for scale in scales:
         if not boxes:
@@ -354,23 +331,9 @@ def decode_enlarged(
             cv2.resize(gray[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
             for x0, y0, x1, y1 in boxes
         ]
-        gap = 24
-        width = max(1200, max(t.shape[1] for t in tiles) + 2 * gap)
-        places = []
-        cx = cy = gap
-        row_h = 0
-        for tile in tiles:
-            th, tw = tile.shape[:2]
-            if cx + tw + gap > width:
-                cx, cy, row_h = gap, cy + row_h + gap, 0
-            places.append((cx, cy))
-            cx += tw + gap
-            row_h = max(row_h, th)
-        canvas = np.full((cy + row_h + gap, width), 255, dtype=np.uint8)
-        for tile, (px, py) in zip(tiles, places):
-            canvas[py : py + tile.shape[0], px : px + tile.shape[1]] = tile
+        canvas, places = _mosaic(tiles)
         solved = set()
-        for code in backend.decode(canvas):
+        for code in decode(canvas):
             mx, my = code.center
             for index, (tile, (px, py)) in enumerate(zip(tiles, places)):
                 if px <= mx < px + tile.shape[1] and py <= my < py + tile.shape[0]:
@@ -381,3 +344,24 @@ def decode_enlarged(
                     break
         boxes = [box for index, box in enumerate(boxes) if index not in solved]
     return found
+
+
+def _mosaic(
+    tiles: Sequence[np.ndarray], gap: int = 24, min_width: int = 1200
+) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Tiles in rows on a white canvas, ``gap`` pixels apart; the canvas and each tile's top-left corner."""
+    width = max(min_width, max(t.shape[1] for t in tiles) + 2 * gap)
+    places: list[tuple[int, int]] = []
+    cx = cy = gap
+    row_h = 0
+    for tile in tiles:
+        th, tw = tile.shape[:2]
+        if cx + tw + gap > width:
+            cx, cy, row_h = gap, cy + row_h + gap, 0
+        places.append((cx, cy))
+        cx += tw + gap
+        row_h = max(row_h, th)
+    canvas = np.full((cy + row_h + gap, width), 255, dtype=np.uint8)
+    for tile, (px, py) in zip(tiles, places):
+        canvas[py : py + tile.shape[0], px : px + tile.shape[1]] = tile
+    return canvas, places

@@ -91,3 +91,33 @@ def test_decode_command_bad_file_exits_2_with_one_line(tmp_path: Path, content: 
     assert result.returncode == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_codes_too_small_to_read_are_read_enlarged_in_full_image_pixels() -> None:
+    module = 1.4  # px per module: below what zxing-cpp reads reliably in the whole frame
+    image = np.full((560, 600, 3), 235, np.uint8)
+    for text, center, angle in PLACES:
+        stamp_qr(image, text, center, module_px=module, angle=angle)
+    image = cv2.GaussianBlur(image, (0, 0), 0.6)
+    backend = qr.get_backend("zxing")
+    assert len(qr.decode(image, backend)) < len(PLACES)
+    rects = [(int(x - 40), int(y - 40), 80, 80) for _, (x, y), _ in PLACES] + [(590, 550, 40, 40)]
+    codes = qr.decode_enlarged(image, backend, rects, (2.0, 2.6))
+    assert sorted(code.text for code in codes) == sorted(text for text, _, _ in PLACES)
+    for code in codes:
+        _, center, angle = next(place for place in PLACES if place[0] == code.text)
+        truth = code_corners(code.text, center, module, angle)
+        assert math.dist(code.center, center) < 1.5
+        assert max(math.dist(a, b) for a, b in zip(code.corners, truth)) < 2.0 * module
+        assert _angle_diff(code.angle, angle) < 2.0
+
+
+def test_mosaic_keeps_tiles_apart_on_white() -> None:
+    tiles = [np.zeros((h, w), np.uint8) for h, w in ((50, 700), (80, 600), (30, 30), (900, 1500))]
+    canvas, places = qr._mosaic(tiles)
+    boxes = [(x, y, x + t.shape[1], y + t.shape[0]) for t, (x, y) in zip(tiles, places)]
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        assert min(x0, y0) >= 24 and x1 <= canvas.shape[1] - 24 and y1 <= canvas.shape[0] - 24
+        for a0, b0, a1, b1 in boxes[i + 1 :]:
+            assert x1 + 24 <= a0 or a1 + 24 <= x0 or y1 + 24 <= b0 or b1 + 24 <= y0
+    assert int((canvas == 0).sum()) == sum(t.size for t in tiles)
