@@ -95,10 +95,10 @@ def test_decode_command_bad_file_exits_2_with_one_line(tmp_path: Path, content: 
 
 def test_codes_too_small_to_read_are_read_enlarged_in_full_image_pixels() -> None:
     module = 1.4  # px per module: below what zxing-cpp reads reliably in the whole frame
-    image = np.full((560, 600, 3), 235, np.uint8)
+    sharp = np.full((560, 600, 3), 235, np.uint8)
     for text, center, angle in PLACES:
-        stamp_qr(image, text, center, module_px=module, angle=angle)
-    image = cv2.GaussianBlur(image, (0, 0), 0.6)
+        stamp_qr(sharp, text, center, module_px=module, angle=angle)
+    image = cv2.GaussianBlur(sharp, (0, 0), 0.6)
     backend = qr.get_backend("zxing")
     assert len(qr.decode(image, backend)) < len(PLACES)
     rects = [(int(x - 40), int(y - 40), 80, 80) for _, (x, y), _ in PLACES] + [(590, 550, 40, 40)]
