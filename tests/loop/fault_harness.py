@@ -130,6 +130,7 @@ def run_fault_injection(
     report = FaultReport()
     total = len(reference) - 1
     move_time = 0.05  # seconds per committed move, measured as we go
+    fastest = move_time
     stored = 0
     for _ in range(max_children):
         read_end, write_end = os.pipe()
@@ -152,8 +153,12 @@ def run_fault_injection(
         killing = report.kills < min_kills and not crash_rate  # a crashing child dies by itself
         during_startup = killing and rng.random() < startup_share
         remaining_kills = max(1, min_kills - report.kills)
-        per_kill = max(0.0, (total - stored) * 0.9) / remaining_kills  # moves wanted per kill
-        window = max(2.0 * move_time * min(per_kill, 3.0), 0.6 * move_time)
+        # moves wanted per kill (the last moves are kept for the run that finishes the game)
+        per_kill = max(0.0, (total - stored - 3) * 0.9) / remaining_kills
+        pace = min(move_time, 2.0 * fastest)  # a slow spell of the machine must not widen the window much
+        window = 2.0 * pace * min(per_kill, 3.0)
+        if total - stored > 3:
+            window = max(window, 0.6 * pace)
         deadline = started + (rng.uniform(0, 0.05) if during_startup else 600.0)
         ready_at: float | None = None
         ack_times: list[float] = []
@@ -169,7 +174,9 @@ def run_fault_injection(
                 for line in chunk.split():
                     if line == b"R" and ready_at is None:
                         ready_at = now
-                        if killing and not during_startup:
+                        if during_startup:  # a start-up kill falls before the child is ready, or at once
+                            deadline = min(deadline, now)
+                        elif killing:
                             deadline = now + rng.uniform(0, window)
                     elif line != b"R":
                         ack_times.append(now)
@@ -187,10 +194,14 @@ def run_fault_injection(
         os.close(read_end)
         acked = [int(line) for line in buffer.split() if line != b"R"]
         report.acked += len(acked)
+        measured = None
         if len(ack_times) >= 2:
-            move_time = 0.7 * move_time + 0.3 * (ack_times[-1] - ack_times[0]) / (len(ack_times) - 1)
+            measured = (ack_times[-1] - ack_times[0]) / (len(ack_times) - 1)
         elif ready_at is not None and ack_times:
-            move_time = 0.7 * move_time + 0.3 * (ack_times[0] - ready_at)
+            measured = ack_times[0] - ready_at
+        if measured is not None:
+            move_time = 0.7 * move_time + 0.3 * measured
+            fastest = min(fastest, measured)
 
         if os.WIFSIGNALED(exited):
             if os.WTERMSIG(exited) == signal.SIGKILL:
