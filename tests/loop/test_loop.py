@@ -287,3 +287,43 @@ def test_new_game_keeps_the_old_one(toy: Toy, tmp_path: Path, mock_panel: Panel)
     assert len(loop.games()) == 2 and len(loop.history(old)) == 1
     assert loop.new_game({"game": "chess"})["ok"] is False
     assert loop.new_game({"pins": {"buzzer": 3}})["ok"] is False
+
+
+def test_several_explanations_make_a_question_answered_on_the_web(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    from loop_toygame import is_back
+
+    class Blurry(type(toy.model())):  # type: ignore[misc]
+        """A camera that cannot tell the fronts apart: every reveal looks the same."""
+
+        def name_of(self, component_id: str, back: bool, zone: str | None) -> str | None:
+            return "back" if back else "front"
+
+    def blurry_model(config: Any = None) -> Any:
+        colours = [s.colour for s in toy.config.seats]
+        from loop_toygame import grab_scene
+
+        return Blurry(lambda s: grab_scene(s, colours), is_back, {c: c for c in colours}, tolerance=20.0)
+
+    source = SceneSource()
+    loop = TableLoop(
+        toy.config,
+        store=Store(tmp_path),
+        panel=mock_panel,
+        source=source,
+        pipeline=IdealPipeline("toy-grab", is_back),
+        model_factory=blurry_model,
+        clock=Clock(),
+    )
+    taken = loop.state.apply(Take("red", 0))
+    loop.submit(Take("red", 0).to_dict())
+    revealed = taken.apply(Reveal(0, 3))
+    result = feed(loop, source, toy.scene_for(revealed))
+    assert result.kind == "question" and len(result.options) == toy.slots
+    assert mock_panel.signals.waiting
+    pending = loop.snapshot()["pending"]
+    index = next(o["index"] for o in pending["options"] if o["action"]["front"] == 3)
+    assert loop.choose(index)["ok"]
+    assert state_key(loop.state) == state_key(revealed) and loop.pending is None
+    assert loop.history()[-1]["source"] == "choice"
