@@ -699,8 +699,15 @@ class TableLoop:
                 return {"ok": False, "error": str(refusal), "rule": refusal.rule.to_dict()}
             except EngineError as error:
                 return {"ok": False, "error": str(error), "rule": None}
-            if self.pending is not None and self.pending.kind == "question":
-                self._clear_pending("answered by a submitted action")
+            if self.pending is not None:
+                # a correction (or the move the table was waiting for) may settle what is pending: read the
+                # table again against the new state
+                self.pending = None
+                self._last_seen_key = None
+                if self._last_observation is not None:
+                    self.handle_observation(self._last_observation, self._last_frame)
+                if self.pending is None:
+                    self._clear_pending("settled by a submitted action")
             return {"ok": True, "event": self._event_dict(events[-1])}
 
     def choose(self, option_index: int) -> dict[str, Any]:

@@ -327,3 +327,18 @@ def test_several_explanations_make_a_question_answered_on_the_web(
     assert loop.choose(index)["ok"]
     assert state_key(loop.state) == state_key(revealed) and loop.pending is None
     assert loop.history()[-1]["source"] == "choice"
+
+
+def test_a_confirmed_correction_settles_an_objection(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    from engines.core import Correct
+
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    knocked = loop.state.clone()
+    assert isinstance(knocked, GrabState)
+    knocked.row[4] = False  # a tile knocked off the row: no move explains it
+    feed(loop, source, toy.scene_for(knocked))
+    assert loop.pending is not None and loop.pending.kind == "objection"
+    corrected = loop.submit(Correct(state=knocked.to_dict(), reason="tile knocked off").to_dict())
+    assert corrected["ok"] and corrected["event"]["kind"] == "correct"
+    assert loop.pending is None and not mock_panel.signals.objection
+    assert loop.store.replay(loop.game_id).state.to_dict() == knocked.to_dict()
