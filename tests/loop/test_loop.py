@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -342,3 +343,42 @@ def test_a_confirmed_correction_settles_an_objection(toy: Toy, tmp_path: Path, m
     assert corrected["ok"] and corrected["event"]["kind"] == "correct"
     assert loop.pending is None and not mock_panel.signals.objection
     assert loop.store.replay(loop.game_id).state.to_dict() == knocked.to_dict()
+
+
+def test_web_calls_from_other_threads_while_the_loop_runs(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    import threading
+
+    loop, source = make_loop(toy, tmp_path, mock_panel, clock=time.monotonic)
+    loop.start()
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def hammer() -> None:
+        try:
+            while not stop.is_set():
+                snap = loop.snapshot()
+                json.dumps(snap)
+                history = loop.history()
+                if history:
+                    loop.state_at(history[-1]["seq"])
+                loop.press("mode")
+                loop.frame_jpeg()
+        except BaseException as error:  # noqa: BLE001 - collected for the assertion below
+            errors.append(error)
+
+    workers = [threading.Thread(target=hammer) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    try:
+        driver = BotDriver(loop, source.show, seed=13, pump=None, max_frames=2000, frame_wait=0.002)
+        final = driver.run()
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join(timeout=5)
+        loop.stop()
+    assert errors == []
+    assert final.to_dict() == direct_play(toy, 13).to_dict()
+    assert loop.store.replay(loop.game_id).state.to_dict() == final.to_dict()
