@@ -365,7 +365,7 @@ def test_web_calls_from_other_threads_while_the_loop_runs(
                     loop.state_at(history[-1]["seq"])
                 loop.press("mode")
                 loop.frame_jpeg()
-        except BaseException as error:  # noqa: BLE001 - collected for the assertion below
+        except BaseException as error:
             errors.append(error)
 
     workers = [threading.Thread(target=hammer) for _ in range(3)]
