@@ -2,26 +2,21 @@
 
 :func:`jp_slab_scene` lays out a Jurassic Parts slab directly (pointy-top hex tiles, tags at angle 60*rho,
 chisels on gap midpoints) without going through an engine state, so reading accuracy can be measured on
-any number of tiles and pegs. Game layouts proper live in :mod:`vision.tables`.
+any number of tiles and pegs. Game layouts proper live in :mod:`vision.tables`. :func:`random_playout`
+gives the seeded random games whose states the layouts draw in tests.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from vision.scene import Peg, Point, Scene, Shape, Tag, Zone
+from vision.scene import SEAT_RGB, Peg, Point, Scene, Shape, Tag, Zone
 
 SQRT3 = math.sqrt(3.0)
-SEAT_RGB = {
-    "red": (200, 40, 40),
-    "blue": (40, 80, 200),
-    "green": (40, 160, 60),
-    "yellow": (230, 200, 40),
-    "purple": (130, 60, 170),
-    "orange": (240, 130, 30),
-}
 TILE_RGB = (214, 196, 150)
 EDGE_RGB = (120, 100, 70)
 FELT_RGB = (52, 88, 62)
@@ -161,3 +156,32 @@ def colour_card_scene(
             scene.pegs.append(Peg(point, name, rgb, radius=radius))
             samples.setdefault(name, []).append(point)
     return scene, samples
+
+
+def random_playout(
+    game: Any,
+    players: Sequence[str],
+    seed: int,
+    steps: int,
+    options: Mapping[str, Any] | None = None,
+    seen: Callable[[Any, Any], Any] | None = None,
+) -> list[Any]:
+    """The states of a seeded random game of an engine ``game``: the initial state and up to ``steps``
+    more (fewer when it ends). A chance outcome is drawn by its weight; ``seen(state, outcome)`` may
+    replace it with what the table would show (e.g. the tile really lying under a back)."""
+    from engines.core import CHANCE, TERMINAL
+
+    rng = random.Random(seed)
+    state = game.new_initial_state(players, rng, options) if options else game.new_initial_state(players, rng)
+    states = [state]
+    while len(states) <= steps and state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+            if seen is not None:
+                action = seen(state, action)
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+        states.append(state)
+    return states

@@ -18,19 +18,13 @@ import cv2
 import numpy as np
 
 from vision.observation import PegKind, PegReading
+from vision.scene import SEAT_RGB
 
 Point = tuple[float, float]
 Lab = tuple[float, float, float]
 
 #: CONVENTIONS.md nominal seat colours (RGB).
-NOMINAL_RGB: dict[str, tuple[int, int, int]] = {
-    "red": (200, 40, 40),
-    "blue": (40, 80, 200),
-    "green": (40, 160, 60),
-    "yellow": (230, 200, 40),
-    "purple": (130, 60, 170),
-    "orange": (240, 130, 30),
-}
+NOMINAL_RGB: dict[str, tuple[int, int, int]] = SEAT_RGB
 BACKGROUND = "background"
 
 

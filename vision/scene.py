@@ -16,6 +16,18 @@ from dataclasses import dataclass, field
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
+#: Seat colours in seat order with their nominal RGB (CONVENTIONS.md); also the chisel, camp, box and LED
+#: colours. The renderer paints pieces in them; the colour model starts from them before it learns.
+SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
+SEAT_RGB: dict[str, RGB] = {
+    "red": (200, 40, 40),
+    "blue": (40, 80, 200),
+    "green": (40, 160, 60),
+    "yellow": (230, 200, 40),
+    "purple": (130, 60, 170),
+    "orange": (240, 130, 30),
+}
+
 #: OpenCV ArUco dictionary of the calibration markers (``cv2.aruco.DICT_4X4_50``), ids 0..3 at the corners
 #: of the table area clockwise from top-left.
 CALIBRATION_DICTIONARY = "DICT_4X4_50"

@@ -4,7 +4,6 @@ every chisel and its colour (Jurassic Parts), the grid cells (Jurassik), the boa
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -12,10 +11,9 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from engines.core import CHANCE, TERMINAL
 from vision import calibration as cal
 from vision import detect, pegs
-from vision.fixtures import colour_card_scene
+from vision.fixtures import colour_card_scene, random_playout
 from vision.observation import Observation
 from vision.render import Effects, RenderedFrame, render
 from vision.scene import Scene
@@ -25,18 +23,7 @@ EFFECTS = Effects(blur=0.7, noise=2.5, vignette=0.2, gradient=0.15, jpeg_quality
 
 
 def play(game: Any, players: list[str], seed: int, steps: int, options: dict[str, Any] | None = None) -> Any:
-    rng = random.Random(seed)
-    state = game.new_initial_state(players, rng, options) if options else game.new_initial_state(players, rng)
-    for _ in range(steps):
-        if state.current_player() == TERMINAL:
-            break
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-    return state
+    return random_playout(game, players, seed, steps, options)[-1]
 
 
 def read(

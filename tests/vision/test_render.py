@@ -25,16 +25,7 @@ from vision.render import (
     render,
     tag_corners,
 )
-from vision.scene import Occluder, Peg, Scene, Shape, Tag
-
-SEAT_RGB = {
-    "red": (200, 40, 40),
-    "blue": (40, 80, 200),
-    "green": (40, 160, 60),
-    "yellow": (230, 200, 40),
-    "purple": (130, 60, 170),
-    "orange": (240, 130, 30),
-}
+from vision.scene import SEAT_RGB, Occluder, Peg, Scene, Shape, Tag
 
 
 def sample_scene(tag_size: float = 34.0) -> Scene:

@@ -3,34 +3,21 @@
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pytest
 import zxingcpp
 
-from engines.core import CHANCE, TERMINAL
 from engines.isla_nublar import GAME, IslaNublarState, default_board
+from vision.fixtures import random_playout
 from vision.render import Effects, render
 from vision.tables import SEAT_RGB, recommended_camera
 from vision.tables.isla_nublar import IslaNublarLayout, scene_for
 
 
 def playout(players: int, seed: int, steps: int) -> list[IslaNublarState]:
-    rng = random.Random(seed)
-    state = GAME.new_initial_state([f"p{i}" for i in range(players)], rng)
-    assert isinstance(state, IslaNublarState)
-    states = [state]
-    while len(states) <= steps and state.current_player() != TERMINAL:
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        after = state.apply(action)
-        assert isinstance(after, IslaNublarState)
-        state = after
-        states.append(state)
+    states = random_playout(GAME, [f"p{i}" for i in range(players)], seed, steps)
+    assert all(isinstance(state, IslaNublarState) for state in states)
     return states
 
 

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 import zxingcpp
 
-from engines.core import CHANCE, TERMINAL
 from engines.jurassic_brunch import ARRANGEMENTS, GAME, BrunchState
+from vision.fixtures import random_playout
 from vision.render import Effects, render
 from vision.tables import recommended_camera
 from vision.tables.jurassic_brunch import BrunchIds, BrunchLayout, scene_for
@@ -17,18 +17,7 @@ from vision.tags import TagValidator, manifest_for
 
 
 def playout(seed: int, steps: int, arrangement: str = "square") -> list[BrunchState]:
-    rng = random.Random(seed)
-    state = GAME.new_initial_state(["blue", "orange"], rng, {"arrangement": arrangement})
-    states = [state]
-    while len(states) <= steps and state.current_player() != TERMINAL:
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        state = state.apply(action)
-        states.append(state)
-    return states
+    return random_playout(GAME, ["blue", "orange"], seed, steps, {"arrangement": arrangement})
 
 
 def ids_of(payloads: list[str]) -> list[str]:

@@ -13,10 +13,11 @@ import zxingcpp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.core import CHANCE, TERMINAL
+from engines.core import TERMINAL
 from engines.jurassic_parts import GAME
 from engines.jurassic_parts.components import COMPONENT_BY_ID
 from engines.jurassic_parts.state import JurassicPartsState
+from vision.fixtures import random_playout
 from vision.render import Effects, render
 from vision.scene import Scene
 from vision.tables import SEAT_RGB, recommended_camera
@@ -36,28 +37,17 @@ from vision.tags import TagValidator, manifest_for
 LAYOUT = JurassicPartsLayout(seats=4)
 
 
-def step(state: JurassicPartsState, rng: random.Random, truthful: bool = True) -> JurassicPartsState:
-    """One random move; a face-down tile turns up as the tile really lying there (``truthful``) or as
-    any fossil the engine allows (an engine-only chance outcome the table must still draw)."""
-    if state.current_player() == CHANCE:
-        outcomes = state.chance_outcomes()
-        action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
-        seen = true_reveal(state, action.cell) if truthful else None  # type: ignore[attr-defined]
-        action = seen or action
-    else:
-        action = rng.choice(state.legal_actions())
-    after = state.apply(action)
-    assert isinstance(after, JurassicPartsState)
-    return after
-
-
 def playout(players: int, seed: int, steps: int, truthful: bool = True) -> list[JurassicPartsState]:
-    rng = random.Random(seed)
-    first = GAME.new_initial_state([f"p{i}" for i in range(players)], rng)
-    assert isinstance(first, JurassicPartsState)
-    states = [first]
-    while len(states) <= steps and states[-1].current_player() != TERMINAL:
-        states.append(step(states[-1], rng, truthful))
+    """A random game; a face-down tile turns up as the tile really lying there (``truthful``) or as any
+    fossil the engine allows (an engine-only chance outcome the table must still draw)."""
+
+    def seen(state: Any, outcome: Any) -> Any:
+        return true_reveal(state, outcome.cell) or outcome
+
+    states = random_playout(
+        GAME, [f"p{i}" for i in range(players)], seed, steps, seen=seen if truthful else None
+    )
+    assert all(isinstance(state, JurassicPartsState) for state in states)
     return states
 
 

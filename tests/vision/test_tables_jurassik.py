@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 import zxingcpp
 
-from engines.core import CHANCE, TERMINAL
 from engines.jurassik import GAME, JurassikState
+from vision.fixtures import random_playout
 from vision.render import Effects, render
 from vision.tables import recommended_camera
 from vision.tables.jurassik import JurassikIds, JurassikLayout, scene_for
@@ -19,20 +18,8 @@ from vision.tags import TagValidator, manifest_for
 def playout(
     players: int, seed: int, steps: int, options: dict[str, object] | None = None
 ) -> list[JurassikState]:
-    rng = random.Random(seed)
-    state = GAME.new_initial_state([f"p{i}" for i in range(players)], rng, options)
-    assert isinstance(state, JurassikState)
-    states = [state]
-    while len(states) <= steps and state.current_player() != TERMINAL:
-        if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
-        else:
-            action = rng.choice(state.legal_actions())
-        after = state.apply(action)
-        assert isinstance(after, JurassikState)
-        state = after
-        states.append(state)
+    states = random_playout(GAME, [f"p{i}" for i in range(players)], seed, steps, options)
+    assert all(isinstance(state, JurassikState) for state in states)
     return states
 
 

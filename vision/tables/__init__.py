@@ -5,30 +5,23 @@ frozen layout dataclass (table size, play-area placement, tag size, seat zones, 
 ``scene_for(state, layout) -> Scene`` for the synthetic renderer. The vision pipeline and move inference use
 the same layouts (zones and the lattice's placement) so what is drawn and what is read agree.
 
-Shared here: seat colours, the seat zones around a table (seats go clockwise: up the west side, then down
-the east side), and small geometry helpers.
+Shared here: seat colours (defined in :mod:`vision.scene`), the seat zones around a table (seats go
+clockwise: up the west side, then down the east side), the layouts' seat fields (:class:`SeatedLayout`),
+the bookkeeping that keeps printed ids and places stable from frame to frame (:class:`StableIds`,
+:func:`keep_places`, :func:`printed_backs`), and small geometry helpers.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from vision.render import CameraModel
 from vision.scene import RGB, Point, Scene, Shape, Zone
+from vision.scene import SEAT_COLOURS as SEAT_COLOURS  # re-exported: the layouts' seat colours
+from vision.scene import SEAT_RGB as SEAT_RGB
 from vision.tags import printed_set
-
-#: Seat colours in seat order (CONVENTIONS.md); also the chisel, camp, box and LED colours.
-SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
-SEAT_RGB: dict[str, RGB] = {
-    "red": (200, 40, 40),
-    "blue": (40, 80, 200),
-    "green": (40, 160, 60),
-    "yellow": (230, 200, 40),
-    "purple": (130, 60, 170),
-    "orange": (240, 130, 30),
-}
 
 #: The table every layout uses by default: 16:9 like the camera, so the frame is filled.
 TABLE_WIDTH = 1280.0
@@ -177,6 +170,43 @@ def seats_around(
             Seat(len(seats), colours[len(seats)], (width - strip, y0 + 4.0, width - 8.0, y1 - 4.0), 90.0)
         )
     return tuple(seats)
+
+
+@dataclass(frozen=True)
+class SeatedLayout:
+    """What the layouts with seats around a ``width`` x ``height`` mm table share: ``seats`` players in
+    ``colours``, their zones in strips ``seat_strip`` mm wide along the west and east edges."""
+
+    seats: int = 4
+    colours: tuple[str, ...] = SEAT_COLOURS
+    width: float = TABLE_WIDTH
+    height: float = TABLE_HEIGHT
+    seat_strip: float = SEAT_STRIP
+
+    @property
+    def seat_places(self) -> tuple[Seat, ...]:
+        return seats_around(self.seats, self.colours, self.width, self.height, self.seat_strip)
+
+
+def keep_places(pieces: Sequence[str], count: int, previous: Mapping[str, int]) -> dict[int, str]:
+    """Which of ``count`` places each of a holder's ``pieces`` takes: a piece keeps its ``previous``
+    place while that place exists and no earlier piece kept it; the others take the first free places in
+    order; pieces beyond the places are left out (stacked out of sight). Place index -> piece."""
+    taken: dict[int, str] = {}
+    for piece in pieces:
+        index = previous.get(piece)
+        if index is not None and index < count and index not in taken:
+            taken[index] = piece
+    placed = set(taken.values())
+    free = (i for i in range(count) if i not in taken)
+    for piece in pieces:
+        if piece not in placed:
+            index = next(free, None)
+            if index is None:
+                continue
+            taken[index] = piece
+            placed.add(piece)
+    return taken
 
 
 def recommended_camera(tilt: float = 0.0, yaw: float = 0.0, roll: float = 0.0) -> CameraModel:

@@ -25,19 +25,15 @@ from typing import Any
 
 from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
 from vision.tables import (
-    SEAT_COLOURS,
     SEAT_RGB,
-    TABLE_HEIGHT,
-    TABLE_WIDTH,
     Rect,
-    Seat,
+    SeatedLayout,
     add_shadows,
     circle_polygon,
     offset,
     piece_shapes,
     rect_polygon,
     rotate,
-    seats_around,
     shade,
     square,
 )
@@ -61,13 +57,9 @@ CORNERS = ("NW", "NE", "SE", "SW")
 
 
 @dataclass(frozen=True)
-class IslaNublarLayout:
+class IslaNublarLayout(SeatedLayout):
     """Where Isla Nublar lies on a ``width`` x ``height`` mm table for ``seats`` players."""
 
-    seats: int = 4
-    colours: tuple[str, ...] = SEAT_COLOURS
-    width: float = TABLE_WIDTH
-    height: float = TABLE_HEIGHT
     pitch: float = 66.0
     board_center: Point = (640.0, 360.0)
     board_angle: float = 90.0
@@ -148,10 +140,6 @@ class IslaNublarLayout:
         return [offset(center, rotate(_polar(ring, 30.0 + 60.0 * i), self.board_angle)) for i in range(6)]
 
     # -- zones ---------------------------------------------------------------------------------------------
-    @property
-    def seat_places(self) -> tuple[Seat, ...]:
-        return seats_around(self.seats, self.colours, self.width, self.height, self.seat_strip)
-
     @property
     def general(self) -> Rect:
         return (self.seat_strip + 20.0, 12.0, self.width - self.seat_strip - 20.0, 60.0)

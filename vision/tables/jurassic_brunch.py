@@ -31,6 +31,7 @@ from vision.tables import (
     StableIds,
     add_shadows,
     circle_polygon,
+    keep_places,
     printed_backs,
     rect_polygon,
     shade,
@@ -186,19 +187,10 @@ class BrunchIds:
     def seat_places(
         self, holder: str, pieces: Sequence[str], slots: Sequence[Point]
     ) -> list[tuple[str, Point]]:
-        taken: dict[int, str] = {}
-        for piece in pieces:
-            index = self.spots.get(f"{holder}/{piece}")
-            if index is not None and index < len(slots) and index not in taken:
-                taken[index] = piece
-        free = (i for i in range(len(slots)) if i not in taken)
-        for piece in pieces:
-            if piece not in taken.values():
-                index = next(free, None)
-                if index is None:
-                    continue
-                taken[index] = piece
-        for key in [k for k in self.spots if k.startswith(f"{holder}/")]:
+        prefix = f"{holder}/"
+        previous = {key[len(prefix) :]: index for key, index in self.spots.items() if key.startswith(prefix)}
+        taken = keep_places(pieces, len(slots), previous)
+        for key in [k for k in self.spots if k.startswith(prefix)]:
             del self.spots[key]
         for index, piece in taken.items():
             self.spots[f"{holder}/{piece}"] = index
@@ -292,19 +284,9 @@ def scene_for(
                     shade(EGG_RGB[colour], 0.7),
                 )
             )
-    if boards_only:
-        for board in area.boards:
-            scene.tags.append(
-                Tag(
-                    f"DT1:{GAME}:{board.board_id}",
-                    layout.cell_center(board.centre),
-                    (90.0 * board.rotation) % 360.0,
-                    layout.tag_size,
-                )
-            )
-        return scene
     for board in area.boards:
-        if board.centre not in occupied and board.centre not in state.grass:
+        # a board's tag is seen while its centre cell is free (the setup view shows all four)
+        if boards_only or (board.centre not in occupied and board.centre not in state.grass):
             scene.tags.append(
                 Tag(
                     f"DT1:{GAME}:{board.board_id}",
@@ -313,6 +295,8 @@ def scene_for(
                     layout.tag_size,
                 )
             )
+    if boards_only:
+        return scene
 
     pieces_from = len(scene.shapes)
     for cell in sorted(state.grass):

@@ -28,21 +28,18 @@ from typing import Any
 
 from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
 from vision.tables import (
-    SEAT_COLOURS,
     SEAT_RGB,
-    SEAT_STRIP,
-    TABLE_HEIGHT,
-    TABLE_WIDTH,
     Rect,
     Seat,
+    SeatedLayout,
     StableIds,
     add_shadows,
+    keep_places,
     offset,
     piece_shapes,
     printed_backs,
     rect_polygon,
     rotate,
-    seats_around,
     shade,
 )
 from vision.tags import printed_set
@@ -72,13 +69,9 @@ GLYPH_RGB: dict[str, RGB] = {
 
 
 @dataclass(frozen=True)
-class JurassicPartsLayout:
+class JurassicPartsLayout(SeatedLayout):
     """Where Jurassic Parts lies on a ``width`` x ``height`` mm table for ``seats`` players."""
 
-    seats: int = 4
-    colours: tuple[str, ...] = SEAT_COLOURS
-    width: float = TABLE_WIDTH
-    height: float = TABLE_HEIGHT
     pitch: float = 66.0
     tag_size: float = 40.0
     slab_origin: Point = (640.0, 352.0)
@@ -86,7 +79,6 @@ class JurassicPartsLayout:
     field_leader: Rect = (340.0, 8.0, 940.0, 250.0)
     box: Rect = (700.0, 640.0, 935.0, 712.0)
     supply: Rect = (345.0, 640.0, 560.0, 712.0)
-    seat_strip: float = SEAT_STRIP
 
     @classmethod
     def for_table(cls, seats: int, width: float, height: float, **fields: Any) -> JurassicPartsLayout:
@@ -148,10 +140,6 @@ class JurassicPartsLayout:
         return tuple(offset(center, _polar(radius, 30.0 + 60.0 * i)) for i in range(6))
 
     # -- zones --------------------------------------------------------------------------------------------
-    @property
-    def seat_places(self) -> tuple[Seat, ...]:
-        return seats_around(self.seats, self.colours, self.width, self.height, self.seat_strip)
-
     def slab_rect(self) -> Rect:
         ox, oy = self.slab_origin
         half_w = 4.5 * self.pitch + 8.0
@@ -303,20 +291,10 @@ class JurassicPartsIds:
     def places(self, holder: str, tiles: Sequence[str], spots: Sequence[Point]) -> list[tuple[str, Point]]:
         """Where ``holder``'s tiles lie: a tile keeps the place it had; new ones take the first free
         places. Tiles beyond the area's places are stacked out of sight (not returned)."""
-        taken: dict[int, str] = {}
-        for tile in tiles:
-            where = self.spots.get(tile)
-            if where is not None and where[0] == holder and where[1] < len(spots) and where[1] not in taken:
-                taken[where[1]] = tile
-        placed = set(taken.values())
-        free = (i for i in range(len(spots)) if i not in taken)
-        for tile in tiles:
-            if tile not in placed:
-                index = next(free, None)
-                if index is None:
-                    self.spots.pop(tile, None)
-                    continue
-                taken[index] = tile
+        previous = {tile: index for tile, (owner, index) in self.spots.items() if owner == holder}
+        taken = keep_places(tiles, len(spots), previous)
+        for tile in set(tiles) - set(taken.values()):
+            self.spots.pop(tile, None)
         for index, tile in taken.items():
             self.spots[tile] = (holder, index)
         return [(tile, spots[index]) for index, tile in sorted(taken.items())]

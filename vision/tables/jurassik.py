@@ -21,18 +21,15 @@ from typing import Any
 
 from vision.scene import Marker, Point, Scene, Shape, Tag, Zone
 from vision.tables import (
-    SEAT_COLOURS,
-    TABLE_HEIGHT,
-    TABLE_WIDTH,
     Rect,
     Seat,
+    SeatedLayout,
     StableIds,
     add_shadows,
     offset,
     printed_backs,
     rect_polygon,
     rotate,
-    seats_around,
     shade,
     square,
 )
@@ -71,23 +68,15 @@ ACTION_PREFIX = {
 
 
 @dataclass(frozen=True)
-class JurassikLayout:
+class JurassikLayout(SeatedLayout):
     """Where Jurassik lies on a ``width`` x ``height`` mm table for ``seats`` players."""
 
-    seats: int = 4
-    colours: tuple[str, ...] = SEAT_COLOURS
-    width: float = TABLE_WIDTH
-    height: float = TABLE_HEIGHT
     pitch: float = 60.0
     tile_side: float = 56.0
     tag_size: float = 40.0
     grid_center: Point = (640.0, 290.0)
     reveal_spot: Rect = (520.0, 566.0, 610.0, 656.0)
     box: Rect = (660.0, 560.0, 900.0, 690.0)
-
-    @property
-    def seat_places(self) -> tuple[Seat, ...]:
-        return seats_around(self.seats, self.colours, self.width, self.height)
 
     def cell_center(self, row: int, col: int, rows: int, cols: int) -> Point:
         """Table mm of the centre of grid cell ``(row, col)`` on a ``rows`` x ``cols`` grid."""
