@@ -85,6 +85,9 @@ def _run(args: argparse.Namespace) -> int:
     for problem in loop.problems:
         print(f"warning: {problem}", file=sys.stderr)
     loop.source = open_camera(config, loop)
+    if args.record:
+        loop.source = RecordingSource(loop.source, Path(args.record), args.record_every)
+        print(f"recording every {args.record_every}. frame to {args.record}", flush=True)
     running = None
     if args.web:
         from companion.web import WebConfig, create_app
@@ -114,6 +117,35 @@ def _run(args: argparse.Namespace) -> int:
         if callable(closer):
             closer()
     return 0
+
+
+class RecordingSource:
+    """Saves every ``every``-th frame read as a numbered JPEG (what ``companion replay`` reads back)."""
+
+    def __init__(self, source: Any, folder: Path, every: int = 1) -> None:
+        self.source = source
+        self.folder = folder
+        self.every = max(1, every)
+        self.count = 0
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def read(self) -> Any:
+        import cv2
+
+        read = self.source.read()
+        image = getattr(read, "image", None) if read is not None and not isinstance(read, tuple) else None
+        if isinstance(read, tuple):
+            image = read[0]
+        if image is not None:
+            if self.count % self.every == 0:
+                cv2.imwrite(str(self.folder / f"frame{self.count:07d}.jpg"), image)
+            self.count += 1
+        return read
+
+    def close(self) -> None:
+        closer = getattr(self.source, "close", None)
+        if callable(closer):
+            closer()
 
 
 # -- replay -------------------------------------------------------------------------------------------
@@ -301,6 +333,8 @@ def register(subparsers: Any) -> None:
     run = subparsers.add_parser("run", help="run the table: real camera, GPIO panel, loop and store")
     common(run)
     run.add_argument("--web", action="store_true", help="also serve the web page")
+    run.add_argument("--record", default=None, metavar="DIR", help="save the frames for `companion replay`")
+    run.add_argument("--record-every", type=int, default=1, metavar="N", help="save every N-th frame")
     run.set_defaults(handler=_run)
 
     replay = subparsers.add_parser("replay", help="recorded frames (a folder or video) through the loop")

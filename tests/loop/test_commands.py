@@ -149,7 +149,16 @@ def test_run_starts_and_stops_cleanly(tmp_path: Path) -> None:
     )
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "run", "--config", str(config)],
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "run",
+            "--config",
+            str(config),
+            "--record",
+            str(tmp_path / "rec"),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -158,6 +167,8 @@ def test_run_starts_and_stops_cleanly(tmp_path: Path) -> None:
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
+        if line.startswith("recording"):
+            line = process.stdout.readline()
         assert "Jurassik: game 1" in line, line + (process.stderr.read() if process.stderr else "")
         time.sleep(0.5)
         process.send_signal(signal.SIGINT)
@@ -166,3 +177,4 @@ def test_run_starts_and_stops_cleanly(tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
     assert (tmp_path / "state" / "companion.db").exists()
+    assert list((tmp_path / "rec").glob("frame*.jpg"))  # frames recorded for `companion replay`
