@@ -46,8 +46,11 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
 extras=""
-[ "$want_dev" = 1 ] && extras="[dev]"
-stamp="$venv/.installed$( [ "$want_dev" = 1 ] && echo -dev)"
+stamp="$venv/.installed"
+if [ "$want_dev" = 1 ]; then
+  extras="[dev]"
+  stamp="$venv/.installed-dev"
+fi
 digest=$(sha256sum pyproject.toml | cut -c1-16)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$digest" ]; then
   say "installing Python packages (dinotable$extras)"
