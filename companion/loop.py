@@ -39,7 +39,7 @@ from companion.infer import Inference, TableModel, infer, model_for
 from companion.infer.common import describe_action, ideal_observation
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, IllegalAction, State, get_game
-from hw.panel import Panel
+from hw.panel import Panel, open_panel
 from hw.signals import PanelSignals, SplitShare
 from vision.observation import Observation
 from vision.scene import Scene
@@ -254,7 +254,7 @@ class TableLoop:
         self.store = store if store is not None else Store(config.state_dir)
         self.problems: list[str] = list(self.store.problems)
         self._model_factory = model_factory or default_model
-        self.panel = panel if panel is not None else Panel(config.pins, [s.colour for s in config.seats])
+        self.panel = panel if panel is not None else open_panel(config.pins, [s.colour for s in config.seats])
         self.panel.set_on_button(self._on_button)
         self.source = source
         self.pipeline = pipeline

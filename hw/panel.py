@@ -324,3 +324,21 @@ class Panel:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+def open_panel(pins: PanelPins = DEFAULT_PINS, seat_colours: Sequence[str] = (), **options: Any) -> Panel:
+    """The panel on gpiozero's default pin factory; off a Pi (no factory loads) the mock factory, with a
+    warning, so that the companion still runs and the web page's virtual panel shows the LEDs."""
+    from gpiozero.exc import BadPinFactory
+
+    try:
+        return Panel(pins, seat_colours, **options)
+    except BadPinFactory as error:
+        import logging
+
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        logging.getLogger(__name__).warning(
+            "no GPIO pin factory (%s): using mock pins; set GPIOZERO_PIN_FACTORY on a Pi", error
+        )
+        return Panel(pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin), **options)

@@ -284,3 +284,18 @@ def test_render_is_pure_and_bounded() -> None:
         assert len(frame.seats) == 6
     assert render(signals, 1.0, 6) == render(signals, 1.0, 6)
     assert not math.isnan(render(signals, 1e9, 6).seats[1])
+
+
+def test_without_a_pin_factory_the_panel_falls_back_to_mock_pins(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpiozero import Device
+
+    from hw.panel import open_panel
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    panel = open_panel(DEFAULT_PINS, COLOURS, start=False)
+    try:
+        panel.show(PanelSignals(active_seat=1))
+        assert panel.snapshot()["seats"][1]["on"] is True
+    finally:
+        panel.close()
