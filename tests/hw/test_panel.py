@@ -295,6 +295,7 @@ def test_without_a_pin_factory_the_panel_falls_back_to_mock_pins(monkeypatch: py
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     panel = open_panel(DEFAULT_PINS, COLOURS, start=False)
     try:
+        assert isinstance(panel.buzzer.pin_factory, MockFactory)
         panel.show(PanelSignals(active_seat=1))
         assert panel.snapshot()["seats"][1]["on"] is True
     finally:
