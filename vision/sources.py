@@ -63,18 +63,26 @@ def on_raspberry_pi() -> bool:
 class PiCameraSource:
     """The Raspberry Pi camera through picamera2 (apt: python3-picamera2), imported when opened.
 
-    Two streams: ``main`` at ``size`` (BGR888 for reading tags) and ``lores`` at ``lores_size`` (YUV420,
-    its luma plane is the cheap change-detection image)."""
+    Two streams: ``main`` (BGR888 for reading tags) and ``lores`` at ``lores_size`` (YUV420, its luma plane
+    is the cheap change-detection image). ``main`` is the sensor's full resolution unless ``size`` is given
+    (4608 x 2592 on Camera Module 3: twice the pixels per QR module of 2304 x 1296, which the layouts' 40 mm
+    tags need once the camera is tilted; docs/vision.md). Frames are copied out and their buffers released
+    at once, so ``buffer_count`` stays small: full-resolution buffers are 36 MB each.
+    """
 
     def __init__(
         self,
-        size: tuple[int, int] = (2304, 1296),
+        size: tuple[int, int] | None = None,
         lores_size: tuple[int, int] = (576, 324),
         clock: Callable[[], float] = time.monotonic,
+        buffer_count: int = 3,
     ) -> None:
         self.name = "picamera2"
         self.size = size
         self.lores_size = lores_size
+        self.buffer_count = buffer_count
+        #: the main stream's size once open (the sensor's full resolution unless ``size`` was given)
+        self.main_size: tuple[int, int] | None = size
         self._clock = clock
         self._camera: Any = None
         self._index = 0
@@ -88,11 +96,14 @@ class PiCameraSource:
             raise SourceError("picamera2 is not installed (apt install python3-picamera2)") from error
         try:
             camera = Picamera2()
+            width, height = self.size if self.size is not None else camera.sensor_resolution
             config = camera.create_video_configuration(
-                main={"size": self.size, "format": "BGR888"},
+                main={"size": (int(width), int(height)), "format": "BGR888"},
                 lores={"size": self.lores_size, "format": "YUV420"},
+                buffer_count=self.buffer_count,
             )
             camera.configure(config)
+            self.main_size = (int(width), int(height))
             camera.start()
         except Exception as error:  # picamera2 raises a variety of errors for a missing/busy camera
             raise SourceError(f"cannot start the Pi camera: {error}") from error

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -155,56 +156,88 @@ def test_missing_devices_are_named() -> None:
             PiCameraSource().open()
 
 
-def test_pi_camera_reads_main_and_lores_streams_through_picamera2(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No Pi here: a stand-in picamera2 module records what the source asks of it."""
+class _StandInPicamera2:
+    """What the source asks of picamera2, recorded (no Pi here). A Camera Module 3 sensor: 4608 x 2592."""
+
+    sensor_resolution = (4608, 2592)
+
+    def __init__(self, calls: list[str]) -> None:
+        self.calls = calls
+        self.sizes: dict[str, tuple[int, int]] = {}
+
+    def create_video_configuration(
+        self, main: dict[str, Any], lores: dict[str, Any], buffer_count: int = 6
+    ) -> dict[str, object]:
+        self.calls.append(
+            f"config:{main['size']}:{main['format']}:{lores['size']}:{lores['format']}:{buffer_count}"
+        )
+        self.sizes = {"main": main["size"], "lores": lores["size"]}
+        return {"main": main, "lores": lores}
+
+    def configure(self, config: object) -> None:
+        self.calls.append("configure")
+
+    def start(self) -> None:
+        self.calls.append("start")
+
+    def capture_request(self) -> Any:
+        camera = self
+
+        class Request:
+            def make_array(self, stream: str) -> np.ndarray:
+                camera.calls.append(f"array:{stream}")
+                width, height = camera.sizes[stream]
+                if stream == "main":
+                    return np.zeros((height, width, 3), np.uint8)
+                return np.zeros((height * 3 // 2, width), np.uint8)  # YUV420: luma rows, then chroma
+
+            def release(self) -> None:
+                camera.calls.append("release")
+
+        return Request()
+
+    def stop(self) -> None:
+        self.calls.append("stop")
+
+    def close(self) -> None:
+        self.calls.append("close")
+
+
+def _stand_in_picamera2(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
     import sys
     import types
 
     from vision import sources
 
-    calls: list[str] = []
-
-    class Request:
-        def make_array(self, stream: str) -> np.ndarray:
-            calls.append(f"array:{stream}")
-            if stream == "main":
-                return np.zeros((1296, 2304, 3), np.uint8)
-            return np.zeros((324 * 3 // 2, 576), np.uint8)  # YUV420: luma rows, then chroma
-
-        def release(self) -> None:
-            calls.append("release")
-
-    class Picamera2:
-        def create_video_configuration(
-            self, main: dict[str, object], lores: dict[str, object]
-        ) -> dict[str, object]:
-            calls.append(f"config:{main['size']}:{lores['size']}:{lores['format']}")
-            return {"main": main, "lores": lores}
-
-        def configure(self, config: object) -> None:
-            calls.append("configure")
-
-        def start(self) -> None:
-            calls.append("start")
-
-        def capture_request(self) -> Request:
-            return Request()
-
-        def stop(self) -> None:
-            calls.append("stop")
-
-        def close(self) -> None:
-            calls.append("close")
-
     module = types.ModuleType("picamera2")
-    module.Picamera2 = Picamera2  # type: ignore[attr-defined]
+    module.Picamera2 = lambda: _StandInPicamera2(calls)  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "picamera2", module)
     monkeypatch.setattr(sources, "on_raspberry_pi", lambda: True)
-    camera = sources.PiCameraSource(clock=lambda: 5.0)
+
+
+def test_pi_camera_reads_main_and_lores_streams_through_picamera2(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    _stand_in_picamera2(monkeypatch, calls)
+    camera = PiCameraSource(size=(2304, 1296), clock=lambda: 5.0)
     camera.open()
     frame = camera.read()
     camera.close()
     assert frame is not None and frame.image.shape == (1296, 2304, 3)
     assert frame.lores is not None and frame.lores.shape == (324, 576)  # the luma plane only
-    assert calls[0] == "config:(2304, 1296):(576, 324):YUV420"
+    assert calls[0] == "config:(2304, 1296):BGR888:(576, 324):YUV420:3"
     assert calls[-2:] == ["stop", "close"] and "release" in calls
+
+
+def test_pi_camera_reads_at_the_sensors_full_resolution_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full resolution doubles the pixels per QR module of 2304 x 1296; change detection stays small."""
+    calls: list[str] = []
+    _stand_in_picamera2(monkeypatch, calls)
+    camera = PiCameraSource(clock=lambda: 5.0)
+    assert camera.main_size is None  # not known before the camera says
+    camera.open()
+    frame = camera.read()
+    camera.close()
+    assert calls[0] == "config:(4608, 2592):BGR888:(576, 324):YUV420:3"
+    assert camera.main_size == (4608, 2592)
+    assert frame is not None and frame.image.shape == (2592, 4608, 3)
+    assert frame.lores is not None and frame.lores.shape == (324, 576)
