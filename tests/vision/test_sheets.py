@@ -20,6 +20,7 @@ def test_sheets_hold_every_tag_at_its_printed_size(tmp_path: Path) -> None:
     manifest = json.loads(manifest_path.read_text())
     assert manifest["game"] == "JB"
     assert len(manifest["tags"]) == len(tags.manifest_for("JB").entries) == 4 + 11 + 28 + 28
+    assert manifest == json.loads(json.dumps(tags.manifest_for("JB").to_dict()))  # backs sorted by id
 
 
 def test_placement_fits_the_page_and_never_overlaps(tmp_path: Path) -> None:
