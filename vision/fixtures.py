@@ -12,9 +12,12 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vision.scene import SEAT_RGB, Peg, Point, Scene, Shape, Tag, Zone
+
+if TYPE_CHECKING:
+    from vision.pegs import ColourModel
 
 SQRT3 = math.sqrt(3.0)
 TILE_RGB = (214, 196, 150)
@@ -156,6 +159,22 @@ def colour_card_scene(
             scene.pegs.append(Peg(point, name, rgb, radius=radius))
             samples.setdefault(name, []).append(point)
     return scene, samples
+
+
+def colours_from_card(camera: Any, effects: Any, rng: int = 3, radius: float = 3.0) -> ColourModel:
+    """A :class:`vision.pegs.ColourModel` learned as ``companion calibrate`` does: the colour card
+    (:func:`colour_card_scene`) rendered by ``camera`` with ``effects``, calibrated from its markers, each
+    seat's colour sampled ``radius`` px around its pieces."""
+    from vision import calibration as cal
+    from vision import pegs
+    from vision.render import render
+
+    card, samples = colour_card_scene()
+    frame = render(card, camera, effects, rng=rng)
+    calibration = cal.calibrate(frame.image, cal.corner_layout(card.width, card.height))
+    return pegs.ColourModel.learn(
+        frame.image, {name: list(calibration.to_pixels(points)) for name, points in samples.items()}, radius
+    )
 
 
 def random_playout(

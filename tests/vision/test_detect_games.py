@@ -13,7 +13,7 @@ import pytest
 from companion.cli import main
 from vision import calibration as cal
 from vision import detect, pegs
-from vision.fixtures import colour_card_scene, random_playout
+from vision.fixtures import colours_from_card, random_playout
 from vision.observation import Observation
 from vision.render import Effects, RenderedFrame, render
 from vision.scene import Scene
@@ -45,12 +45,7 @@ def ids(scene: Scene) -> set[str]:
 
 @pytest.fixture(scope="module")
 def colours() -> pegs.ColourModel:
-    card, samples = colour_card_scene()
-    frame = render(card, recommended_camera(tilt=12.0), EFFECTS, rng=3)
-    calibration = cal.calibrate(frame.image, cal.corner_layout(1280.0, 720.0))
-    return pegs.ColourModel.learn(
-        frame.image, {k: list(calibration.to_pixels(v)) for k, v in samples.items()}, 3.0
-    )
+    return colours_from_card(recommended_camera(tilt=12.0), EFFECTS, rng=3, radius=3.0)
 
 
 def test_jurassic_parts_game_in_progress(colours: pegs.ColourModel) -> None:

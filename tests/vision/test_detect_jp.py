@@ -10,7 +10,7 @@ import pytest
 from companion.cli import main
 from vision import calibration as cal
 from vision import detect, pegs
-from vision.fixtures import SlabTruth, colour_card_scene, jp_slab_scene
+from vision.fixtures import SlabTruth, colours_from_card, jp_slab_scene
 from vision.observation import LatticeFit, Observation
 from vision.render import Effects, RenderedFrame, render
 from vision.tables import recommended_camera
@@ -20,12 +20,7 @@ EFFECTS = Effects(blur=0.8, noise=3.0, vignette=0.2, gradient=0.2, jpeg_quality=
 
 @pytest.fixture(scope="module")
 def colours() -> pegs.ColourModel:
-    card, samples = colour_card_scene()
-    frame = render(card, recommended_camera(tilt=10.0), EFFECTS, rng=3)
-    calibration = cal.calibrate(frame.image, cal.corner_layout(1280.0, 720.0))
-    return pegs.ColourModel.learn(
-        frame.image, {k: list(calibration.to_pixels(v)) for k, v in samples.items()}, 4
-    )
+    return colours_from_card(recommended_camera(tilt=10.0), EFFECTS, rng=3, radius=4.0)
 
 
 def _read(tilt: float, seed: int, colours: pegs.ColourModel) -> tuple[Observation, SlabTruth, RenderedFrame]:
