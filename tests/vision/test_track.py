@@ -12,7 +12,7 @@ import pytest
 from vision import calibration as cal
 from vision import detect
 from vision.fixtures import SlabTruth, jp_slab_scene
-from vision.observation import LatticeFit
+from vision.observation import LatticeFit, Observation
 from vision.render import Effects, make_hand, render
 from vision.scene import Scene
 from vision.tables import recommended_camera
@@ -130,14 +130,21 @@ def test_expectations_focus_a_change_inside_them(table: tuple[Scene, SlabTruth])
     assert len(result.tags) == len(truth.cells) - 1
 
 
-def test_a_bumped_camera_holds_the_last_state_and_says_so(table: tuple[Scene, SlabTruth]) -> None:
-    scene, truth = table
+def _settled_then_bumped(
+    scene: Scene, truth: SlabTruth
+) -> tuple[Tracker, Observation, np.ndarray, np.ndarray]:
+    """A tracker settled on two frames of the table (window 2), its last result, that still frame and a
+    frame of the same table after the camera was knocked (tilted and turned)."""
     tracker = _tracker(scene, truth, window=2)
     still = _frame(scene, 8)
-    for i in range(2):
-        settled = tracker.update(still, i)
-    assert settled.stable
+    settled = [tracker.update(still, i) for i in range(2)][-1]
     moved = render(scene, recommended_camera(tilt=14.0, yaw=1.5), EFFECTS, rng=9).image
+    return tracker, settled, still, moved
+
+
+def test_a_bumped_camera_holds_the_last_state_and_says_so(table: tuple[Scene, SlabTruth]) -> None:
+    tracker, settled, still, moved = _settled_then_bumped(*table)
+    assert settled.stable
     for i in range(2, 6):
         result = tracker.update(moved, i)
         assert result.calibration.state == "bumped" and not result.stable
@@ -149,11 +156,7 @@ def test_a_bumped_camera_holds_the_last_state_and_says_so(table: tuple[Scene, Sl
 
 def test_recalibrating_after_a_bump_reads_the_same_table_again(table: tuple[Scene, SlabTruth]) -> None:
     scene, truth = table
-    tracker = _tracker(scene, truth, window=2)
-    still = _frame(scene, 8)
-    for i in range(2):
-        settled = tracker.update(still, i)
-    moved = render(scene, recommended_camera(tilt=14.0, yaw=1.5), EFFECTS, rng=9).image
+    tracker, settled, _, moved = _settled_then_bumped(scene, truth)
     assert tracker.update(moved, 2).calibration.state == "bumped"
     tracker.recalibrate(moved)
     results = [tracker.update(moved, i) for i in range(3, 6)]
