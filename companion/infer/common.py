@@ -516,7 +516,9 @@ def _search(
             if node.current_player() == TERMINAL:
                 continue
             node_diffs = compare(model.expected(node), seen, model.tolerance) if path else differences
-            actions = model.candidate_actions(node, node_diffs) if narrow else node.legal_actions()
+            # chance nodes always ask the model: it names the reveal from what the camera read
+            use_model = narrow or node.is_chance_node()
+            actions = model.candidate_actions(node, node_diffs) if use_model else node.legal_actions()
             for action in actions:
                 if explored >= budget:
                     break

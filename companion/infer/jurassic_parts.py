@@ -46,6 +46,7 @@ class JurassicPartsModel(TableModel):
         self.display_ids = tables.JurassicPartsIds()
         super().__init__(self.scene, is_back, players_by_colour, tolerance=self.layout.pitch * 0.35)
         self.slab_fronts: dict[tuple[int, int], str] = {}
+        self.seen_fronts: list[str] = []
 
     # -- scenes ---------------------------------------------------------------------------------------
     def scene(self, state: State) -> Scene:
@@ -78,6 +79,7 @@ class JurassicPartsModel(TableModel):
             if reading.face == "front" and reading.zone == "play" and reading.center_mm is not None:
                 fronts[self.layout.mm_to_axial(reading.center_mm)] = component_id
         self.slab_fronts = fronts
+        self.seen_fronts = [cid for cid, reading in observation.tags.items() if reading.face == "front"]
         return super().seen(observation)
 
     # -- the search -----------------------------------------------------------------------------------
@@ -108,19 +110,27 @@ class JurassicPartsModel(TableModel):
         return chosen
 
     def _reveals(self, state: State, outcomes: list[Action]) -> list[Action]:
-        """The reveal the camera saw: the fossil of the front now lying at the cell, with its printed id."""
+        """The reveal the camera saw: the fossil of the front now lying at the cell, with its printed id;
+        when the tile has already left the slab (a one-tile part goes straight to its taker), a front seen
+        anywhere that the game does not know yet."""
         from engines.jurassic_parts.actions import Reveal
 
+        known = {tile for tile in getattr(state, "tile_id", ()) if tile}
         chosen: list[Action] = []
         for outcome in outcomes:
             cell = tuple(getattr(outcome, "cell", ()))
-            seen = self.slab_fronts.get((int(cell[0]), int(cell[1]))) if len(cell) == 2 else None
-            if seen is None or self.fossil(seen) != getattr(outcome, "fossil", None):
+            if len(cell) != 2:
                 continue
-            named = Reveal(
-                cell=(int(cell[0]), int(cell[1])), fossil=str(getattr(outcome, "fossil", "")), tile=seen
-            )
-            chosen.append(named if state.is_legal(named) else outcome)
+            fossil = str(getattr(outcome, "fossil", ""))
+            at_cell = self.slab_fronts.get((int(cell[0]), int(cell[1])))
+            if at_cell is not None:
+                ids = [at_cell] if self.fossil(at_cell) == fossil else []
+            else:
+                ids = [t for t in self.seen_fronts if t not in known and self.fossil(t) == fossil]
+            for tile in ids:
+                named = Reveal(cell=(int(cell[0]), int(cell[1])), fossil=fossil, tile=tile)
+                if state.is_legal(named):
+                    chosen.append(named)
         return chosen
 
     def attempted_actions(

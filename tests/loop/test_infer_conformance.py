@@ -1,0 +1,64 @@
+"""Random playouts of the real engines against inference with a perfect camera: every bot action that
+shows on the table is explained as exactly that action (or asked about with it among the options), and
+what inference applies is never anything else."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.config import config_from_dict
+from companion.infer import back_predicate, ideal_observation, infer
+from companion.infer.common import state_key
+from companion.loop import default_model, uniform_policy
+from engines.core import available_games, get_game
+
+GAMES = {
+    "jurassik": (["red", "blue", "green"], 400),
+    "jurassic-brunch": (["blue", "orange"], 200),
+    "jurassic-parts": (["red", "blue", "green"], 60),
+    "isla-nublar": (["red", "blue", "green"], 120),
+}
+
+
+def check_playout(game_name: str, seed: int) -> int:
+    colours, steps = GAMES[game_name]
+    config = config_from_dict({"game": game_name, "seed": seed, "seats": colours})
+    model = default_model(config)
+    is_back = back_predicate(game_name)
+    game = get_game(game_name)
+    state = game.new_initial_state(colours, rng=random.Random(seed))
+    rng = random.Random(seed)
+    checked = 0
+    for index in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = model.chance_outcome(state, rng)
+        else:
+            action = uniform_policy(state, state.legal_actions(), rng)
+        after = state.apply(action)
+        if model.expected(after).key(model.tolerance) != model.expected(state).key(model.tolerance):
+            scene = model.display_scene(state, action, after)
+            result = infer(state, ideal_observation(scene, game_name, is_back, index, float(index)), model)
+            target = state_key(after)
+            if result.kind == "apply":
+                assert state_key(result.states[0]) == target, (action, result.actions)
+            else:
+                assert result.kind == "question", (action, result.kind, result.text)
+                assert target in {state_key(s) for s in result.states}
+            checked += 1
+        state = after
+    return checked
+
+
+@pytest.mark.parametrize("game_name", sorted(GAMES))
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000))
+def test_every_visible_action_is_read_as_itself(game_name: str, seed: int) -> None:
+    if game_name not in available_games():
+        pytest.skip(f"no {game_name} engine")
+    assert check_playout(game_name, seed) > 0
