@@ -464,7 +464,6 @@ class TableLoop:
             return None
         try:
             import cv2
-
             import numpy as np
 
             step = -(-frame.shape[1] // PHOTO_WIDTH)  # every step-th pixel: cheap, and plenty for evidence
