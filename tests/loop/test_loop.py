@@ -382,3 +382,15 @@ def test_web_calls_from_other_threads_while_the_loop_runs(
     assert errors == []
     assert final.to_dict() == direct_play(toy, 13).to_dict()
     assert loop.store.replay(loop.game_id).state.to_dict() == final.to_dict()
+
+
+def test_a_log_that_no_longer_replays_is_kept_and_a_new_game_starts(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    loop, _ = make_loop(toy, tmp_path, mock_panel)
+    old = loop.game_id
+    loop.store.append(old, "action", {"kind": "take", "player": "red", "slot": 4})  # refused by the rules now
+    loop.store.close()
+    again, _ = make_loop(toy, tmp_path, mock_panel)
+    assert again.game_id != old and "could not resume" in again.snapshot()["problems"][0]
+    assert len(again.games()) == 2  # the old game stays in the store
