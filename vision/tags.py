@@ -174,7 +174,17 @@ class Manifest:
                 tag_mm=float(row.get("tag_mm", 12.0)),
             )
             entries[entry.component_id] = entry
-        return cls(game_code(data["game"]), int(data.get("seed", 0)), entries, tuple(data.get("notes", ())))
+        game, seed, notes = game_code(data["game"]), int(data.get("seed", 0)), tuple(data.get("notes", ()))
+        return cls(game, seed, _backs_sorted(entries), notes)
+
+
+def _backs_sorted(entries: Mapping[str, ManifestEntry]) -> dict[str, ManifestEntry]:
+    """Entries in their order with the opaque backs moved to the end, sorted by id: the order of a manifest
+    must not pair a back with its front (a file written in any order is read this way)."""
+    opaque = sorted(cid for cid, e in entries.items() if e.face == "back" and not e.component)
+    ordered = {cid: e for cid, e in entries.items() if cid not in set(opaque)}
+    ordered.update((cid, entries[cid]) for cid in opaque)
+    return ordered
 
 
 def opaque_ids(count: int, seed: int, avoid: Iterable[str] = ()) -> list[str]:
@@ -317,12 +327,11 @@ def _build(game: str, seed: int) -> PrintedSet:
         backs = engine_backs
         notes.append("back ids: the engine's default component set")
     back_of = {front_id: back_id for back_id, (front_id, _, _) in zip(backs, backs_of)}
-    # Backs go in sorted by id: the manifest's order must not pair them with the fronts.
-    for back_id, (_, kind, back_rocks) in sorted(zip(backs, backs_of), key=lambda pair: pair[0]):
+    for back_id, (_, kind, back_rocks) in zip(backs, backs_of):
         entries[back_id] = ManifestEntry(back_id, "back", kind, "", back_rocks)
     sized = {
         cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, TAG_MM.get(e.kind, e.tag_mm))
-        for cid, e in entries.items()
+        for cid, e in _backs_sorted(entries).items()  # the manifest's order must not pair backs with fronts
     }
     return PrintedSet(Manifest(game, seed, sized, tuple(notes)), back_of)
 

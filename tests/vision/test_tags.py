@@ -82,6 +82,30 @@ def test_the_loaded_manifest_cannot_pair_a_back_with_its_front(game: str, seed: 
     assert sum(printed.back_of[front] == back for front, back in by_order) < len(opaque) / 2
 
 
+def test_a_manifest_file_in_the_fronts_order_is_read_with_its_backs_sorted() -> None:
+    printed = tags.printed_set("JP", 4)
+    data = printed.manifest.to_dict()
+    by_id = {row["id"]: row for row in data["tags"]}
+    fronts = [row for row in data["tags"] if row["face"] == "front"]
+    data["tags"] = fronts + [by_id[printed.back_of[row["id"]]] for row in fronts]  # an older file's order
+    loaded = tags.Manifest.from_dict(data)
+    assert list(loaded.entries) == list(printed.manifest.entries)
+
+
+def test_only_the_sheet_printer_and_the_simulation_use_the_pairing() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    users = {
+        str(path.relative_to(root))
+        for folder in ("vision", "companion", "hw")
+        for path in (root / folder).rglob("*.py")
+        if any(name in path.read_text(encoding="utf-8") for name in ("printed_set", "back_of", "front_of"))
+    }
+    simulation = {"vision/fixtures.py", "vision/tables/__init__.py", "vision/tables/jurassic_parts.py"}
+    assert users == {"vision/tags.py", "vision/sheets.py"} | simulation
+
+
 def test_manifest_json_round_trip() -> None:
     manifest = tags.manifest_for("JK")
     again = tags.Manifest.from_dict(manifest.to_dict())
