@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -97,6 +98,71 @@ def bench_game(game: str, moves: int, seed: int) -> dict[str, float]:
     }
 
 
+def replay_rss(game: str, moves: int, seed: int) -> tuple[float, int]:
+    """Peak RSS of `companion replay` (the loop alone, no renderer) over frames of a bot game recorded
+    first: (MB, frames)."""
+    import subprocess
+
+    import cv2
+
+    from companion.loop import bot_action, default_model
+
+    colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
+    config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<bench>")
+    model = default_model(config)
+    engine = get_game(game)
+    state = engine.new_initial_state(config.players, rng=random.Random(seed))
+    camera = SyntheticCamera(camera=recommended_camera(tilt=8.0), seed=seed)
+    folder = Path(tempfile.mkdtemp(prefix="bench-replay-"))
+    pictures = [model.scene(state)]
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        action = bot_action(state, seed, model=model)
+        after = state.apply(action)
+        pictures.append(model.display_scene(state, action, after))
+        state = after
+    count = 0
+    for scene in pictures:
+        camera.show(scene)
+        for _ in range(3):
+            frame = camera.read()
+            assert frame is not None
+            cv2.imwrite(str(folder / f"frame{count:05d}.jpg"), frame.image)
+            count += 1
+    command = [
+        sys.executable,
+        "-m",
+        "companion",
+        "replay",
+        str(folder),
+        "--game",
+        game,
+        "--players",
+        ",".join(colours),
+        "--seed",
+        str(seed),
+        "--state-dir",
+        str(folder / "state"),
+        "--json",
+    ]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    watched = psutil.Process(process.pid)
+    peak = 0.0
+    while process.poll() is None:
+        try:
+            peak = max(peak, watched.memory_info().rss / 2**20)
+        except psutil.Error:
+            break
+        time.sleep(0.02)
+    return peak, count
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=40, help="bot moves per game (default 40)")
@@ -129,6 +195,12 @@ def main() -> int:
             f"RSS {result['rss_mb']:.0f} MB"
         )
     print(f"peak resident memory of the loop process: {peak:.0f} MB (renderer included)")
+    if "jurassic-parts" in games and "jurassic-parts" in installed:
+        rss, frames = replay_rss("jurassic-parts", args.moves, args.seed)
+        print(
+            f"the loop alone (`companion replay` over {frames} recorded Jurassic Parts frames): "
+            f"peak RSS {rss:.0f} MB"
+        )
     return 0
 
 
