@@ -10,7 +10,8 @@ with the frame's JPEG) and signalled on the mock panel. Printed per game:
 - frame -> signal: the same plus vision's work on that frame;
 - the database commit alone (one event, fsync'd);
 - the resident memory of the process running the loop (goal: under 300 MB), which here also holds the
-  renderer, so it is an upper bound for the loop on a Pi.
+  renderer, so it is an upper bound; and the peak memory of ``companion replay`` (the loop alone, in its
+  own process) over recorded frames of a Jurassic Parts game.
 
 Usage: ``python benchmarks/bench_loop.py [--moves N] [--games jurassik,jurassic-parts,...]``
 """
