@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engines.core import Action, ActionCodec, StateFormatError
+from engines.core import Action, ActionCodec, Correct, StateFormatError
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,8 @@ class JurassikCodec(ActionCodec):
 
     def from_dict(self, data: Any) -> Action:
         action = super().from_dict(data)
+        if isinstance(action, Correct):  # the core validates a correction's state itself
+            return action
         for field in dataclasses.fields(action):
             value = getattr(action, field.name)
             if field.name in _INT_FIELDS:

@@ -329,7 +329,8 @@ class JurassikState(State):
         """Tiles of ``player`` that are not part of a complete dinosaur."""
         hand = self.hands[player]
         counts = Counter(dinosaur_of(tile) for tile in hand)
-        return [tile for tile in hand if counts[dinosaur_of(tile)] < 4]
+        # sorted as to_dict() stores them, so the legal list is the same after a JSON round trip
+        return sorted((tile for tile in hand if counts[dinosaur_of(tile)] < 4), key=tile_sort_key)
 
     def _others_loose(self, player: str) -> list[tuple[str, str]]:
         return [
@@ -367,7 +368,9 @@ class JurassikState(State):
             ]
             return exchanges + self._declines(player)
         if phase == "return":
-            returns: list[Action] = [ReturnTile(player, tile) for tile in self.box_dinos]
+            returns: list[Action] = [
+                ReturnTile(player, tile) for tile in sorted(self.box_dinos, key=tile_sort_key)
+            ]
             return returns + self._declines(player)
         raise AssertionError(f"unknown phase {phase}")
 
