@@ -49,6 +49,25 @@ log = logging.getLogger(__name__)
 #: evidence photos are stored at most about this wide (pixels; subsampled by a whole step)
 PHOTO_WIDTH = 1280
 
+#: Action fields that can name what a player holds concealed (a fossil to sell, a card, a hidden token):
+#: the shared view's legal moves leave out every action with one of them. The web page applies the same
+#: rule to whatever a session gives it (``companion.web.api.PRIVATE_ACTION_FIELDS``): it trusts no session.
+PRIVATE_ACTION_FIELDS = frozenset({"fossil", "part", "card", "cards", "hand", "token", "tile", "tiles"})
+
+
+def shared_legal_actions(state: State) -> list[dict[str, Any]]:
+    """The legal actions of the player to act as action dicts, leaving out any that names a concealed
+    holding (:data:`PRIVATE_ACTION_FIELDS`); none at a chance node (its outcomes are what is hidden) or
+    once the game is over."""
+    if state.is_terminal() or state.is_chance_node():
+        return []
+    shared = []
+    for action in state.legal_actions():
+        data = action.to_dict()
+        if not PRIVATE_ACTION_FIELDS & set(data):
+            shared.append(data)
+    return shared
+
 
 class FrameSource(Protocol):
     """``read() -> (frame, index, timestamp)``; a :mod:`vision.sources` Frame (or None) is taken too."""
@@ -763,6 +782,7 @@ class TableLoop:
                 "over": state.is_terminal(),
                 "scores": state.scores().to_dict(),
                 "view": state.view(None),
+                "legal": shared_legal_actions(state),
                 "last_event": None if self._last_event is None else self._event_dict(self._last_event),
                 "pending": None if self.pending is None else self.pending.to_dict(),
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},

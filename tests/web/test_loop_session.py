@@ -1,0 +1,79 @@
+"""The web page over the real loop (not the test session): what the loop's snapshot gives the page."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from companion.config import config_from_dict
+from companion.infer import back_predicate
+from companion.loop import PRIVATE_ACTION_FIELDS, IdealPipeline, SceneSource, TableLoop, shared_legal_actions
+from companion.store import Store
+from companion.web import WebConfig, create_app
+from companion.web.api import PRIVATE_ACTION_FIELDS as WEB_PRIVATE_ACTION_FIELDS
+from engines.core import get_game
+from hw.panel import Panel
+
+
+@pytest.fixture
+def jp_loop(tmp_path: Path) -> Iterator[TableLoop]:
+    config = config_from_dict({"game": "jurassic-parts", "seed": 1,
+                               "seats": [{"name": c, "colour": c} for c in ("red", "blue", "green")]})
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(config.pins, ["red", "blue", "green"], pin_factory=factory, start=False)
+    source = SceneSource()
+    loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
+                     pipeline=IdealPipeline(config.game, back_predicate(config.game)))
+    source.show(loop.model.scene(loop.state))
+    yield loop
+    loop.close()
+    factory.reset()
+
+
+def test_the_legal_chisel_gaps_are_ringed_on_the_table_diagram(jp_loop: TableLoop) -> None:
+    client: Any = create_app(jp_loop, WebConfig()).test_client()
+    snap = client.get("/api/snapshot").get_json()
+    state = jp_loop.current_state()
+    expected = [a.to_dict() for a in state.legal_actions()]
+    placements = [a for a in expected if a["kind"] == "place-chisel"]
+    assert placements and all(a["player"] == state.current_player() for a in expected)
+    assert snap["legal"] == expected  # nothing concealed among a chisel turn's moves: all of them
+    board = client.get("/api/board.svg").get_data(as_text=True)
+    assert board.count('class="legal"') == len(placements)
+    page = client.get("/").get_data(as_text=True)
+    assert f"Legal moves <small>{len(expected)}</small>" in page
+
+
+def test_legal_moves_never_name_a_concealed_holding() -> None:
+    assert PRIVATE_ACTION_FIELDS == WEB_PRIVATE_ACTION_FIELDS  # the page's filter and the loop's: one rule
+    # Isla Nublar's card plays name the cards in a hand: none of them reaches the shared view
+    game = get_game("isla-nublar")
+    state = game.new_initial_state(["red", "blue"], rng=random.Random(3))
+    rng = random.Random(4)
+    seen_private = 0
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        shared = shared_legal_actions(state)
+        every = [] if state.is_chance_node() else [a.to_dict() for a in state.legal_actions()]
+        seen_private += sum(1 for a in every if PRIVATE_ACTION_FIELDS & set(a))
+        assert all(not PRIVATE_ACTION_FIELDS & set(a) for a in shared)
+        assert shared == [a for a in every if not PRIVATE_ACTION_FIELDS & set(a)]
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert seen_private > 0  # the playout did reach moves that name cards
+
+
+def test_no_legal_moves_are_shown_once_the_game_is_over_or_at_a_reveal() -> None:
+    game = get_game("jurassic-parts")
+    state = game.new_initial_state(["red", "blue"], rng=random.Random(2))
+    rng = random.Random(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            assert shared_legal_actions(state) == []
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert shared_legal_actions(state) == []
