@@ -95,7 +95,8 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
     pump: Callable[[], object] | None = None
     if synchronous:
         def pump() -> object:
-            return loop.process_frame(*source.read())
+            # a stalled camera reads None (no fresh frame): nothing to process, the frame age grows
+            return loop.process_read(source.read())
     driver = BotDriver(loop, show, seed=seed, pump=pump, max_frames=240,
                        frame_wait=1.0 / fps if fps else 0.02)
     return Demo(loop, source, driver, directory, name)

@@ -66,3 +66,25 @@ def test_demo_serves_the_page_and_says_where(tmp_path: Path) -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_a_stalled_demo_camera_costs_frames_not_the_game(tmp_path: Path) -> None:
+    """SyntheticCamera.read() returns None while the camera stalls: the demo's pump skips those reads and
+    the bots' moves are read once frames come again."""
+    from companion.commands.demo import build
+
+    demo = build("jurassik", seed=1, state_dir=tmp_path, synchronous=True)
+    try:
+        assert demo.pipeline_name == "vision"
+        frames_before = demo.loop.camera.frames
+        demo.camera.stall(5)
+        pump = demo.driver.pump
+        assert pump is not None
+        assert [pump() for _ in range(5)] == [None] * 5  # nothing read, nothing raised
+        assert demo.loop.camera.frames == frames_before
+        demo.camera.stall(3)  # and again in the middle of a move: the driver waits it out
+        for _ in range(3):
+            assert demo.driver.step()
+        assert len(demo.loop.history()) >= 3 and demo.loop.camera.errors == 0
+    finally:
+        demo.close()
