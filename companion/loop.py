@@ -119,7 +119,12 @@ class VisionPipeline:
         self.loop: TableLoop | None = None
 
     def attach(self, loop: TableLoop) -> None:
+        """Read ``loop``'s game: called when the loop starts and on every new game. The detector, tracker,
+        layout (zones) and lattice hints are all the game's, so they are built afresh from the next frame,
+        for the game and seats the loop now plays (a new game of another game from the setup page)."""
         self.loop = loop
+        self.game = loop.config.game
+        self.seat_colours = [seat.colour for seat in loop.config.seats]
         self.tracker = None
 
     def _start(self, frame: Any) -> bool:
