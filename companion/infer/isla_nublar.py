@@ -52,6 +52,13 @@ class IslaNublarModel(TableModel):
                 self._centres[field_id] = None
         return self._centres[field_id]
 
+    def bot_policy(self) -> Any:
+        """The engine's own seeded bot: it builds camps and scores (uniformly random moves almost never
+        do, and play several hundred actions longer)."""
+        from engines.isla_nublar.bots import bot_policy
+
+        return bot_policy
+
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
         actions = state.legal_actions()
         if state.is_chance_node():

@@ -11,7 +11,9 @@ Pieces are found by colour, not tags (CONVENTIONS.md): camps are pegs of ``camp_
 centre, ``height`` = the stack, coloured by the top camp's owner; equipment boxes are smaller pegs on a ring
 round the centre, one per box, in their owners' colours. Dinosaur figures carry tags ``DINO-1``..``DINO-4`` on
 round bases; a figure off the island waits in the "dinosaur pen" south-east of the board. A figure on a
-field covers whatever else lies there. Each player's personal supply (camps and boxes) lies in their seat
+field covers whatever else lies there. Figures sharing a field stand side by side round its centre, their
+codes (with quiet zones) clear of every other figure's (``figure_places``); a piece their bases or codes
+spill over on a neighbouring field is hidden from the camera and left out of the scene's pegs. Each player's personal supply (camps and boxes) lies in their seat
 zone, the general supply's camps in the zone "general" north of the board. Only the pieces on the board
 are scene ``pegs`` (what the camera reads); supplies are drawn alike but as scenery.
 """
@@ -54,6 +56,8 @@ RIVER_RGB = (112, 138, 170)
 FIGURE_RGB = (92, 84, 74)
 FELT = (52, 80, 66)
 CORNERS = ("NW", "NE", "SE", "SW")
+#: the renderer's quiet zone round a code, in modules (vision.render.QUIET_ZONE_MODULES)
+QUIET_ZONE_MODULES = 2
 
 
 @dataclass(frozen=True)
@@ -139,6 +143,80 @@ class IslaNublarLayout(SeatedLayout):
         ring = self.pitch * 0.30
         return [offset(center, rotate(_polar(ring, 30.0 + 60.0 * i), self.board_angle)) for i in range(6)]
 
+    # -- dinosaur figures ---------------------------------------------------------------------------------
+    @property
+    def figure_radius(self) -> float:
+        return self.pitch / 2.0 - 5.0
+
+    @property
+    def figure_clearance(self) -> float:
+        """How far apart two figures' tag centres must stand (the codes with their quiet zones, and a
+        little play): figures sharing a field stand side by side at least this far apart."""
+        return self.tag_size * (21 + 2 * QUIET_ZONE_MODULES) / 21.0 + 3.0
+
+    def figure_places(self, state: Any) -> dict[str, Point]:
+        """Where each dinosaur figure stands (table mm), in figure order.
+
+        A figure alone on its field stands at the field's centre; a figure off the island waits in the pen.
+        Figures sharing a field (the rules allow any number; they gather at the ends of the columns that
+        stop in an upper area) stand side by side round the field's centre, in the most compact arrangement
+        whose tags keep clear of every other figure's tag, so the camera reads every code."""
+        board = state.board
+        px0, py0, _, py1 = self.pen
+        places: dict[str, Point] = {}
+        sharing: dict[str, list[str]] = {}
+        for index, (figure, field_id) in enumerate(sorted(state.dinos.items())):
+            if field_id is None:
+                places[figure] = (px0 + 28.0 + 52.0 * index, (py0 + py1) / 2.0)
+            else:
+                sharing.setdefault(field_id, []).append(figure)
+        for field_id, crowd in sharing.items():
+            if len(crowd) == 1:
+                places[crowd[0]] = self.field_center(board, field_id)
+        clear = self.figure_clearance
+        for field_id, crowd in sorted(sharing.items()):
+            if len(crowd) == 1:
+                continue
+            center = self.field_center(board, field_id)
+            others = list(places.values())
+            best: list[Point] = []
+            best_cost = (math.inf, math.inf)
+            # the compact arrangements first, then the same shifted away from a neighbour in the way
+            for shift in _SHIFTS:
+                for arrangement in _crowd_arrangements(len(crowd), clear / 2.0):
+                    spots = [
+                        offset(center, rotate((x + shift[0] * clear, y + shift[1] * clear), self.board_angle))
+                        for x, y in arrangement
+                    ]
+                    clashes = sum(1 for a in spots for b in others if _chebyshev(a, b) < clear)
+                    cost = (clashes, max(math.dist(center, spot) for spot in spots))
+                    if cost < best_cost:
+                        best, best_cost = spots, cost
+            places.update(zip(crowd, best))
+        return dict(sorted(places.items()))
+
+    def covered_fields(self, board: Any, places: dict[str, Point]) -> set[str]:
+        """Fields a figure stands on: the field nearest each figure on the island (the detector does not
+        look for pieces there)."""
+        fields: set[str] = set()
+        for center in places.values():
+            nearest = min(board.fields, key=lambda f: math.dist(self.field_center(board, f), center))
+            if math.dist(self.field_center(board, nearest), center) <= 0.6 * self.pitch:
+                fields.add(nearest)
+        return fields
+
+    def hidden_by_figure(self, point: Point, radius: float, places: dict[str, Point]) -> bool:
+        """Whether a piece of ``radius`` at ``point`` lies (even partly) under a figure's base or tag."""
+        half = self.figure_clearance / 2.0
+        for center in places.values():
+            if math.dist(point, center) < self.figure_radius + radius:
+                return True
+            dx = max(abs(point[0] - center[0]) - half, 0.0)
+            dy = max(abs(point[1] - center[1]) - half, 0.0)
+            if math.hypot(dx, dy) < radius * 1.1:
+                return True
+        return False
+
     # -- zones ---------------------------------------------------------------------------------------------
     @property
     def general(self) -> Rect:
@@ -159,6 +237,44 @@ class IslaNublarLayout(SeatedLayout):
         zones += [seat.zone for seat in self.seat_places]
         zones += [Zone("general", rect_polygon(self.general)), Zone("box", rect_polygon(self.pen))]
         return zones
+
+
+#: shifts of a crowd's arrangement (in figure clearances), smallest first
+_SHIFTS: tuple[Point, ...] = tuple(
+    sorted(
+        ((dx / 6.0, dy / 6.0) for dx in range(-3, 4) for dy in range(-3, 4)),
+        key=lambda v: (math.hypot(*v), v),
+    )
+)
+
+
+def _chebyshev(a: Point, b: Point) -> float:
+    """Tags lie square to the table: two codes overlap when both coordinates are closer than a tag."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def _crowd_arrangements(count: int, half: float) -> list[list[Point]]:
+    """Offsets (board frame: x across the columns, y along them) for ``count`` figures on one field, each
+    pair ``2 * half`` apart on some axis, most compact first."""
+    if count == 2:
+        pairs: list[list[Point]] = [
+            [(0.0, -half), (0.0, half)],
+            [(-half, 0.0), (half, 0.0)],
+            [(-half, -half), (half, half)],
+            [(-half, half), (half, -half)],
+        ]
+        return pairs
+    if count == 3:
+        return [
+            [(-half, -half), (half, -half), (0.0, half)],
+            [(-half, half), (half, half), (0.0, -half)],
+            [(-half, -half), (-half, half), (half, 0.0)],
+            [(half, -half), (half, half), (-half, 0.0)],
+        ]
+    square = [(dx, dy) for dy in (-half, half) for dx in (-half, half)]
+    along = [(0.0, 2.0 * half * (i - (count - 1) / 2.0)) for i in range(count)]
+    across = [(y, x) for x, y in along]
+    return [square, along, across] if count == 4 else [along, across]
 
 
 def _polar(radius: float, angle: float) -> Point:
@@ -207,47 +323,30 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
     scene.shapes.append(Shape(rect_polygon(layout.pen), shade(FELT, 0.8), shade(FELT, 1.3), "pen"))
 
     pieces_from = len(scene.shapes)
-    figure_fields = {field for field in state.dinos.values() if field is not None}
+    places = layout.figure_places(state)
+    covered = layout.covered_fields(board, places)
     for field_id in board.fields:
-        if field_id in figure_fields:
-            continue  # the figure's base covers the field
         stack = state.camps.get(field_id, [])
+        pegs = []
         if stack:
             top = colour_of[stack[-1]]
-            scene.pegs.append(
-                _stack_peg(
-                    layout.field_center(board, field_id),
-                    top,
-                    len(stack),
-                    layout.camp_radius,
-                    f"camp {field_id}",
-                )
-            )
+            center = layout.field_center(board, field_id)
+            pegs.append(_stack_peg(center, top, len(stack), layout.camp_radius, f"camp {field_id}"))
         spots = iter(layout.box_spots(board, field_id))
         for owner, count in sorted(state.boxes.get(field_id, {}).items()):
             for _ in range(count):
                 spot = next(spots, None)
                 if spot is not None:
-                    scene.pegs.append(
-                        _stack_peg(spot, colour_of[owner], 1, layout.box_radius, f"box {field_id}")
-                    )
+                    pegs.append(_stack_peg(spot, colour_of[owner], 1, layout.box_radius, f"box {field_id}"))
+        if field_id in covered:
+            continue  # a figure stands there: the camera cannot see what lies under its base
+        # a piece a crowded figure's base or tag spills over is hidden too
+        scene.pegs += [peg for peg in pegs if not layout.hidden_by_figure(peg.center, peg.radius, places)]
 
-    px0, py0, _, py1 = layout.pen
-    pen_spots = [(px0 + 28.0 + 52.0 * i, (py0 + py1) / 2.0) for i in range(4)]
-    sharing: dict[str | None, list[str]] = {}
-    for figure, field_id in sorted(state.dinos.items()):
-        sharing.setdefault(field_id, []).append(figure)
-    for index, (figure, field_id) in enumerate(sorted(state.dinos.items())):
-        if field_id is None:
-            center = pen_spots[index]
-        else:
-            # Figures sharing a field stand side by side (their bases spill over the neighbours).
-            crowd = sharing[field_id]
-            shift = (crowd.index(figure) - (len(crowd) - 1) / 2.0) * (layout.tag_size * 25.0 / 21.0 + 4.0)
-            center = offset(layout.field_center(board, field_id), (shift, 0.0))
+    for figure, center in places.items():
         scene.shapes.append(
             Shape(
-                circle_polygon(center, layout.pitch / 2.0 - 5.0, 36),
+                circle_polygon(center, layout.figure_radius, 36),
                 FIGURE_RGB,
                 shade(FIGURE_RGB, 0.6),
                 figure,
