@@ -13,8 +13,9 @@ round the centre, one per box, in their owners' colours. Dinosaur figures carry 
 round bases; a figure off the island waits in the "dinosaur pen" south-east of the board. A figure on a
 field covers whatever else lies there. Figures sharing a field stand side by side round its centre, their
 codes (with quiet zones) clear of every other figure's (``figure_places``); a piece their bases or codes
-spill over on a neighbouring field is hidden from the camera and left out of the scene's pegs. Each player's personal supply (camps and boxes) lies in their seat
-zone, the general supply's camps in the zone "general" north of the board. Only the pieces on the board
+spill over on a neighbouring field is hidden from the camera and left out of the scene's pegs.
+Each player's personal supply (camps and boxes) lies in their seat zone, the general supply's camps in
+the zone "general" north of the board. Only the pieces on the board
 are scene ``pegs`` (what the camera reads); supplies are drawn alike but as scenery.
 """
 
