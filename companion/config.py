@@ -21,6 +21,8 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
     source = "picamera"              # picamera | usb:N | folder:PATH | video:PATH | synthetic
     fps = 15
     max_age_s = 1.0                  # a frame older than this means the camera is lost
+    # width = 2304                   # main-stream size; omit both for the sensor's full resolution
+    # height = 1296                  # (4608 x 2592 on Camera Module 3: >= 3 px per QR module at a tilt)
     [store]
     state_dir = "~/.local/state/dinotable"   # $STATE_DIRECTORY under systemd
     [web]
@@ -76,8 +78,18 @@ class CameraConfig:
     source: str = "picamera"
     fps: float = 15.0
     max_age_s: float = 1.0
-    width: int = 1640
-    height: int = 1232
+    #: main-stream size; None (the default) is the camera's own: the Pi camera's full sensor resolution
+    #: (4608 x 2592 on Camera Module 3, what a tilted view needs for >= 3 px per QR module), a USB
+    #: webcam's vision.sources default. Set both or neither.
+    width: int | None = None
+    height: int | None = None
+
+    @property
+    def size(self) -> tuple[int, int] | None:
+        """(width, height) when the file sets them, else None (the camera's full resolution)."""
+        if self.width is None or self.height is None:
+            return None
+        return (self.width, self.height)
 
     @property
     def kind(self) -> str:
@@ -261,9 +273,13 @@ def config_from_dict(
             source=str(cam.get("source", camera.source)),
             fps=_number(cam, "fps", camera.fps, source, 0.1, 120),
             max_age_s=_number(cam, "max_age_s", camera.max_age_s, source, 0.05, 60),
-            width=int(_number(cam, "width", camera.width, source, 64, 8192)),
-            height=int(_number(cam, "height", camera.height, source, 64, 8192)),
+            width=_size(cam, "width", camera.width, source),
+            height=_size(cam, "height", camera.height, source),
         )
+        if (camera.width is None) != (camera.height is None):
+            raise _fail(
+                source, "camera", "give both width and height, or neither (the full sensor resolution)"
+            )
         if camera.kind not in CAMERA_KINDS:
             raise _fail(
                 source,
@@ -324,6 +340,12 @@ def _number(
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise _fail(source, f"camera.{key}", f"must be a number {low}..{high}, not {value!r}")
     return float(value)
+
+
+def _size(table: Mapping[str, Any], key: str, default: int | None, source: str) -> int | None:
+    if key not in table:
+        return default
+    return int(_number(table, key, 0, source, 64, 8192))
 
 
 def load_config(path: str | os.PathLike[str] | None) -> Config:

@@ -47,12 +47,14 @@ def open_camera(config: Any, loop: Any = None) -> Any:
 
     camera = config.camera
     kind, argument = camera.kind, camera.argument
-    size = (camera.width, camera.height)
+    size = camera.size  # None unless the file sets it: the sensor's full resolution (PiCameraSource)
 
     def factory() -> Any:
         if kind == "picamera":
             return PiCameraSource(size=size)
         if kind == "usb":
+            if size is None:  # the webcam source's own default size
+                return VideoCaptureSource(int(argument or 0))
             return VideoCaptureSource(int(argument or 0), size=size)
         if kind == "video":
             return VideoCaptureSource(argument, size=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,3 +129,39 @@ def test_web_settings_change_the_game_but_not_the_hardware(tmp_path: Path) -> No
     assert settings["game"] == "jurassik" and {o["name"] for o in settings["available_options"]} >= {
         "edition"
     }
+
+
+def test_the_camera_size_defaults_to_the_full_sensor_resolution(tmp_path: Path, monkeypatch: Any) -> None:
+    """No width/height: PiCameraSource gets size=None (its full-sensor default, 4608 x 2592 on Camera
+    Module 3); a size in the file is passed on; one without the other is refused."""
+    import vision.sources
+    from companion.commands.web import open_camera
+
+    made: list[tuple[str, Any]] = []
+
+    class Recording:
+        def __init__(self, *args: Any, size: Any = "unset", **kwargs: Any) -> None:
+            made.append((type(self).__name__, size))
+
+    class PiCameraSource(Recording):
+        pass
+
+    class VideoCaptureSource(Recording):
+        pass
+
+    monkeypatch.setattr(vision.sources, "PiCameraSource", PiCameraSource)
+    monkeypatch.setattr(vision.sources, "VideoCaptureSource", VideoCaptureSource)
+    assert Config().camera.size is None and Config().camera.width is None
+    open_camera(Config()).watched.factory()
+    sized = load_config(write(tmp_path, '[camera]\nwidth = 2304\nheight = 1296\n'))
+    assert sized.camera.size == (2304, 1296)
+    open_camera(sized).watched.factory()
+    usb = load_config(write(tmp_path, '[camera]\nsource = "usb:0"\n'))
+    open_camera(usb).watched.factory()
+    assert made == [
+        ("PiCameraSource", None),
+        ("PiCameraSource", (2304, 1296)),
+        ("VideoCaptureSource", "unset"),
+    ]
+    with pytest.raises(ConfigError, match="both width and height"):
+        load_config(write(tmp_path, "[camera]\nwidth = 2304\n"))
