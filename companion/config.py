@@ -23,6 +23,9 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
     max_age_s = 1.0                  # a frame older than this means the camera is lost
     # width = 2304                   # main-stream size; omit both for the sensor's full resolution
     # height = 1296                  # (4608 x 2592 on Camera Module 3: >= 3 px per QR module at a tilt)
+    # calibration = "/var/lib/dinotable/calibration.json"   # `companion calibrate --game G --out FILE`:
+    #                                # fixed markers and the seat colours learned; omit to calibrate
+    #                                # from the first frame showing the four markers (nominal colours)
     [store]
     state_dir = "~/.local/state/dinotable"   # $STATE_DIRECTORY under systemd
     [web]
@@ -83,6 +86,9 @@ class CameraConfig:
     #: webcam's vision.sources default. Set both or neither.
     width: int | None = None
     height: int | None = None
+    #: a calibration file (``companion calibrate --out``): its marker fit and its learned seat colours;
+    #: empty: calibrate from the first frame that shows the four markers, with the nominal colours
+    calibration: str = ""
 
     @property
     def size(self) -> tuple[int, int] | None:
@@ -266,7 +272,7 @@ def config_from_dict(
     camera = base.camera
     if "camera" in data:
         cam = _table(data, "camera", source)
-        extra = set(cam) - {"source", "fps", "max_age_s", "width", "height"}
+        extra = set(cam) - {"source", "fps", "max_age_s", "width", "height", "calibration"}
         if extra:
             raise _fail(source, "camera", f"unknown key(s) {', '.join(sorted(extra))}")
         camera = CameraConfig(
@@ -275,6 +281,7 @@ def config_from_dict(
             max_age_s=_number(cam, "max_age_s", camera.max_age_s, source, 0.05, 60),
             width=_size(cam, "width", camera.width, source),
             height=_size(cam, "height", camera.height, source),
+            calibration=os.path.expanduser(str(cam.get("calibration", camera.calibration))),
         )
         if (camera.width is None) != (camera.height is None):
             raise _fail(

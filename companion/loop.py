@@ -18,7 +18,9 @@ one handled is explained by :func:`companion.infer.infer`:
 What the camera cannot see (purchases, a split part chosen, cards) comes in through :meth:`submit`,
 :meth:`press` and :meth:`choose`. The camera is lost when the newest frame is older than
 ``camera.max_age_s`` (frame age, not return codes); the panel then shows its own pattern until frames
-return. A frame the pipeline cannot process (a decoder that raises) is counted and skipped.
+return. A frame the pipeline cannot process (a decoder that raises) is counted and skipped. A camera that
+was bumped is shown in ``snapshot()["camera"]`` and recalibrated once its markers are still again (or
+when Mode is pressed while it is reported moved).
 """
 
 from __future__ import annotations
@@ -76,9 +78,10 @@ class FrameSource(Protocol):
 
 
 class Pipeline(Protocol):
-    """Frame in, observation out (None: nothing stable yet)."""
+    """Frame in, observation out (None: nothing stable yet). ``lores``: the camera's own low-resolution
+    grey image of the same instant when the source gives one (the Pi camera's lores stream)."""
 
-    def process(self, frame: Any, index: int, timestamp: float) -> Observation | None: ...
+    def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None: ...
 
 
 class IdealPipeline:
@@ -92,7 +95,7 @@ class IdealPipeline:
         self.game = game
         self.is_back = is_back
 
-    def process(self, frame: Any, index: int, timestamp: float) -> Observation | None:
+    def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None:
         if not isinstance(frame, Scene):
             raise TypeError("the ideal pipeline reads scenes, not images")
         return ideal_observation(frame, self.game, self.is_back, index, timestamp)
@@ -100,9 +103,19 @@ class IdealPipeline:
 
 class VisionPipeline:
     """The real pipeline: vision's detector (QR tags, calibration, lattice, coloured pegs) and tracker
-    (settling, hands, focused re-reading). Calibrates from the first frame that shows all four markers;
-    the table's zones and the lattice prior come from the game's layout through the loop (the engine's
-    expectations are the only thing that flows back to vision)."""
+    (settling, hands, focused re-reading). Calibrates from the first frame that shows all four markers,
+    unless a calibration (``companion calibrate --out``) is configured: its learned seat colours then make
+    the colour model. The table's zones and the lattice prior come from the game's layout through the loop
+    (the engine's expectations are the only thing that flows back to vision).
+
+    After the camera was bumped (the tracker holds the last stable table with the ``bumped`` status), the
+    calibration is refitted from the frame once the four markers have been seen in the same place for
+    ``steady_frames`` frames, or at once on :meth:`request_recalibration` (the Mode button).
+
+    ``use_lores``: give the tracker the camera's lores image for change detection. Off by default: at
+    576 x 324 a chisel placed on the far side of a tilted view can change too few lores pixels to be seen,
+    and the move is never read (the Jurassic Parts demo, seed 45, 32nd bot action: 240 frames "unchanged"
+    with lores, read at once without it)."""
 
     def __init__(
         self,
@@ -110,13 +123,25 @@ class VisionPipeline:
         seat_colours: list[str],
         calibration: Any = None,
         window: int = 2,
+        steady_frames: int = 3,
+        steady_px: float = 2.0,
+        use_lores: bool = False,
     ) -> None:
         self.game = game
         self.seat_colours = seat_colours
         self.calibration = calibration
         self.window = window
+        self.steady_frames = steady_frames
+        self.steady_px = steady_px
+        self.use_lores = use_lores
         self.tracker: Any = None
         self.loop: TableLoop | None = None
+        self.bumped = False
+        self.recalibrations = 0
+        self.last_recalibration = ""
+        self._recalibrate_requested = False
+        self._steady = 0
+        self._markers: Any = None
 
     def attach(self, loop: TableLoop) -> None:
         """Read ``loop``'s game: called when the loop starts and on every new game. The detector, tracker,
@@ -145,16 +170,24 @@ class VisionPipeline:
                 return False  # markers not all in view yet
         if zones:
             calibration = calibration.with_zones(zones)
-        colours = ColourModel.nominal(self.seat_colours)
+        if calibration.colours:  # learned at calibration: nominal only for seats it did not see
+            colours = ColourModel.seats(calibration.colours, self.seat_colours)
+        else:
+            colours = ColourModel.nominal(self.seat_colours)
         detector = detect.Detector(self.game, calibration, hints or detect.hints_for(self.game), colours)
         self.tracker = Tracker(detector, TrackerConfig(window=self.window))
         return True
 
-    def process(self, frame: Any, index: int, timestamp: float) -> Observation | None:
+    def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None:
         if self.tracker is None and not self._start(frame):
             return None
+        if self._recalibrate_requested:
+            self._recalibrate_requested = False
+            self._recalibrate(frame, "requested")
+        if not self.use_lores:
+            lores = None
         try:
-            observation: Observation = self.tracker.update(frame, index, timestamp)
+            observation: Observation = self.tracker.update(frame, index, timestamp, lores=lores)
         except Exception:
             # a decoder that fails mid-frame may leave the tracker believing it has read this frame: start
             # it afresh (same detector and calibration) so that the next frame is read in full
@@ -162,7 +195,61 @@ class VisionPipeline:
 
             self.tracker = Tracker(self.tracker.detector, self.tracker.config)
             raise
+        self.bumped = observation.calibration.state == "bumped"
+        if self.bumped and self._markers_steady(frame):
+            self._recalibrate(frame, "markers steady again")
+            observation = self.tracker.update(frame, index, timestamp, lores=lores)
+            self.bumped = observation.calibration.state == "bumped"
+        elif not self.bumped:
+            self._steady, self._markers = 0, None
         return observation
+
+    def request_recalibration(self) -> None:
+        """Refit the calibration from the next frame (the Mode button after a bump); thread-safe."""
+        self._recalibrate_requested = True
+
+    def _markers_steady(self, frame: Any) -> bool:
+        """All four markers seen, each corner within ``steady_px`` of where it was in the previous frame, for
+        ``steady_frames`` frames in a row (the camera has come to rest in its new place)."""
+        import numpy as np
+
+        from vision.calibration import detect_markers
+        from vision.scene import CALIBRATION_MARKER_IDS
+
+        found = detect_markers(frame)
+        if set(found) != set(CALIBRATION_MARKER_IDS):
+            self._steady, self._markers = 0, None
+            return False
+        previous, self._markers = self._markers, found
+        if previous is not None and all(
+            float(np.abs(found[i] - previous[i]).max()) <= self.steady_px for i in found
+        ):
+            self._steady += 1
+        else:
+            self._steady = 1
+        return self._steady >= self.steady_frames
+
+    def _recalibrate(self, frame: Any, why: str) -> None:
+        try:
+            self.tracker.recalibrate(frame)
+        except ValueError as error:  # markers not all in view (CalibrationError), or nothing to refit
+            self.last_recalibration = f"failed: {error}"
+            log.warning("recalibration failed: %s", error)
+            return
+        self.recalibrations += 1
+        self.last_recalibration = why
+        self.bumped = False
+        self._steady, self._markers = 0, None
+        log.info("camera recalibrated (%s)", why)
+
+    def status(self) -> dict[str, Any]:
+        """For the snapshot's ``camera``: bumped now?, recalibrations so far and why the last one."""
+        return {
+            "bumped": self.bumped,
+            "recalibrations": self.recalibrations,
+            "last_recalibration": self.last_recalibration,
+            "recalibration_requested": self._recalibrate_requested,
+        }
 
     def self_test(self, frame: Any) -> dict[str, Any]:
         from vision.calibration import self_test
@@ -174,8 +261,19 @@ class VisionPipeline:
 
 
 def vision_pipeline(config: Config, camera: Any = None) -> VisionPipeline:
-    """The real vision pipeline for a configured table (the demo passes its synthetic camera)."""
-    return VisionPipeline(config.game, [seat.colour for seat in config.seats])
+    """The real vision pipeline for a configured table (the demo passes its synthetic camera). A
+    calibration file in ``[camera] calibration`` fixes the calibration and its learned seat colours."""
+    calibration = None
+    if config.camera.calibration:
+        from vision.calibration import Calibration
+
+        try:
+            calibration = Calibration.load(config.camera.calibration)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ConfigError(
+                f"{config.source}: camera.calibration: cannot read {config.camera.calibration}: {error}"
+            ) from error
+    return VisionPipeline(config.game, [seat.colour for seat in config.seats], calibration)
 
 
 class SceneSource:
@@ -377,14 +475,17 @@ class TableLoop:
         if hasattr(read, "image"):
             if read.image is None:
                 return None
-            return self.process_frame(read.image, read.index, read.timestamp)
+            return self.process_frame(read.image, read.index, read.timestamp, getattr(read, "lores", None))
         frame, index, timestamp = read
         if frame is None:
             return None
         return self.process_frame(frame, index, timestamp)
 
-    def process_frame(self, frame: Any, index: int, timestamp: float) -> Inference | None:
-        """One frame through the pipeline and, when it gives a stable changed observation, inference."""
+    def process_frame(
+        self, frame: Any, index: int, timestamp: float, lores: Any = None
+    ) -> Inference | None:
+        """One frame through the pipeline and, when it gives a stable changed observation, inference.
+        ``lores``: the camera's low-resolution grey image of the same instant, for change detection."""
         now = self.clock()
         with self._lock:
             was_lost = self.camera.lost
@@ -398,7 +499,10 @@ class TableLoop:
             return None
         frame_started = time.perf_counter()
         try:
-            observation = self.pipeline.process(frame, index, timestamp)
+            if lores is None:
+                observation = self.pipeline.process(frame, index, timestamp)
+            else:
+                observation = self.pipeline.process(frame, index, timestamp, lores=lores)
         except Exception as error:  # a crashing decoder costs this frame, never the game
             with self._lock:
                 self.camera.errors += 1
@@ -644,6 +748,9 @@ class TableLoop:
             if name == "next":
                 return self._next()
             if name == "mode":
+                if self._pipeline_status().get("bumped"):
+                    # the camera was knocked: Mode refits its calibration from the next frame
+                    return self.recalibrate()
                 self._mode = "leader" if self._mode == "turn" else "turn"
                 self._show()
                 return {"ok": True, "mode": self._mode}
@@ -799,12 +906,32 @@ class TableLoop:
                     "fps": round(self.camera.fps, 1),
                     "errors": self.camera.errors,
                     "last_error": self.camera.last_error,
+                    **self._pipeline_status(),
                 },
                 "detections": None if self._last_observation is None else self._last_observation.to_dict(),
                 "event_count": self._seq(),
                 "mode": self._mode,
                 "problems": list(self.problems),
             }
+
+    def _pipeline_status(self) -> dict[str, Any]:
+        status = getattr(self.pipeline, "status", None)
+        if status is None:
+            return {"bumped": False, "recalibrations": 0}
+        try:
+            result: dict[str, Any] = status()
+        except Exception:
+            return {"bumped": False, "recalibrations": 0}
+        return result
+
+    def recalibrate(self) -> dict[str, Any]:
+        """Refit the camera calibration from the next frame (after the camera was bumped)."""
+        request = getattr(self.pipeline, "request_recalibration", None)
+        if request is None:
+            return {"ok": False, "error": "this camera has no calibration to refit"}
+        request()
+        self._publish({"type": "camera", "recalibrating": True})
+        return {"ok": True, "recalibrating": True}
 
     def frame_jpeg(self, annotated: bool = True) -> bytes | None:
         with self._lock:

@@ -176,7 +176,7 @@ def _replay(args: argparse.Namespace) -> int:
     frames = 0
     try:
         while (frame := source.read()) is not None:
-            loop.process_frame(frame.image, frame.index, frame.timestamp)
+            loop.process_read(frame)  # with the source's lores image when it has one
             frames += 1
         events = loop.history()
         snapshot = loop.snapshot()

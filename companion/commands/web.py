@@ -20,7 +20,9 @@ log = logging.getLogger("companion.serve")
 
 
 class LoopFrames:
-    """A watched :mod:`vision.sources` source as the loop's frame source: ``read() -> (image, index, t)``.
+    """A watched :mod:`vision.sources` source as the loop's frame source: ``read()`` gives the source's
+    :class:`vision.sources.Frame` (image, index, timestamp and the Pi camera's ``lores`` grey image, which
+    the loop passes on; the vision pipeline uses it only with ``use_lores``).
 
     The watched source never raises for a failing camera; while it has no fresh frame this returns
     ``(None, -1, t)`` and the loop's frame-age check shows the camera-lost signal.
@@ -30,12 +32,12 @@ class LoopFrames:
         self.watched = watched
         self.idle_s = idle_s
 
-    def read(self) -> tuple[Any, int, float]:
+    def read(self) -> Any:
         frame = self.watched.read()
         if frame is None:
             time.sleep(self.idle_s)
             return None, -1, time.monotonic()
-        return frame.image, frame.index, frame.timestamp
+        return frame
 
     def close(self) -> None:
         self.watched.close()

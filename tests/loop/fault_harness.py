@@ -54,7 +54,7 @@ class CrashingDecoder:
         self.rate = rate
         self.rng = rng
 
-    def process(self, frame: Any, index: int, timestamp: float) -> Any:
+    def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Any:
         if self.rng.random() < self.rate:
             os.kill(os.getpid(), signal.SIGSEGV)
         return self.inner.process(frame, index, timestamp)

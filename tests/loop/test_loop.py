@@ -230,7 +230,7 @@ def test_a_crashing_decoder_costs_frames_not_the_game(toy: Toy, tmp_path: Path, 
     class Flaky(IdealPipeline):
         calls = 0
 
-        def process(self, frame: Any, index: int, timestamp: float) -> Any:
+        def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Any:
             self.calls += 1
             if self.calls % 3 == 0:
                 raise RuntimeError("decoder exploded")
