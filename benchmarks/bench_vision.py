@@ -41,13 +41,12 @@ from pyzbar import pyzbar
 
 from vision import calibration as cal
 from vision import detect, pegs, qr
-from vision.fixtures import SlabTruth, colour_card_scene, jp_slab_scene
+from vision.fixtures import SlabTruth, colours_from_card, jp_slab_scene
 from vision.observation import LatticeFit
 from vision.render import Effects, render
 from vision.tables import recommended_camera
 from vision.track import Tracker, TrackerConfig
 
-TABLE = (1280.0, 720.0)
 QR_ONLY = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
 
 
@@ -188,12 +187,7 @@ def main() -> int:
                 pegs.learn_seat_colours(frame.image, calibration.homography, zones)
             )
         else:
-            card, samples = colour_card_scene()
-            card_frame = render(card, camera, effects, rng=spec["seed"] + 2)
-            card_cal = cal.calibrate(card_frame.image, cal.corner_layout(*TABLE))
-            colours = pegs.ColourModel.learn(
-                card_frame.image, {k: list(card_cal.to_pixels(v)) for k, v in samples.items()}, 4.0
-            )
+            colours = colours_from_card(camera, effects, rng=spec["seed"] + 2, radius=4.0)
         totals["cells"] += len(truth.cells)
 
         expected = {tag.payload for tag in frame.tags}

@@ -46,15 +46,10 @@ from typing import Any
 
 from engines.core import EngineError, get_game
 from hw.panel import DEFAULT_PINS, PanelPins
+from vision.scene import SEAT_RGB
 
-SEAT_COLOURS: dict[str, tuple[int, int, int]] = {
-    "red": (200, 40, 40),
-    "blue": (40, 80, 200),
-    "green": (40, 160, 60),
-    "yellow": (230, 200, 40),
-    "purple": (130, 60, 170),
-    "orange": (240, 130, 30),
-}
+#: seat colour name -> nominal RGB, in seat order: the one definition (vision.scene, CONVENTIONS.md)
+SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
 DEFAULT_GAME = "jurassic-parts"
 DEFAULT_SEATS = ("red", "blue", "green")
 CAMERA_KINDS = ("picamera", "usb", "folder", "video", "synthetic")

@@ -11,14 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-SEAT_COLOURS: dict[str, tuple[int, int, int]] = {
-    "red": (200, 40, 40),
-    "blue": (40, 80, 200),
-    "green": (40, 160, 60),
-    "yellow": (230, 200, 40),
-    "purple": (130, 60, 170),
-    "orange": (240, 130, 30),
-}
+from vision.scene import SEAT_RGB
+
+#: seat colour name -> RGB: the one definition (vision.scene, CONVENTIONS.md)
+SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
 NEUTRAL = (120, 120, 120)
 
 

@@ -165,3 +165,14 @@ def test_the_camera_size_defaults_to_the_full_sensor_resolution(tmp_path: Path, 
     ]
     with pytest.raises(ConfigError, match="both width and height"):
         load_config(write(tmp_path, "[camera]\nwidth = 2304\n"))
+
+
+def test_seat_colours_have_one_definition() -> None:
+    """The config's and the web drawing's seat colours are vision.scene's (CONVENTIONS.md), not copies."""
+    from companion import config
+    from companion.web import drawing
+    from vision.scene import SEAT_COLOURS, SEAT_RGB
+
+    assert config.SEAT_COLOURS is SEAT_RGB and drawing.SEAT_COLOURS is SEAT_RGB
+    assert list(SEAT_RGB) == list(SEAT_COLOURS)  # in seat order: the demo fills seats in this order
+    assert drawing.rgb("blue") == "rgb(40,80,200)"
