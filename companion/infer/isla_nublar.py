@@ -61,7 +61,9 @@ class IslaNublarModel(TableModel):
 
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
         actions = state.legal_actions()
-        if state.is_chance_node():
+        if state.is_chance_node() or getattr(state, "tasks", None):
+            # a pending choice lists a few actions, some with no place of their own (declining a defence
+            # lets the dinosaur take the pieces and go back to its volcano): try them all
             return actions
         points = [p.at for d in differences for p in (d.expected, d.seen) if p is not None]
         moved = {d.item for d in differences if d.what == "front"}
