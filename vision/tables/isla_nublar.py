@@ -22,7 +22,7 @@ are scene ``pegs`` (what the camera reads); supplies are drawn alike but as scen
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,14 +175,22 @@ class IslaNublarLayout(SeatedLayout):
             if len(crowd) == 1:
                 places[crowd[0]] = self.field_center(board, field_id)
         clear = self.figure_clearance
+        standing = set(sharing)
         for field_id, crowd in sorted(sharing.items()):
             if len(crowd) == 1:
                 continue
             center = self.field_center(board, field_id)
             others = list(places.values())
+            pieces = [
+                piece
+                for piece in self._pieces(state, standing)
+                if math.dist(piece[0], center) < 2.0 * self.pitch
+            ]
             best: list[Point] = []
-            best_cost = (math.inf, math.inf)
+            best_cost = (math.inf, math.inf, math.inf)
             # the compact arrangements first, then the same shifted away from a neighbour in the way
+            # (another figure's code first, then the pieces the crowd would hide: a hidden box may look
+            # as if it had been placed anew when it is moved away)
             for shift in _SHIFTS:
                 for arrangement in _crowd_arrangements(len(crowd), clear / 2.0):
                     spots = [
@@ -190,11 +198,25 @@ class IslaNublarLayout(SeatedLayout):
                         for x, y in arrangement
                     ]
                     clashes = sum(1 for a in spots for b in others if _chebyshev(a, b) < clear)
-                    cost = (clashes, max(math.dist(center, spot) for spot in spots))
+                    hidden = sum(1 for point, radius in pieces if self.hidden_by_figure(point, radius, spots))
+                    cost = (clashes, hidden, max(math.dist(center, spot) for spot in spots))
                     if cost < best_cost:
                         best, best_cost = spots, cost
             places.update(zip(crowd, best))
         return dict(sorted(places.items()))
+
+    def _pieces(self, state: Any, standing: set[str]) -> list[tuple[Point, float]]:
+        """Where the camps and boxes on fields without a figure stand (centre, radius)."""
+        board = state.board
+        found: list[tuple[Point, float]] = []
+        for field_id in set(state.camps) | set(state.boxes):
+            if field_id in standing:
+                continue
+            if state.camps.get(field_id):
+                found.append((self.field_center(board, field_id), self.camp_radius))
+            count = sum(state.boxes.get(field_id, {}).values())
+            found += [(spot, self.box_radius) for spot in self.box_spots(board, field_id)[:count]]
+        return found
 
     def covered_fields(self, board: Any, places: dict[str, Point]) -> set[str]:
         """Fields a figure stands on: the field nearest each figure on the island (the detector does not
@@ -206,10 +228,12 @@ class IslaNublarLayout(SeatedLayout):
                 fields.add(nearest)
         return fields
 
-    def hidden_by_figure(self, point: Point, radius: float, places: dict[str, Point]) -> bool:
+    def hidden_by_figure(
+        self, point: Point, radius: float, places: Mapping[str, Point] | Sequence[Point]
+    ) -> bool:
         """Whether a piece of ``radius`` at ``point`` lies (even partly) under a figure's base or tag."""
         half = self.figure_clearance / 2.0
-        for center in places.values():
+        for center in places.values() if isinstance(places, Mapping) else places:
             if math.dist(point, center) < self.figure_radius + radius:
                 return True
             dx = max(abs(point[0] - center[0]) - half, 0.0)
