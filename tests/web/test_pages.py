@@ -110,6 +110,8 @@ def test_an_objection_shows_the_rule_and_is_confirmed(client: Any, table: Any, c
     assert str(escape(rule.passage)) in html
     if rule.note:
         assert str(escape(rule.note)) in html
+    # the page says what Confirm does to an objection: the picture is ignored, the game does not change
+    assert 'id="confirm-objection-note"' in html and "Confirm does not change the game" in html
     answer = post(client, "/api/press", {"button": "confirm"}, csrf(client))
     assert answer.status_code == 200
     assert table.pending is None and "No dispute open" in text(client, "/dispute")
