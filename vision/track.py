@@ -322,7 +322,8 @@ class Tracker:
             tags.append(
                 (tag_id, reading.face, reading.zone, cell, round(reading.angle / turn) % round(360 / turn))
             )
-        pegs = sorted((peg.on or "", peg.colour or "") for peg in observation.pegs)
+        # the kind counts: an Isla Nublar box taken back for a camp of its colour on the same field is a move
+        pegs = sorted((peg.kind, peg.on or "", peg.colour or "") for peg in observation.pegs)
         return (tuple(tags), tuple(pegs), observation.calibration.trusted)
 
     def _consider(
