@@ -53,11 +53,11 @@ class IslaNublarModel(TableModel):
         return self._centres[field_id]
 
     def bot_policy(self) -> Any:
-        """Uniformly random bots for now. The engine's own bot (``engines.isla_nublar.bots.bot_policy``)
-        plays real games (camps, scoring), but sets up camps that vision.track cannot yet tell from the
-        box taken back for them (its settle signature compares pegs by field and colour only): see
-        tests/e2e/test_isla_nublar.py, which plays both."""
-        return None
+        """The engine's own seeded bot: it sets up camps, stacks them and scores (uniformly random moves
+        almost never set up a camp, and play a few hundred actions longer)."""
+        from engines.isla_nublar.bots import bot_policy
+
+        return bot_policy
 
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
         actions = state.legal_actions()

@@ -7,58 +7,39 @@ bots' submit path.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
 
 import pytest
 from table import build_table
 from test_games import play_and_check
 
 from companion.infer.isla_nublar import IslaNublarModel
-from companion.loop import BotStuck
+from companion.loop import uniform_policy
 from engines.core import available_games
-from engines.isla_nublar.bots import bot_policy
-from vision.observation import Observation, PegReading
-from vision.track import Tracker
-
-
-def tracker_tells_camp_from_box() -> bool:
-    """Whether the tracker commits a red box on a field becoming a red camp on the same field (setting up
-    a camp while taking one's only box there back). Its settle signature compared pegs by field and colour
-    only, so that change never settled and the bots stopped at every such camp."""
-
-    def seen(kind: Any) -> Observation:
-        return Observation(0, 0.0, "IN", pegs=(PegReading((0.0, 0.0), "red", 1.0, "3,4", kind),))
-
-    signature = Tracker._signature  # the settle key (private: this is what the loop waits on)
-    return signature(cast(Any, None), seen("box")) != signature(cast(Any, None), seen("camp"))
-
+from vision.observation import Observation
 
 pytestmark = pytest.mark.skipif("isla-nublar" not in available_games(), reason="no Isla Nublar engine")
 
 
 @pytest.mark.slow
-def test_a_whole_two_player_game_of_random_bots_through_the_camera(tmp_path: Path) -> None:
-    """The demo's bots (uniformly random: long games, figures crowding the columns' ends, few camps)."""
+def test_a_whole_two_player_game_through_the_camera(tmp_path: Path) -> None:
+    """The demo's bots (the engine's own): camps set up taking boxes back, stacks, figures, scoring
+    (seed 2: 357 actions, 54 of them read from the table; 14-24 s on the shared machine)."""
     play_and_check("isla-nublar", ["red", "blue"], tmp_path, seed=2)
 
 
-@pytest.mark.xfail(
-    not tracker_tells_camp_from_box(),
-    reason="vision.track settles pegs by (field, colour): a box becoming a camp of its colour is never read",
-    raises=BotStuck,
-    strict=True,
-)
-def test_a_whole_two_player_game_of_the_engine_bots_through_the_camera(
+@pytest.mark.slow
+def test_a_whole_two_player_game_of_random_bots_through_the_camera(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The engine's own bots: camps set up (taking boxes back), stacks, scoring; 357 actions, 14 s."""
-    monkeypatch.setattr(IslaNublarModel, "bot_policy", lambda self: bot_policy)
+    """Uniformly random bots: long games (727 actions, 32-52 s) in which the figures crowd the ends of
+    the columns that stop in an upper area."""
+    monkeypatch.setattr(IslaNublarModel, "bot_policy", lambda self: uniform_policy)
     play_and_check("isla-nublar", ["red", "blue"], tmp_path, seed=2)
 
 
 def test_figures_crowding_a_column_end_are_read_through_the_camera(tmp_path: Path) -> None:
     """Two figures on the last field of a column and a third arriving next to them: every figure's code
-    stays readable and the move is read as itself (it used to cover a neighbour's code)."""
+    is read where the layout stands it (the arriving figure used to cover a neighbour's code)."""
     table = build_table("isla-nublar", ["red", "blue"], tmp_path, seed=1)
     try:
         loop = table.loop
