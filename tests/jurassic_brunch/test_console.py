@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -10,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.console_fuzz import check_ruling_answers_cleanly, mutated
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from companion.cli import main
 
 COMPANION = Path(sys.executable).with_name("companion")
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -71,32 +69,10 @@ EXAMPLE_FILES = sorted(EXAMPLES.glob("jurassic-brunch-*.json"))
 DOCUMENTS = [json.loads(path.read_text()) for path in EXAMPLE_FILES] + [SCORE]
 
 
-def _mutated(document: Any, choices: list[int], replacement: Any) -> Any:
-    """``document`` with one nested value (picked by ``choices``) replaced."""
-    if not choices or not isinstance(document, dict | list) or not document:
-        return replacement
-    keys = list(document) if isinstance(document, dict) else list(range(len(document)))
-    key = keys[choices[0] % len(keys)]
-    copy = dict(document) if isinstance(document, dict) else list(document)
-    copy[key] = _mutated(document[key], choices[1:], replacement)
-    return copy
-
-
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(["score", "legal"]), document=st.sampled_from(DOCUMENTS) | JSON,
        choices=st.lists(st.integers(0, 50), max_size=5), replacement=JSON)
 def test_no_input_makes_a_traceback_or_exit_1(command: str, document: Any, choices: list[int],
                                               replacement: Any, capsys: Any) -> None:
-    text = json.dumps(_mutated(document, choices, replacement))
-    old_stdin = sys.stdin
-    sys.stdin = io.StringIO(text)
-    try:
-        status = main([command, "jurassic-brunch", "-"])
-    finally:
-        sys.stdin = old_stdin
-    out, err = capsys.readouterr()  # drained on every example, so each one is read alone
-    assert status in (0, 2)
-    if status == 0:
-        assert err == "" and out.count("\n") == 1 and isinstance(json.loads(out), dict)
-    else:
-        assert out == "" and err.startswith("error: ") and err.count("\n") == 1
+    document = mutated(document, choices, replacement)
+    check_ruling_answers_cleanly([command, "jurassic-brunch", "-"], document, capsys)

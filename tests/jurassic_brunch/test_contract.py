@@ -3,22 +3,18 @@ proper chance nodes, explanations that cite rules, views that hide tokens, and C
 
 from __future__ import annotations
 
-import copy
 import json
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from helpers.engine_contract import check_contract_step
 
-from engines.core import Action, Correct, State, sample_chance
+from engines.core import Action, Correct
 from engines.jurassic_brunch import GAME, BrunchState, Wake
 from engines.jurassic_brunch.tokens import TOKEN_KINDS
 
 SHARED = ("game", "area", "options")  # immutable data shared between states on purpose
-
-
-def snapshot(state: State) -> dict[str, Any]:
-    return copy.deepcopy({key: value for key, value in vars(state).items() if key not in SHARED})
 
 
 def check_views(state: BrunchState) -> None:
@@ -34,30 +30,14 @@ def check_views(state: BrunchState) -> None:
 
 
 def check_step(state: BrunchState, rng: random.Random) -> Action:
-    """Every contract point at one state; returns the action to play next."""
-    before = snapshot(state)
+    """Every contract point at one state (tests/helpers/engine_contract.py); the action to play next."""
     options_before = dict(state.options)
-    data = json.loads(json.dumps(state.to_dict()))
-    assert GAME.state_from_dict(data).to_dict() == data
-    check_views(state)
-    legal = state.legal_actions()
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9 and all(p > 0 for _, p in outcomes)
-        assert [action for action, _ in outcomes] == legal
-    else:
-        assert state.chance_outcomes() == []
-    for action in legal:
-        after = state.apply(action)
-        assert snapshot(state) == before, f"apply({action}) changed its input"
-        assert after is not state
-        explanation = state.explain(action)
-        assert explanation.legal and explanation.rules
-        assert GAME.action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
-    refused = state.explain(Wake((-9, -9)))
-    assert not refused.legal and len(refused.rules) == 1 and refused.rules[0].passage
-    assert snapshot(state) == before and state.options == options_before
-    return sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
+    action = check_contract_step(
+        GAME, state, rng, refused=Wake((-9, -9)), shared=SHARED,
+        check_views=lambda seen: check_views(cast(BrunchState, seen)),
+    )
+    assert state.options == options_before
+    return action
 
 
 @pytest.mark.parametrize("seed, options", [

@@ -3,48 +3,22 @@ proper chance nodes, explanations that cite rules, views and Correct."""
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
 
 import pytest
+from helpers.engine_contract import check_contract_step
 
-from engines.core import Action, Correct, State, sample_chance
+from engines.core import Action, Correct
 from engines.jurassik import GAME, JurassikState, Take
 
 SHARED = ("game", "rules")  # immutable rule data shared between states on purpose
 
 
-def snapshot(state: State) -> dict[str, Any]:
-    return copy.deepcopy({key: value for key, value in vars(state).items() if key not in SHARED})
-
-
 def check_step(state: JurassikState, rng: random.Random) -> Action:
-    """Every contract point at one state; returns the action to play next."""
-    before = snapshot(state)
-    data = json.loads(json.dumps(state.to_dict()))
-    assert GAME.state_from_dict(data).to_dict() == data
-    for viewer in (None, *state.players):
-        json.dumps(state.view(viewer))
-    legal = state.legal_actions()
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9 and all(p > 0 for _, p in outcomes)
-        assert [action for action, _ in outcomes] == legal
-    else:
-        assert state.chance_outcomes() == []
-    for action in legal:
-        after = state.apply(action)
-        assert snapshot(state) == before, f"apply({action}) changed its input"
-        assert after is not state
-        explanation = state.explain(action)
-        assert explanation.legal and explanation.rules
-        assert GAME.action_from_dict(json.loads(json.dumps(action.to_dict()))) == action
-    refused = state.explain(Take(state.to_play, -1, 0))
-    assert not refused.legal and len(refused.rules) == 1 and refused.rules[0].passage
-    assert snapshot(state) == before
-    return sample_chance(state, rng) if state.is_chance_node() else rng.choice(legal)
+    """Every contract point at one state (tests/helpers/engine_contract.py); the action to play next."""
+    return check_contract_step(GAME, state, rng, refused=Take(state.to_play, -1, 0), shared=SHARED)
 
 
 @pytest.mark.parametrize("players, options", [
@@ -67,7 +41,6 @@ def test_the_core_contract_holds_at_every_step_of_a_playout(
 def test_legal_list_is_the_same_after_a_json_round_trip_and_corrections_decode() -> None:
     """Found by the loop: the order of legal actions changed after a round trip, and the codec refused the
     core's correction action."""
-    import json
     import random
 
     from engines.core import Correct, get_game, sample_chance

@@ -1,0 +1,1 @@
+"""Checks shared by the engines' test suites (importable as ``helpers``: pytest puts tests/ on the path)."""
