@@ -313,7 +313,7 @@ class IslaNublarGame(Game):
             ]
         legal = state.legal_actions()
         report["count"] = len(legal)
-        report["legal"] = [a.to_dict() for a in legal]
+        report["actions"] = [a.to_dict() for a in legal]  # the key every game's legal ruling uses
         if action_data is not None:
             try:
                 action = self.action_from_dict(action_data)

@@ -78,7 +78,7 @@ def test_legal_lists_the_dinosaur_moves_and_explains_one(capsys: Any, monkeypatc
         capsys, monkeypatch, ["legal", "isla-nublar", str(EXAMPLES / "isla-nublar-dinosaur-move.json")]
     )
     assert result["to_move"] == "red" and result["pending"] == "dino-move"
-    assert [a["steps"] for a in result["legal"]] == [1, 2]
+    assert [a["steps"] for a in result["actions"]] == [1, 2]
     explained = ok(capsys, monkeypatch, ["legal", "isla-nublar", str(EXAMPLES / "isla-nublar-explain.json")])
     assert explained["explanation"]["legal"] is False
     assert explained["explanation"]["rules"][0]["id"] == "IN-DINO-END"
