@@ -10,6 +10,7 @@ import pytest
 
 from companion.web import drawing
 from engines.core import get_game, sample_chance
+from engines.isla_nublar.actions import BuildCamp
 from engines.isla_nublar.board import default_board
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -28,7 +29,7 @@ def _playout(seed: int, steps: int) -> Any:
             continue
         # random play seldom builds a camp: take one whenever it is legal so stacks appear
         actions = state.legal_actions()
-        camps = [a for a in actions if type(a).__name__ == "BuildCamp"]
+        camps = [a for a in actions if isinstance(a, BuildCamp)]
         state = state.apply(rng.choice(camps or actions))
     return state
 
@@ -69,11 +70,13 @@ def test_every_figure_camp_and_box_on_the_board_is_drawn(busy_state: Any) -> Non
     for dino in view["dinosaurs"]:
         assert any(dino in t for t in texts), dino
     camp_fills = {c.get("fill") for c in root.iter(f"{SVG}circle")}
+    titles = {t.text for t in root.iter(f"{SVG}title")}
     box_fills = {r.get("fill") for r in root.iter(f"{SVG}rect") if r.get("width") == "6"}
     for content in view["fields"].values():
         if content.get("camps"):
             assert drawing.rgb(content["camps"][-1]) in camp_fills
             assert str(len(content["camps"])) in texts
+            assert f"camps: {', '.join(content['camps'])}" in titles  # the whole stack, bottom first
         for owner in content.get("boxes", {}):
             assert drawing.rgb(owner) in box_fills
     boxes_drawn = sum(n for f in view["fields"].values() for n in f.get("boxes", {}).values())
