@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from companion.cli import main
@@ -35,3 +37,23 @@ def check_ruling_answers_cleanly(argv: list[str], document: Any, capsys: Any) ->
         assert err == "" and out.count("\n") == 1 and isinstance(json.loads(out), dict)
     else:
         assert out == "" and err.startswith("error: ") and err.count("\n") == 1
+
+
+#: the installed console script beside this interpreter (absent when the package is not installed)
+COMPANION = Path(sys.executable).with_name("companion")
+
+
+def run_console(command: str, game: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
+    """`companion COMMAND GAME -` as a user runs it, with ``stdin`` as its input."""
+    return subprocess.run([str(COMPANION), command, game, "-"], input=stdin, capture_output=True,
+                          timeout=60, check=False)
+
+
+def assert_one_json_line(done: subprocess.CompletedProcess[bytes]) -> None:
+    assert done.returncode == 0 and done.stderr == b""
+    assert done.stdout.count(b"\n") == 1 and isinstance(json.loads(done.stdout), dict)
+
+
+def assert_one_error_line(done: subprocess.CompletedProcess[bytes]) -> None:
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.startswith(b"error: ") and done.stderr.count(b"\n") == 1

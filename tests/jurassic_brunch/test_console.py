@@ -4,24 +4,28 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.console_fuzz import check_ruling_answers_cleanly, mutated
+from helpers.console_fuzz import (
+    COMPANION,
+    assert_one_error_line,
+    assert_one_json_line,
+    check_ruling_answers_cleanly,
+    mutated,
+    run_console,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-COMPANION = Path(sys.executable).with_name("companion")
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 SCORE = {"players": [{"name": "blue", "tokens": ["YUMMY", "STODGY"], "on_area": 3},
                     {"name": "orange", "tokens": ["YUMMY"], "on_area": 2}]}
 
 
 def console(command: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([str(COMPANION), command, "jurassic-brunch", "-"], input=stdin, capture_output=True,
-                          timeout=60, check=False)
+    return run_console(command, "jurassic-brunch", stdin)
 
 
 @pytest.mark.skipif(not COMPANION.exists(), reason="the console script is not installed in this environment")
@@ -31,9 +35,7 @@ def console(command: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:
     ("legal", (EXAMPLES / "jurassic-brunch-state.json").read_bytes()),
 ])
 def test_the_console_script_answers_one_json_line(command: str, stdin: bytes) -> None:
-    done = console(command, stdin)
-    assert done.returncode == 0 and done.stderr == b""
-    assert done.stdout.count(b"\n") == 1 and isinstance(json.loads(done.stdout), dict)
+    assert_one_json_line(console(command, stdin))
 
 
 @pytest.mark.skipif(not COMPANION.exists(), reason="the console script is not installed in this environment")
@@ -45,9 +47,7 @@ def test_the_console_script_answers_one_json_line(command: str, stdin: bytes) ->
     b'{"game": "jurassic-brunch", "format": 1}',
 ])
 def test_the_console_script_refuses_bad_input_in_one_line(command: str, stdin: bytes) -> None:
-    done = console(command, stdin)
-    assert done.returncode == 2 and done.stdout == b""
-    assert done.stderr.startswith(b"error: ") and done.stderr.count(b"\n") == 1
+    assert_one_error_line(console(command, stdin))
 
 
 @pytest.mark.skipif(not COMPANION.exists(), reason="the console script is not installed in this environment")
