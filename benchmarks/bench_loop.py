@@ -38,8 +38,8 @@ from companion.loop import BotDriver, TableLoop, vision_pipeline
 from companion.store import Store
 from engines.core import available_games, get_game
 from hw.panel import Panel
-from vision.synthetic import SyntheticCamera
-from vision.tables import recommended_camera
+from sim.camera import SyntheticCamera
+from sim.render import recommended_camera
 
 TARGET_S = 1 / 15
 

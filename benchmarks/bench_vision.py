@@ -39,13 +39,15 @@ import numpy as np
 import zxingcpp
 from pyzbar import pyzbar
 
+from companion.kits import kit_for
+from sim.fixtures import SlabTruth, colours_from_card, jp_slab_scene
+from sim.render import Effects, recommended_camera, render
 from vision import calibration as cal
 from vision import detect, pegs, qr
-from vision.fixtures import SlabTruth, colours_from_card, jp_slab_scene
 from vision.observation import LatticeFit
-from vision.render import Effects, render
-from vision.tables import recommended_camera
 from vision.track import Tracker, TrackerConfig
+
+JP_BACK_OF = dict(kit_for("JP").printed_set().back_of)
 
 QR_ONLY = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
 
@@ -79,9 +81,9 @@ def layout_table(seed: int) -> tuple[Any, SlabTruth, detect.GeometryHints]:
     import random
     import re
 
+    from companion.kits.jurassic_parts.table import JurassicPartsLayout, scene_for
     from engines.core import CHANCE
     from engines.jurassic_parts import GAME
-    from vision.tables.jurassic_parts import JurassicPartsLayout, scene_for
 
     layout = JurassicPartsLayout(seats=4)
     rng = random.Random(seed)
@@ -108,7 +110,7 @@ def layout_table(seed: int) -> tuple[Any, SlabTruth, detect.GeometryHints]:
         if match:
             a, b = sorted([(int(match[1]), int(match[2])), (int(match[3]), int(match[4]))])
             truth.pegs[f"{a[0]},{a[1]}|{b[0]},{b[1]}"] = peg.colour
-    return best, truth, detect.hints_for("JP", layout=layout)
+    return best, truth, kit_for("JP").hints(layout)
 
 
 def timed(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -172,7 +174,7 @@ def main() -> int:
         if args.set == "layout":
             scene, truth, hints = layout_table(spec["seed"])
         else:
-            scene, truth = jp_slab_scene(tiles=58, pegs=40, seed=spec["seed"])
+            scene, truth = jp_slab_scene(back_of=JP_BACK_OF, tiles=58, pegs=40, seed=spec["seed"])
             hints = detect.GeometryHints(
                 prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0
             )
@@ -224,7 +226,7 @@ def main() -> int:
 
         for name in qr.backend_names():
             backend = qr.get_backend(name)
-            detector = detect.Detector("JP", calibration, hints, colours, backend=backend)
+            detector = detect.Detector(kit_for("JP").manifest(), calibration, hints, colours, backend=backend)
             repeat = args.repeat if name == "zxing" else max(1, args.repeat // 3)
             spent, observation = observe_timed(detector, image, repeat)
             stats = totals[f"pipeline_{name}"]
@@ -243,7 +245,8 @@ def main() -> int:
             stats["time"].append(spent)
 
         # (b) nothing changed: settle the tracker on this table, then time fresh frames of the same table.
-        tracker = Tracker(detect.Detector("JP", calibration, hints, colours), TrackerConfig(window=2))
+        detector = detect.Detector(kit_for("JP").manifest(), calibration, hints, colours)
+        tracker = Tracker(detector, TrackerConfig(window=2))
         tracker.update(image, 0)
         tracker.update(image, 1)
         frames = [again, image]

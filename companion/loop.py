@@ -37,8 +37,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.config import Config, ConfigError, config_from_settings
-from companion.infer import Inference, TableModel, infer, model_for
-from companion.infer.common import describe_action, ideal_observation
+from companion.infer import Inference, TableModel, infer
+from companion.infer.common import describe_action
+from companion.kits import kit_for
+from companion.privacy import shared_legal_actions
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, IllegalAction, State, get_game
 from hw.panel import Panel, open_panel
@@ -51,26 +53,6 @@ log = logging.getLogger(__name__)
 #: evidence photos are stored at most about this wide (pixels; subsampled by a whole step)
 PHOTO_WIDTH = 1280
 
-#: Action fields that can name what a player holds concealed (a fossil to sell, a card, a hidden token):
-#: the shared view's legal moves leave out every action with one of them. The web page applies the same
-#: rule to whatever a session gives it (``companion.web.api.PRIVATE_ACTION_FIELDS``): it trusts no session.
-PRIVATE_ACTION_FIELDS = frozenset({"fossil", "part", "card", "cards", "hand", "token", "tile", "tiles"})
-
-
-def shared_legal_actions(state: State) -> list[dict[str, Any]]:
-    """The legal actions of the player to act as action dicts, leaving out any that names a concealed
-    holding (:data:`PRIVATE_ACTION_FIELDS`); none at a chance node (its outcomes are what is hidden) or
-    once the game is over."""
-    if state.is_terminal() or state.is_chance_node():
-        return []
-    shared = []
-    for action in state.legal_actions():
-        data = action.to_dict()
-        if not PRIVATE_ACTION_FIELDS & set(data):
-            shared.append(data)
-    return shared
-
-
 class FrameSource(Protocol):
     """``read() -> (frame, index, timestamp)``; a :mod:`vision.sources` Frame (or None) is taken too."""
 
@@ -82,23 +64,6 @@ class Pipeline(Protocol):
     grey image of the same instant when the source gives one (the Pi camera's lores stream)."""
 
     def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None: ...
-
-
-class IdealPipeline:
-    """A perfect camera: the "frame" is a :class:`Scene` and the observation is what the scene holds.
-
-    Used by tests, the benchmark's inference stage and the SIGKILL fault harness; the demo and the
-    end-to-end tests use the real vision pipeline on rendered frames instead.
-    """
-
-    def __init__(self, game: str, is_back: Callable[[str], bool]) -> None:
-        self.game = game
-        self.is_back = is_back
-
-    def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None:
-        if not isinstance(frame, Scene):
-            raise TypeError("the ideal pipeline reads scenes, not images")
-        return ideal_observation(frame, self.game, self.is_back, index, timestamp)
 
 
 class VisionPipeline:
@@ -163,9 +128,10 @@ class VisionPipeline:
             model = self.loop.model
             zones = list(model.scene(self.loop.current_state()).zones)
             hints = model.vision_hints()
+        kit = kit_for(self.game)
         calibration = self.calibration
         if calibration is None:
-            calibration = detect.auto_calibration(frame, detect.table_size_for(self.game))
+            calibration = detect.auto_calibration(frame, kit.table_size())
             if calibration is None:
                 return False  # markers not all in view yet
         if zones:
@@ -174,7 +140,7 @@ class VisionPipeline:
             colours = ColourModel.seats(calibration.colours, self.seat_colours)
         else:
             colours = ColourModel.nominal(self.seat_colours)
-        detector = detect.Detector(self.game, calibration, hints or detect.hints_for(self.game), colours)
+        detector = detect.Detector(kit.manifest(), calibration, hints or kit.hints(), colours)
         self.tracker = Tracker(detector, TrackerConfig(window=self.window))
         return True
 
@@ -274,29 +240,6 @@ def vision_pipeline(config: Config, camera: Any = None) -> VisionPipeline:
                 f"{config.source}: camera.calibration: cannot read {config.camera.calibration}: {error}"
             ) from error
     return VisionPipeline(config.game, [seat.colour for seat in config.seats], calibration)
-
-
-class SceneSource:
-    """A frame source over scenes (the ideal camera): ``show(scene)``, then ``read()`` returns it."""
-
-    def __init__(self, scene: Scene | None = None, clock: Callable[[], float] = time.monotonic) -> None:
-        self._scene = scene or Scene.with_corner_markers(800, 450)
-        self._index = -1
-        self._clock = clock
-        self._lock = threading.Lock()
-
-    def show(self, scene: Scene) -> None:
-        with self._lock:
-            self._scene = scene
-
-    @property
-    def scene(self) -> Scene:
-        return self._scene
-
-    def read(self) -> tuple[Scene, int, float]:
-        with self._lock:
-            self._index += 1
-            return self._scene, self._index, self._clock()
 
 
 @dataclass
@@ -1090,7 +1033,7 @@ class TableLoop:
 
 
 def default_model(config: Config) -> TableModel:
-    return model_for(config.game, {seat.colour: seat.name for seat in config.seats})
+    return kit_for(config.game).model({seat.colour: seat.name for seat in config.seats})
 
 
 def draw_observation(image: Any, observation: Observation) -> None:

@@ -11,7 +11,7 @@ export PYTHONHASHSEED=0
 echo "== ruff"
 "$venv/ruff" check .
 echo "== mypy"
-"$venv/mypy" engines vision hw companion
+"$venv/mypy" engines vision hw sim companion
 echo "== pytest"
 set +e
 "$venv/pytest" -q -p no:cacheprovider --timeout=900 "$@"

@@ -3,8 +3,8 @@
 Steps: check the calibration (markers where they were), decode QR codes (the whole frame, or only some
 regions with the rest carried over from a base observation), validate payloads against the game's
 manifest, map tag centres and angles to table mm, assign zones, fit the play-area lattice, then look
-for coloured pieces where the lattice predicts them (Jurassic Parts chisels on gaps; Isla Nublar camps
-and boxes on fields).
+for coloured pieces where the lattice predicts them (pegs on the gaps between tiles; camps and boxes on
+a board's fields). What the play area looks like comes in as :class:`GeometryHints` from the game's kit.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -32,23 +32,40 @@ Point = tuple[float, float]
 Rect = tuple[int, int, int, int]
 
 
+LatticeKind = Literal["hex", "square", "boards", "island"]
+PegSpots = Literal["gaps", "fields"]
+
+
 @dataclass(frozen=True)
 class GeometryHints:
-    """What the table layout says about the play area (all optional; fits estimate what is missing).
+    """What the game's table layout says about the play area (from its kit; fits estimate what is missing).
+
+    ``lattice``: how the play area is fitted: ``hex`` or ``square`` (tiles of ``lattice_kinds`` on a
+    lattice), ``boards`` (pieces on the cells of 3x3 boards whose centre tags are of ``board_kind``) or
+    ``island`` (a board frame from the corner tags ``island_corners``, NW NE SE SW; pieces of
+    ``figure_kind`` on its fields); None: no lattice. ``pegs``: where coloured pegs are looked for: on the
+    ``gaps`` between neighbouring lattice tiles, or on the island's free ``fields`` (a camp at the centre,
+    boxes on ``box_ring``). ``tile_turn``: the angle step of a tile's turns (60 on a hex lattice).
 
     ``prior``: nominal lattice (origin of cell (0, 0), pitch, angle) so cells match the engine's;
-    ``pitch``: cell spacing when there is no prior (Brunch needs one: its boards' cell size);
-    ``peg_radius_mm``: radius of chisels/camps seen from above; ``island_size`` (w, h) between the
-    island's corner tags and ``island_fields`` (column, row) -> board-frame mm from the NW corner tag.
-    ``play_zone``: only tags in this zone belong to the lattice (None: every lattice-kind tag);
-    ``table_size``: marker 0 to marker 2 in mm (for calibrating from a frame); ``camp_radius_mm`` and
-    ``box_ring`` (offsets in board-frame mm from a field's centre where equipment boxes stand): Isla Nublar;
+    ``pitch``: cell spacing when there is no prior; ``peg_radius_mm``: radius of a peg seen from above;
+    ``island_size`` (w, h) between the island's corner tags and ``island_fields`` (column, row) ->
+    board-frame mm from the NW corner tag; ``play_zone``: only tags in this zone belong to the lattice
+    (None: every lattice-kind tag); ``table_size``: marker 0 to marker 2 in mm (for calibrating from a
+    frame); ``camp_radius_mm`` and ``box_ring`` (offsets in board-frame mm from a field's centre);
     ``look_again``: re-read lattice holes enlarged (tiles too small in the picture to read at once).
     """
 
+    lattice: LatticeKind | None = None
+    lattice_kinds: tuple[str, ...] = ()
+    pegs: PegSpots | None = None
+    tile_turn: float = 90.0
     prior: LatticeFit | None = None
     pitch: float | None = None
     peg_radius_mm: float = 4.0
+    board_kind: str = "board"
+    figure_kind: str = "figure"
+    island_corners: tuple[str, ...] = ()
     island_size: tuple[float, float] | None = None
     island_fields: Mapping[tuple[int, int], Point] | None = None
     play_zone: str | None = "play"
@@ -58,25 +75,21 @@ class GeometryHints:
     look_again: bool = True
 
 
-LATTICE_KINDS = {"JP": ("tile",), "JK": ("tile", "action")}
-
-
 @dataclass
 class Detector:
-    """Reads frames of one game. Keep one per camera: it carries the calibration monitor and the last
-    lattice fit (so coordinates stay anchored from frame to frame)."""
+    """Reads frames of one game: the tags of its printed set (``manifest``) and the geometry its kit
+    describes (``hints``). Keep one per camera: it carries the calibration monitor and the last lattice fit
+    (so coordinates stay anchored from frame to frame)."""
 
-    game: str
+    manifest: tags.Manifest
     calibration: Calibration | None = None
     hints: GeometryHints = field(default_factory=GeometryHints)
     colours: ColourModel | None = None
     backend: qr.QRBackend | None = None
-    seed: int = tags.DEFAULT_SEED
     bump_tolerance_px: float = 6.0
 
     def __post_init__(self) -> None:
-        self.game = tags.game_code(self.game)
-        self.manifest = tags.manifest_for(self.game, self.seed)
+        self.game = self.manifest.game
         self.backend = self.backend or qr.get_backend()
         self.monitor = (
             CalibrationMonitor(self.calibration, self.bump_tolerance_px) if self.calibration else None
@@ -270,116 +283,136 @@ class Detector:
         return reading.zone == zone
 
     def _fit(self, readings: Mapping[str, TagReading]) -> LatticeFit | None:
+        kind = self.hints.lattice
+        if kind in ("hex", "square"):
+            return self._fit_lattice(readings, kind == "hex")
+        if kind == "boards":
+            return self._fit_boards(readings)
+        if kind == "island":
+            return self._fit_island(readings)
+        return None
+
+    def _kind_of(self, reading: TagReading) -> str | None:
+        entry = self.manifest.entry(reading.component_id)
+        return None if entry is None else entry.kind
+
+    def _fit_lattice(self, readings: Mapping[str, TagReading], hexes: bool) -> LatticeFit:
         prior = self.last_fit or self.hints.prior
-        kinds = LATTICE_KINDS.get(self.game)
-        fit: LatticeFit | None = None
-        if kinds is not None:
-            centres = {
-                r.component_id: r.center_mm
-                for r in readings.values()
-                if r.center_mm is not None
-                and self._in_play(r)
-                and (entry := self.manifest.entry(r.component_id)) is not None
-                and entry.kind in kinds
-            }
-            if self.game == "JP":
-                fit = geometry.fit_hex(centres, prior, self.hints.pitch)
-            else:
-                fit = geometry.fit_square(centres, prior, self.hints.pitch)
-            if centres:
-                self.last_fit = LatticeFit(fit.kind, fit.origin, fit.pitch, fit.angle)
-        elif self.game == "JB":
-            boards = {
-                r.component_id: (r.center_mm, r.angle)
-                for r in readings.values()
-                if r.center_mm is not None and r.component_id.startswith("BOARD-")
-            }
-            pieces = {
-                r.component_id: r.center_mm
-                for r in readings.values()
-                if r.center_mm is not None and not r.component_id.startswith("BOARD-") and self._in_play(r)
-            }
-            pitch = self.hints.pitch or (self.hints.prior.pitch if self.hints.prior else 62.0)
-            fit = geometry.fit_boards(boards, pieces, pitch, self.hints.prior)
-        elif self.game == "IN":
-            corners = {
-                r.component_id: r.center_mm
-                for r in readings.values()
-                if r.center_mm is not None and r.component_id in geometry.ISLAND_CORNERS
-            }
-            pieces = {
-                r.component_id: r.center_mm
-                for r in readings.values()
-                if r.center_mm is not None and r.component_id.startswith("DINO-")
-            }
-            size = self.hints.island_size or _corner_span(corners)
-            fields = self.hints.island_fields or {}
-            fit = geometry.fit_island(corners, size, fields, pieces)
+        centres = {
+            r.component_id: r.center_mm
+            for r in readings.values()
+            if r.center_mm is not None and self._in_play(r) and self._kind_of(r) in self.hints.lattice_kinds
+        }
+        fitter = geometry.fit_hex if hexes else geometry.fit_square
+        fit = fitter(centres, prior, self.hints.pitch)
+        if centres:
+            self.last_fit = LatticeFit(fit.kind, fit.origin, fit.pitch, fit.angle)
         return fit
+
+    def _fit_boards(self, readings: Mapping[str, TagReading]) -> LatticeFit:
+        board = self.hints.board_kind
+        boards = {
+            r.component_id: (r.center_mm, r.angle)
+            for r in readings.values()
+            if r.center_mm is not None and self._kind_of(r) == board
+        }
+        pieces = {
+            r.component_id: r.center_mm
+            for r in readings.values()
+            if r.center_mm is not None and self._kind_of(r) != board and self._in_play(r)
+        }
+        pitch = self.hints.pitch or (self.hints.prior.pitch if self.hints.prior else 62.0)
+        return geometry.fit_boards(boards, pieces, pitch, self.hints.prior)
+
+    def _fit_island(self, readings: Mapping[str, TagReading]) -> LatticeFit:
+        names = self.hints.island_corners
+        corners = {
+            r.component_id: r.center_mm
+            for r in readings.values()
+            if r.center_mm is not None and r.component_id in names
+        }
+        pieces = {
+            r.component_id: r.center_mm
+            for r in readings.values()
+            if r.center_mm is not None and self._kind_of(r) == self.hints.figure_kind
+        }
+        size = self.hints.island_size or _corner_span(corners, names)
+        return geometry.fit_island(corners, size, self.hints.island_fields or {}, pieces, names)
 
     def _pegs(
         self, image: np.ndarray, lattice: LatticeFit | None, readings: Mapping[str, TagReading]
     ) -> list[PegReading]:
         if lattice is None or self.calibration is None:
             return []
-        model = self.colours or ColourModel.nominal()
-        radius_px = 0.5 * self.hints.peg_radius_mm * self.calibration.px_per_mm(lattice.origin)
-        radius_px = max(1.5, radius_px)
-        if self.game == "JP" and lattice.cells:
-            cells = [tuple(int(v) for v in key.split(",")) for key in set(lattice.cells.values())]
-            gaps = geometry.hex_gaps(cells)
-            targets: dict[str, Point] = {}
-            targets_px: dict[str, Point] = {}
-            tag_at = {key: tag_id for tag_id, key in sorted(lattice.cells.items(), reverse=True)}
-            if gaps:
-                ends = geometry.hex_centres(lattice, [cell for gap in gaps for cell in gap]).reshape(-1, 2, 2)
-                middles = ends.mean(axis=1)
-                for (a, b), (x, y) in zip(gaps, middles):
-                    # hex_gaps gives each gap lower cell first: gap_key's own order, built directly
-                    key_a, key_b = f"{a[0]},{a[1]}", f"{b[0]},{b[1]}"
-                    key = f"{key_a}|{key_b}"
-                    targets[key] = (float(x), float(y))
-                    first, second = readings.get(tag_at.get(key_a, "")), readings.get(tag_at.get(key_b, ""))
-                    if first is not None and second is not None:
-                        # Midway between the two tiles' codes as seen: exact even where the lens bends lines.
-                        targets_px[key] = (
-                            (first.center_px[0] + second.center_px[0]) / 2.0,
-                            (first.center_px[1] + second.center_px[1]) / 2.0,
-                        )
-            return find_pegs(
-                image,
-                targets,
-                self.calibration.inverse,
-                model,
-                radius_px,
-                "chisel",
-                self.calibration.zone_at,
-                targets_px=targets_px,
-            )
-        island = self.game == "IN" and lattice.kind == "island" and "scale" in lattice.extra
-        if island and self.hints.island_fields:
-            # A figure's base covers its field; elsewhere a camp stands at the centre (its top camp's colour
-            # is what the camera sees) and boxes on a ring round it.
-            occupied = set(lattice.cells.values())
-            scale = self.calibration.px_per_mm(lattice.origin)
-            camp_px = max(1.5, 0.5 * self.hints.camp_radius_mm * scale)
-            box_px = max(1.5, 0.5 * self.hints.peg_radius_mm * scale)
-            camps: dict[str, Point] = {}
-            boxes: dict[str, Point] = {}
-            for cell, point in self.hints.island_fields.items():
-                key = cell_key(cell)
-                if key in occupied:
-                    continue
-                camps[key] = geometry.island_field_centre(lattice, point)
-                for index, (dx, dy) in enumerate(self.hints.box_ring):
-                    spot = (point[0] + dx, point[1] + dy)
-                    boxes[f"{key}#{index}"] = geometry.island_field_centre(lattice, spot)
-            to_px, zone_at = self.calibration.inverse, self.calibration.zone_at
-            found = find_pegs(image, camps, to_px, model, camp_px, "camp", zone_at)
-            for peg in find_pegs(image, boxes, to_px, model, box_px, "box", zone_at):
-                found.append(replace(peg, on=(peg.on or "").split("#")[0]))
-            return found
+        if self.hints.pegs == "gaps" and lattice.cells:
+            return self._pegs_on_gaps(image, lattice, readings)
+        island = lattice.kind == "island" and "scale" in lattice.extra
+        if self.hints.pegs == "fields" and island and self.hints.island_fields:
+            return self._pegs_on_fields(image, lattice)
         return []
+
+    def _pegs_on_gaps(
+        self, image: np.ndarray, lattice: LatticeFit, readings: Mapping[str, TagReading]
+    ) -> list[PegReading]:
+        """Chisels: a peg on the gap between two neighbouring tiles of a hex lattice."""
+        assert self.calibration is not None
+        model = self.colours or ColourModel.nominal()
+        radius_px = max(1.5, 0.5 * self.hints.peg_radius_mm * self.calibration.px_per_mm(lattice.origin))
+        cells = [tuple(int(v) for v in key.split(",")) for key in set(lattice.cells.values())]
+        gaps = geometry.hex_gaps(cells)
+        targets: dict[str, Point] = {}
+        targets_px: dict[str, Point] = {}
+        tag_at = {key: tag_id for tag_id, key in sorted(lattice.cells.items(), reverse=True)}
+        if gaps:
+            ends = geometry.hex_centres(lattice, [cell for gap in gaps for cell in gap]).reshape(-1, 2, 2)
+            middles = ends.mean(axis=1)
+            for (a, b), (x, y) in zip(gaps, middles):
+                # hex_gaps gives each gap lower cell first: gap_key's own order, built directly
+                key_a, key_b = f"{a[0]},{a[1]}", f"{b[0]},{b[1]}"
+                key = f"{key_a}|{key_b}"
+                targets[key] = (float(x), float(y))
+                first, second = readings.get(tag_at.get(key_a, "")), readings.get(tag_at.get(key_b, ""))
+                if first is not None and second is not None:
+                    # Midway between the two tiles' codes as seen: exact even where the lens bends lines.
+                    targets_px[key] = (
+                        (first.center_px[0] + second.center_px[0]) / 2.0,
+                        (first.center_px[1] + second.center_px[1]) / 2.0,
+                    )
+        return find_pegs(
+            image,
+            targets,
+            self.calibration.inverse,
+            model,
+            radius_px,
+            "chisel",
+            self.calibration.zone_at,
+            targets_px=targets_px,
+        )
+
+    def _pegs_on_fields(self, image: np.ndarray, lattice: LatticeFit) -> list[PegReading]:
+        """A figure's base covers its field; elsewhere a camp stands at the centre (its top camp's colour
+        is what the camera sees) and boxes on a ring round it."""
+        assert self.calibration is not None and self.hints.island_fields is not None
+        model = self.colours or ColourModel.nominal()
+        occupied = set(lattice.cells.values())
+        scale = self.calibration.px_per_mm(lattice.origin)
+        camp_px = max(1.5, 0.5 * self.hints.camp_radius_mm * scale)
+        box_px = max(1.5, 0.5 * self.hints.peg_radius_mm * scale)
+        camps: dict[str, Point] = {}
+        boxes: dict[str, Point] = {}
+        for cell, point in self.hints.island_fields.items():
+            key = cell_key(cell)
+            if key in occupied:
+                continue
+            camps[key] = geometry.island_field_centre(lattice, point)
+            for index, (dx, dy) in enumerate(self.hints.box_ring):
+                spot = (point[0] + dx, point[1] + dy)
+                boxes[f"{key}#{index}"] = geometry.island_field_centre(lattice, spot)
+        to_px, zone_at = self.calibration.inverse, self.calibration.zone_at
+        found = find_pegs(image, camps, to_px, model, camp_px, "camp", zone_at)
+        for peg in find_pegs(image, boxes, to_px, model, box_px, "box", zone_at):
+            found.append(replace(peg, on=(peg.on or "").split("#")[0]))
+        return found
 
 
 def _inside(point: Point, roi: Rect) -> bool:
@@ -387,115 +420,17 @@ def _inside(point: Point, roi: Rect) -> bool:
     return x <= point[0] < x + w and y <= point[1] < y + h
 
 
-def _corner_span(corners: Mapping[str, Point]) -> tuple[float, float]:
-    """Island board size when the layout does not say: from the corner tags seen (needs opposite ones)."""
-    if "BOARD-NW" in corners and "BOARD-SE" in corners:
-        (x0, y0), (x1, y1) = corners["BOARD-NW"], corners["BOARD-SE"]
-        return (abs(x1 - x0), abs(y1 - y0))
-    if "BOARD-NE" in corners and "BOARD-SW" in corners:
-        (x0, y0), (x1, y1) = corners["BOARD-SW"], corners["BOARD-NE"]
-        return (abs(x1 - x0), abs(y1 - y0))
+def _corner_span(corners: Mapping[str, Point], names: Sequence[str]) -> tuple[float, float]:
+    """Board size when the layout does not say: from opposite corner tags (``names``: NW NE SE SW)."""
+    if len(names) == 4:
+        nw, ne, se, sw = names
+        if nw in corners and se in corners:
+            (x0, y0), (x1, y1) = corners[nw], corners[se]
+            return (abs(x1 - x0), abs(y1 - y0))
+        if ne in corners and sw in corners:
+            (x0, y0), (x1, y1) = corners[sw], corners[ne]
+            return (abs(x1 - x0), abs(y1 - y0))
     return (1.0, 1.0)
-
-
-def table_size_for(game: str) -> tuple[float, float] | None:
-    """The table area (marker 0 to marker 2) of the game's default layout in :mod:`vision.tables`."""
-    return hints_for(game).table_size
-
-
-def hints_for(game: str, state: Any = None, layout: Any = None) -> GeometryHints:
-    """Geometry hints from the game's table layout in :mod:`vision.tables` (the one ``scene_for`` draws
-    with), so fitted cells are the engine's: JP slab origin and pitch; JK grid (needs the state's rows and
-    columns to place cell (0, 0)); JB grid origin and pitch (from the state's area when given)."""
-    code = tags.game_code(game)
-    try:
-        from vision import tables
-    except ImportError:
-        return GeometryHints()
-    size = (float(tables.TABLE_WIDTH), float(tables.TABLE_HEIGHT))
-    try:
-        if code == "JP":
-            from vision.tables.jurassic_parts import JurassicPartsLayout
-
-            jp = layout or JurassicPartsLayout()
-            prior = LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0)
-            return GeometryHints(prior, jp.pitch, jp.chisel_radius, table_size=(jp.width, jp.height))
-        if code == "JK":
-            from vision.tables.jurassik import JurassikLayout
-
-            jk = layout or JurassikLayout()
-            grid: LatticeFit | None = None
-            if state is not None:
-                rows, cols = int(state.rows), int(state.cols)
-                grid = LatticeFit("square", jk.cell_center(0, 0, rows, cols), jk.pitch, 0.0)
-            return GeometryHints(grid, jk.pitch, table_size=(jk.width, jk.height))
-        if code == "JB":
-            from vision.tables.jurassic_brunch import BrunchLayout
-
-            jb = layout or (BrunchLayout.for_area(state.area) if state is not None else BrunchLayout())
-            prior = LatticeFit("square", jb.origin, jb.pitch, 0.0)
-            return GeometryHints(prior, jb.pitch, table_size=(jb.width, jb.height))
-        if code == "IN":
-            from vision.tables.isla_nublar import IslaNublarLayout
-
-            if state is None:
-                import random
-
-                from engines.core import get_game
-
-                # The board is the engine's (its default data file): any fresh game has it.
-                state = get_game("isla-nublar").new_initial_state(["a", "b"], random.Random(0))
-            isl = layout or IslaNublarLayout(seats=len(state.players))
-            return island_hints(state.board, isl)
-    except (ImportError, KeyError):
-        pass
-    return GeometryHints(table_size=size)
-
-
-def island_hints(board: Any, layout: Any) -> GeometryHints:
-    """Isla Nublar: the corner tags' span and every field's centre in the board frame (mm from the NW
-    corner tag, x along the board's east), from the engine's board and the table layout's pitch."""
-    x0, y0, x1, y1 = board.extent()
-    margin = 0.95  # the layout puts the corner tags this many pitches outside the fields' extent
-    pitch = float(layout.pitch)
-    fields = {
-        (int(field.column), int(field.row)): (
-            (board.centre(field_id)[0] - (x0 - margin)) * pitch,
-            (board.centre(field_id)[1] - (y0 - margin)) * pitch,
-        )
-        for field_id, field in board.fields.items()
-    }
-    ring = 0.30 * pitch
-    box_ring = tuple(
-        (ring * math.cos(math.radians(30 + 60 * i)), -ring * math.sin(math.radians(30 + 60 * i)))
-        for i in range(6)
-    )
-    return GeometryHints(
-        pitch=pitch,
-        peg_radius_mm=float(layout.box_radius),
-        island_size=((x1 - x0 + 2 * margin) * pitch, (y1 - y0 + 2 * margin) * pitch),
-        island_fields=fields,
-        table_size=(float(layout.width), float(layout.height)),
-        camp_radius_mm=float(layout.camp_radius),
-        box_ring=box_ring,
-    )
-
-
-def zones_for(game: str, seats: int = 4) -> list[Any]:
-    """The named zones of the game's default layout for ``seats`` players (empty when unknown)."""
-    code = tags.game_code(game)
-    try:
-        if code == "JP":
-            from vision.tables.jurassic_parts import JurassicPartsLayout
-
-            return list(JurassicPartsLayout(seats=seats).zones())
-        if code == "JK":
-            from vision.tables.jurassik import JurassikLayout
-
-            return list(JurassikLayout(seats=seats).zones())
-    except (ImportError, ValueError):
-        pass
-    return []
 
 
 def auto_calibration(image: np.ndarray, table_size: tuple[float, float] | None = None) -> Calibration | None:
@@ -508,7 +443,7 @@ def auto_calibration(image: np.ndarray, table_size: tuple[float, float] | None =
 
 
 def observe(
-    game: str,
+    manifest: tags.Manifest,
     image: np.ndarray,
     calibration: Calibration | None = None,
     hints: GeometryHints | None = None,
@@ -516,5 +451,5 @@ def observe(
     **options: Any,
 ) -> Observation:
     """One-shot reading (a fresh :class:`Detector`)."""
-    detector = Detector(game, calibration, hints or GeometryHints(), colours, **options)
+    detector = Detector(manifest, calibration, hints or GeometryHints(), colours, **options)
     return detector.observe(image)

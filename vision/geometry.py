@@ -280,22 +280,23 @@ def hex_gaps(cells: Sequence[Sequence[int]]) -> list[tuple[tuple[int, int], tupl
 
 
 def tile_rotation(tag_angle: float, lattice_angle: float = 0.0) -> int:
-    """A Jurassic Parts tile's rotation rho (sixth turns CCW, 0..5) from its tag angle on the table."""
+    """A hex tile's rotation rho (sixth turns CCW, 0..5) from its tag angle on the table."""
     return round(float((tag_angle - lattice_angle) / 60.0)) % 6
 
 
-# ------------------------------------------------------------------------------------------- Brunch
+# ---------------------------------------------------------------------------------------- 3x3 boards
 def fit_boards(
     board_tags: Mapping[str, tuple[Point, float]],
     pieces: Mapping[str, Point],
     pitch: float,
     prior: LatticeFit | None = None,
 ) -> LatticeFit:
-    """Jurassic Brunch: every piece (figure, token) gets its integer (x, y) cell on the common grid of the
-    four 3x3 pasture boards; ``board_tags`` maps ``BOARD-n`` to (centre mm, tag angle) for the boards whose
-    centre tag is visible (a token or figure on the centre cell hides it) and gives each board's place and
-    quarter turns. With a ``prior`` (the layout: cell (0, 0)'s centre, pitch, angle) cells are the engine's;
-    without one the grid is aligned with the first visible board and (0, 0) is its north-west cell."""
+    """Pieces on 3x3 boards laid freely side by side: every piece gets its integer (x, y) cell on the
+    boards' common grid; ``board_tags`` maps each board's centre tag id to (centre mm, tag angle) for the
+    boards whose centre tag is visible (a token or figure on the centre cell hides it) and gives each
+    board's place and quarter turns. With a ``prior`` (the layout: cell (0, 0)'s centre, pitch, angle)
+    cells are the engine's; without one the grid is aligned with the first visible board and (0, 0) is its
+    north-west cell."""
     if prior is None:
         if board_tags:
             first_centre, first_angle = board_tags[sorted(board_tags)[0]]
@@ -336,10 +337,7 @@ def fit_boards(
     return LatticeFit("boards", square.origin, square.pitch, angle, cells, square.residual, extra)
 
 
-# -------------------------------------------------------------------------------------- Isla Nublar
-ISLAND_CORNERS = ("BOARD-NW", "BOARD-NE", "BOARD-SE", "BOARD-SW")
-
-
+# ------------------------------------------------------------------------------- a board with corners
 def flat_top_field_centre(column: int, row: int, pitch: float) -> Point:
     """Board-frame position (mm from the board's NW tag) of a field: flat-top hexes in columns, odd columns
     half a field lower (the engine's default board geometry); ``pitch`` is the centre distance."""
@@ -351,20 +349,17 @@ def fit_island(
     board_size: tuple[float, float],
     fields: Mapping[tuple[int, int], Point],
     pieces: Mapping[str, Point],
+    corner_names: Sequence[str],
     max_distance: float | None = None,
 ) -> LatticeFit:
-    """Isla Nublar: the board frame from its corner tags (``BOARD-NW``...; any two suffice), then every piece
-    is assigned the nearest field (``fields``: (column, row) -> board-frame mm from the NW tag)."""
+    """A board frame from the board's corner tags (``corner_names``: the NW, NE, SE and SW tag ids; any two
+    suffice), then every piece is assigned the nearest field (``fields``: (column, row) -> board-frame mm
+    from the NW tag)."""
     width, height = board_size
-    nominal = {
-        "BOARD-NW": (0.0, 0.0),
-        "BOARD-NE": (width, 0.0),
-        "BOARD-SE": (width, height),
-        "BOARD-SW": (0.0, height),
-    }
-    seen = [name for name in ISLAND_CORNERS if name in corner_tags]
+    nominal = dict(zip(corner_names, ((0.0, 0.0), (width, 0.0), (width, height), (0.0, height))))
+    seen = [name for name in corner_names if name in corner_tags]
     if len(seen) < 2:
-        missing = [n for n in ISLAND_CORNERS if n not in seen]
+        missing = [n for n in corner_names if n not in seen]
         return LatticeFit("island", (0.0, 0.0), 0.0, 0.0, {}, 0.0, {"missing_corners": missing})
     src = np.array([nominal[n] for n in seen])
     dst = np.array([corner_tags[n] for n in seen])

@@ -4,7 +4,7 @@ A :class:`FrameSource` has ``open()``, ``read() -> Frame | None`` (None: no new 
 ``close()``. Implementations: :class:`PiCameraSource` (picamera2, imported lazily and only on a Pi; a
 low-resolution stream for change detection beside the full-resolution one for reading),
 :class:`VideoCaptureSource` (OpenCV, a USB webcam or a video file), :class:`FolderSource` (replay of
-recorded images). The synthetic renderer's source (``vision.synthetic``) follows the same interface.
+recorded images). The synthetic camera (``sim.camera``) follows the same interface.
 
 Loss of frames is detected by *frame age*, not by return codes: :class:`WatchedSource` wraps any source,
 reports when no frame arrived for ``max_age`` seconds, and reopens it with exponential backoff, telling
@@ -245,7 +245,7 @@ class FolderSource:
 
 class TupleSource:
     """Adapts a camera whose ``read()`` returns ``(image, index, timestamp)`` (the synthetic camera,
-    :class:`vision.synthetic.SyntheticCamera`) to the :class:`FrameSource` interface."""
+    :class:`sim.camera.SyntheticCamera`) to the :class:`FrameSource` interface."""
 
     def __init__(self, camera: Any, name: str | None = None) -> None:
         self.camera = camera

@@ -1,14 +1,15 @@
-"""The DT1 tag scheme: payloads, per-game manifests, strict validation.
+"""The DT1 tag scheme: payloads, manifests of printed sets, strict validation.
 
-A tag payload is ``DT1:<GAME>:<ID>`` in the QR alphanumeric charset (CONVENTIONS.md). Every game has a
-:class:`Manifest` listing the ids of a printed set: component fronts (with what they are) and opaque back
-ids (5 characters from 0-9A-Z drawn from a seed, revealing nothing about the front). Validation never
-raises on bad input: anything that is not a tag of the current game's manifest is *counted* under a reason
-and ignored; a duplicated id is reported.
+A tag payload is ``DT1:<CODE>:<ID>`` in the QR alphanumeric charset, ``CODE`` being the game's two-letter
+tag code (``JP``). A game's kit describes what its components carry (a :class:`TagInventory`, derived from
+the engine's own component data); a :class:`Manifest` lists the ids of one printed set: named faces (with
+what they show) and opaque back ids (5 characters from 0-9A-Z drawn from a seed, revealing nothing about the
+front). Validation never raises on bad input: anything that is not a tag of the current game's manifest is
+*counted* under a reason and ignored; a duplicated id is reported.
 
 Which back belongs to which front is known only where it physically belongs: the :class:`PrintedSet` (the
 sheet printer puts a tile's front and back stickers together; the synthetic table draws the right back on
-a face-down tile). The manifest the companion loads (:func:`manifest_for`, ``<game>-manifest.json``) lists
+a face-down tile). The manifest the companion loads (``<game>-manifest.json``) lists
 the backs sorted by id, after the fronts, with nothing that names their front.
 """
 
@@ -20,27 +21,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 SCHEME = "DT1"
-GAME_CODES: dict[str, str] = {
-    "JP": "jurassic-parts",
-    "JK": "jurassik",
-    "JB": "jurassic-brunch",
-    "IN": "isla-nublar",
-}
-_NAME_TO_CODE = {name: code for code, name in GAME_CODES.items()}
-_ALIASES = {
-    "parts": "JP",
-    "jurassic_parts": "JP",
-    "jurassik-en": "JK",
-    "jurassik-es": "JK",
-    "brunch": "JB",
-    "jurassic_brunch": "JB",
-    "nublar": "IN",
-    "isla": "IN",
-    "isla_nublar": "IN",
-}
 ALPHANUMERIC = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:")
 _ID_RE = re.compile(r"^[0-9A-Z][0-9A-Z-]{0,20}$")
 BACK_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -56,23 +42,14 @@ OTHER_GAME = "other-game"
 UNKNOWN_ID = "unknown-id"
 
 
-def game_code(game: str) -> str:
-    """``"JP"``, ``"jurassic-parts"``, ``"parts"`` -> ``"JP"``; ValueError naming the known games."""
-    text = str(game).strip()
-    if text.upper() in GAME_CODES:
-        return text.upper()
-    lowered = text.lower()
-    if lowered in _NAME_TO_CODE:
-        return _NAME_TO_CODE[lowered]
-    if lowered in _ALIASES:
-        return _ALIASES[lowered]
-    known = ", ".join(f"{code} ({name})" for code, name in GAME_CODES.items())
-    raise ValueError(f"unknown game {game!r}; known: {known}")
+_CODE_RE = re.compile(r"^[A-Z][0-9A-Z]$")
 
 
-def payload(game: str, component_id: str) -> str:
-    """The payload printed on a tag; ValueError if it could not be a valid tag."""
-    code = game_code(game)
+def payload(code: str, component_id: str) -> str:
+    """The payload printed on a tag of the game with tag code ``code``; ValueError if it could not be a
+    valid tag."""
+    if not _CODE_RE.match(code):
+        raise ValueError(f"tag code {code!r} must be two characters: a letter, then a letter or digit")
     if not _ID_RE.match(component_id):
         raise ValueError(f"tag id {component_id!r} must be 0-9 A-Z and '-' (at most 21 characters)")
     return f"{SCHEME}:{code}:{component_id}"
@@ -96,7 +73,7 @@ def parse_payload(text: object) -> ParsedPayload | str:
     if len(parts) != 3:
         return MALFORMED
     _, code, component_id = parts
-    if code not in GAME_CODES or not _ID_RE.match(component_id):
+    if not _CODE_RE.match(code) or not _ID_RE.match(component_id):
         return MALFORMED
     return ParsedPayload(code, component_id)
 
@@ -133,10 +110,11 @@ class ManifestEntry:
 class Manifest:
     """Every tag id of one printed set of one game."""
 
-    game: str
+    game: str  # the tag code
     seed: int
     entries: Mapping[str, ManifestEntry]
     notes: tuple[str, ...] = ()
+    name: str = ""  # the game's name, for people reading the file
 
     def __contains__(self, component_id: object) -> bool:
         return component_id in self.entries
@@ -151,7 +129,7 @@ class Manifest:
         return {
             "scheme": SCHEME,
             "game": self.game,
-            "name": GAME_CODES[self.game],
+            "name": self.name,
             "seed": self.seed,
             "notes": list(self.notes),
             "tags": [entry.to_dict() for entry in self.entries.values()],
@@ -174,8 +152,10 @@ class Manifest:
                 tag_mm=float(row.get("tag_mm", 12.0)),
             )
             entries[entry.component_id] = entry
-        game, seed, notes = game_code(data["game"]), int(data.get("seed", 0)), tuple(data.get("notes", ()))
-        return cls(game, seed, _backs_sorted(entries), notes)
+        code, seed, notes = str(data["game"]), int(data.get("seed", 0)), tuple(data.get("notes", ()))
+        if not _CODE_RE.match(code):
+            raise ValueError(f"manifest game {code!r} is not a tag code")
+        return cls(code, seed, _backs_sorted(entries), notes, str(data.get("name", "")))
 
 
 def _backs_sorted(entries: Mapping[str, ManifestEntry]) -> dict[str, ManifestEntry]:
@@ -201,47 +181,9 @@ def opaque_ids(count: int, seed: int, avoid: Iterable[str] = ()) -> list[str]:
 
 
 #: Printed side (mm) of a version-1 code, by component kind (a version-2 code keeps the module size, so it is
-#: 25/21 larger). The table layouts (vision.tables) use 40 mm: about 3 px per module for a 2304x1296 camera
-#: framing a 1280x720 mm table.
+#: 25/21 larger). The table layouts use 40 mm: about 3 px per module for a 2304x1296 camera framing a
+#: 1280x720 mm table.
 TAG_MM = {"tile": 40.0, "action": 40.0, "token": 40.0, "figure": 40.0, "board": 40.0}
-
-
-def _jurassic_parts_backs() -> list[str]:
-    """The opaque back ids of the engine's default component set (its printed set for seed 1)."""
-    try:
-        from engines.jurassic_parts import components as jp
-    except ImportError:
-        return []
-    return [str(c.back) for c in jp.COMPONENTS]
-
-
-def _jurassic_parts_tiles() -> tuple[list[tuple[str, str, tuple[bool, ...]]], str | None]:
-    try:
-        from engines.jurassic_parts import components as jp
-    except ImportError:
-        pass
-    else:
-        rows = [(c.tile_id, c.fossil, tuple(c.rocks)) for c in jp.COMPONENTS]
-        note = "rocky edges from engines.jurassic_parts"
-        if getattr(jp, "IS_DEFAULT_ROCKS", False):
-            note += " (a generated default: check against the printed set)"
-        return rows, note
-    order = (
-        [f"BRACHIO-{p}" for _ in range(2) for p in range(1, 6)]
-        + [f"TREX-{p}" for _ in range(2) for p in range(1, 5)]
-        + [f"TRICERA-{p}" for _ in range(3) for p in range(1, 4)]
-        + [f"RAPTOR-{p}" for _ in range(5) for p in range(1, 3)]
-        + ["PTERO"] * 8
-        + ["PLANT"] * 10
-        + ["BONES"] * 3
-    )
-    no_rocks = (False,) * 6
-    return [(f"F{n:02d}", fossil, no_rocks) for n, fossil in enumerate(order, 1)], "engine absent: no rocks"
-
-
-def mirror_rocks(rocks: tuple[bool, ...]) -> tuple[bool, ...]:
-    """A tile turned over about its north-south axis: direction k shows what (3 - k) % 6 showed."""
-    return tuple(rocks[(3 - k) % 6] for k in range(6))
 
 
 @dataclass(frozen=True)
@@ -269,89 +211,63 @@ class PrintedSet:
         return [back for front, back in self.back_of.items() if kind is None or entries[front].kind == kind]
 
 
-def _build(game: str, seed: int) -> PrintedSet:
-    fronts: list[ManifestEntry] = []
-    backs_of: list[tuple[str, str, tuple[bool, ...] | None]] = []  # (front, kind, rocks) per opaque back
-    entry = ManifestEntry
-    notes: list[str] = []
-    if game == "JP":
-        rows, note = _jurassic_parts_tiles()
-        if note:
-            notes.append(note)
-        for tile_id, fossil, rocks in rows:
-            fronts.append(entry(tile_id, "front", "tile", fossil, rocks))
-            backs_of.append((tile_id, "tile", mirror_rocks(rocks)))
-    elif game == "JK":
-        for dino in range(1, 11):
-            for piece in range(1, 5):
-                name = f"D{dino}-{piece}"
-                what = f"dinosaur {dino} piece {piece}"
-                fronts.append(entry(name, "front", "tile", f"{what} skeleton"))
-                fronts.append(entry(f"{name}L", "back", "tile", f"{what} living"))
-        mix = {"ROCK": 6, "DISCARD": 4, "EXCHANGE": 4, "STEAL": 4, "TWICE": 4, "RETURN": 2}
-        for action, count in mix.items():
-            for number in range(1, count + 1):
-                fronts.append(ManifestEntry(f"{action}-{number}", "front", "action", action))
-                backs_of.append((f"{action}-{number}", "action", None))
-        fronts.append(ManifestEntry("START", "front", "tile", "START"))
-        notes.append("action tiles: the largest count of either edition (en 23, es 22) is printed")
-    elif game == "JB":
-        for board in range(1, 5):
-            fronts.append(entry(f"BOARD-{board}", "front", "board", f"pasture board {board}"))
-        for colour in ("BLUE", "ORANGE"):
-            for number in range(1, 6):
-                fronts.append(entry(f"TRI-{colour}-{number}", "front", "figure", f"triceratops {colour}"))
-        fronts.append(ManifestEntry("RAPTOR", "front", "figure", "raptor"))
-        counts = {"YUMMY": 12, "SUPER-YUMMY": 3, "BIRTH": 3, "HIDEOUT": 2, "FLOWER": 4, "STODGY": 3}
-        counts["TRAP"] = 1
-        for kind, count in counts.items():
-            for number in range(1, count + 1):
-                fronts.append(entry(f"{kind}-{number:02d}", "front", "token", kind))
-                backs_of.append((f"{kind}-{number:02d}", "token", None))
-    elif game == "IN":
-        for corner in ("NW", "NE", "SE", "SW"):
-            fronts.append(entry(f"BOARD-{corner}", "front", "board", f"island board {corner} corner"))
-        for number in range(1, 5):
-            fronts.append(ManifestEntry(f"DINO-{number}", "front", "figure", f"dinosaur figure {number}"))
-        notes.append("camps and equipment boxes are found by colour, not tags")
-    else:  # pragma: no cover - game_code() guards
-        raise ValueError(game)
-    entries = {front.component_id: front for front in fronts}
-    backs = opaque_ids(len(backs_of), seed * 7919 + sum(map(ord, game)), avoid=entries)
-    engine_backs = _jurassic_parts_backs() if game == "JP" and seed == DEFAULT_SEED else []
-    if len(engine_backs) == len(backs_of) and len(set(engine_backs) | set(entries)) == len(
-        engine_backs
-    ) + len(entries):
-        # The default printed set is the engine's default component set: same back ids, so a state's
-        # face-down tiles and the printed tags agree. Other seeds are other printed sets.
-        backs = engine_backs
+@dataclass(frozen=True)
+class TagInventory:
+    """What a game's components carry, as its kit derives it from the engine's component data.
+
+    ``faces``: every named face, in print order (a front, or a second face that shows what it is, such as
+    Jurassik's living side, with ``face="back"``); ``opaque``: the fronts whose other side is an opaque back,
+    with the rocky edges that back shows (None where the game has no rocks); ``fixed_backs``: the back ids of
+    the default printed set where the engine names them itself (one per entry of ``opaque``), else empty.
+    """
+
+    code: str
+    name: str
+    faces: tuple[ManifestEntry, ...]
+    opaque: tuple[tuple[str, tuple[bool, ...] | None], ...] = ()
+    fixed_backs: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def build_printed_set(inventory: TagInventory, seed: int = DEFAULT_SEED) -> PrintedSet:
+    """The printed set of ``inventory`` whose opaque back ids are drawn from ``seed`` (the default seed
+    uses the engine's own back ids where it has them, so a state's face-down tiles and the tags agree)."""
+    entries = {face.component_id: face for face in inventory.faces}
+    notes = list(inventory.notes)
+    code = inventory.code
+    backs = opaque_ids(len(inventory.opaque), seed * 7919 + sum(map(ord, code)), avoid=entries)
+    fixed = list(inventory.fixed_backs)
+    if (seed == DEFAULT_SEED and fixed and len(fixed) == len(inventory.opaque)
+            and len(set(fixed) | set(entries)) == len(fixed) + len(entries)):
+        backs = fixed
         notes.append("back ids: the engine's default component set")
-    back_of = {front_id: back_id for back_id, (front_id, _, _) in zip(backs, backs_of)}
-    for back_id, (_, kind, back_rocks) in zip(backs, backs_of):
-        entries[back_id] = ManifestEntry(back_id, "back", kind, "", back_rocks)
+    back_of = {front_id: back_id for back_id, (front_id, _) in zip(backs, inventory.opaque)}
+    for back_id, (front_id, back_rocks) in zip(backs, inventory.opaque):
+        entries[back_id] = ManifestEntry(back_id, "back", entries[front_id].kind, "", back_rocks)
     sized = {
         cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, TAG_MM.get(e.kind, e.tag_mm))
         for cid, e in _backs_sorted(entries).items()  # the manifest's order must not pair backs with fronts
     }
-    return PrintedSet(Manifest(game, seed, sized, tuple(notes)), back_of)
+    return PrintedSet(Manifest(code, seed, sized, tuple(notes), inventory.name), back_of)
 
 
-_CACHE: dict[tuple[str, int], PrintedSet] = {}
+@lru_cache(maxsize=512)
+def qr_matrix(payload: str) -> np.ndarray:
+    """The module matrix (True = dark) of a payload encoded as tags are: alphanumeric, ECC M, the smallest
+    version (1 or 2 for every tag); no quiet zone. ValueError for text that cannot be such a tag."""
+    import segno
 
-
-def printed_set(game: str, seed: int = DEFAULT_SEED) -> PrintedSet:
-    """A printed set of ``game`` (its opaque back ids drawn from ``seed``) with its front-back pairing:
-    for the sheet printer and the simulation's ground truth only."""
-    key = (game_code(game), int(seed))
-    if key not in _CACHE:
-        _CACHE[key] = _build(*key)
-    return _CACHE[key]
-
-
-def manifest_for(game: str, seed: int = DEFAULT_SEED) -> Manifest:
-    """The manifest of a printed set of ``game``, as the companion loads it: fronts, then the opaque backs
-    sorted by id (nothing in it pairs a back with its front)."""
-    return printed_set(game, seed).manifest
+    if not ALPHANUMERIC.issuperset(payload):
+        raise ValueError(f"cannot encode {payload!r} as an alphanumeric QR code")
+    try:
+        code = segno.make_qr(payload, error="m", mode="alphanumeric", boost_error=False)
+    except (segno.DataOverflowError, ValueError) as error:
+        raise ValueError(f"cannot encode {payload!r} as an alphanumeric QR code: {error}") from error
+    if int(code.version) > 2:
+        raise ValueError(f"payload {payload!r} needs QR version {code.version}; tags must fit version 2")
+    matrix = np.array([list(row) for row in code.matrix], dtype=bool)
+    matrix.flags.writeable = False
+    return matrix
 
 
 # ------------------------------------------------------------------------------------------ validation

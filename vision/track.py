@@ -316,13 +316,13 @@ class Tracker:
     def _signature(self, observation: Observation) -> tuple[object, ...]:
         lattice = observation.lattice
         tags = []
+        turn = self.detector.hints.tile_turn
         for tag_id, reading in sorted(observation.tags.items()):
             cell = lattice.cells.get(tag_id) if lattice is not None else None
-            turn = 60.0 if observation.game == "JP" else 90.0
             tags.append(
                 (tag_id, reading.face, reading.zone, cell, round(reading.angle / turn) % round(360 / turn))
             )
-        # the kind counts: an Isla Nublar box taken back for a camp of its colour on the same field is a move
+        # the kind counts: a box taken back for a camp of its colour on the same field is a move
         pegs = sorted((peg.kind, peg.on or "", peg.colour or "") for peg in observation.pegs)
         return (tuple(tags), tuple(pegs), observation.calibration.trusted)
 

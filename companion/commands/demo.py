@@ -11,7 +11,6 @@ returns when the game is over, for scripts).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import signal
@@ -25,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_GAME = "jurassic-parts"
-DEFAULT_COLOURS = ("red", "blue", "green")
 
 
 @dataclass
@@ -47,11 +45,11 @@ class Demo:
 
 
 def _seats(game: Any, colours_text: str) -> list[dict[str, Any]]:
+    from companion.kits import kit_for
+
     colours = [c.strip() for c in colours_text.split(",") if c.strip()] if colours_text else []
     if not colours:
-        colours = list(DEFAULT_COLOURS)
-        if game.name == "jurassic-brunch":
-            colours = ["blue", "orange"]
+        colours = list(kit_for(game.name).demo_colours)
     colours = colours[: game.max_players]
     from companion.config import SEAT_COLOURS
 
@@ -114,26 +112,11 @@ def _with_hands(camera: Any) -> Callable[[Any], None]:
 
 def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any, str]:
     """The synthetic camera and the real vision pipeline over it (detect + track)."""
-    from companion import loop as loop_module
+    from companion.loop import vision_pipeline
+    from sim.camera import SyntheticCamera
 
-    factory = getattr(loop_module, "vision_pipeline", None)
-    if factory is None:
-        with contextlib.suppress(ImportError):
-            from companion.pipeline import vision_pipeline as factory  # type: ignore[no-redef]
-    if factory is not None:
-        from vision.synthetic import SyntheticCamera
-
-        camera = SyntheticCamera(seed=seed, fps=fps)
-        return camera, factory(config, camera), "vision"
-    # The vision pipeline has not landed yet: a perfect camera over the scenes (no pictures).
-    return loop_module.SceneSource(), loop_module.IdealPipeline(
-        config.game, _is_back(config.game)), "ideal"
-
-
-def _is_back(game: str) -> Callable[[str], bool]:
-    from companion.infer import back_predicate
-
-    return back_predicate(game)
+    camera = SyntheticCamera(seed=seed, fps=fps)
+    return camera, vision_pipeline(config, camera), "vision"
 
 
 # -- output ---------------------------------------------------------------------------------------------

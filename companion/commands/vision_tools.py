@@ -59,6 +59,16 @@ def _decode(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kit(game: str) -> Any:
+    """The kit of a game given on the command line; BadInput naming the games otherwise."""
+    from companion.kits import kit_for
+
+    try:
+        return kit_for(game)
+    except KeyError as error:
+        raise BadInput(str(error.args[0])) from None
+
+
 def register(subparsers: Any) -> None:
     decode = subparsers.add_parser("decode", help="print every QR code in an image as JSON")
     decode.add_argument("image", help="image file (PNG, JPEG, ...)")
@@ -68,13 +78,16 @@ def register(subparsers: Any) -> None:
 
 
 def _tags(args: argparse.Namespace) -> int:
-    from vision import sheets, tags
+    from companion import sheets
+    from companion.kits import kit_for, kits
 
     try:
-        games = list(tags.GAME_CODES) if args.game.lower() == "all" else [tags.game_code(args.game)]
+        chosen = list(kits().values()) if args.game.lower() == "all" else [kit_for(args.game)]
         written = []
-        for game in games:
-            written += [str(path) for path in sheets.write_sheets(game, args.out, seed=args.seed)]
+        for kit in chosen:
+            written += [str(path) for path in sheets.write_sheets(kit.printed_set(args.seed), args.out)]
+    except KeyError as error:
+        return _fail(str(error.args[0]))
     except (ValueError, OSError) as error:
         return _fail(str(error))
     _print_json({"written": written})
@@ -86,19 +99,14 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     try:
         image = read_image(args.image)
-        if args.game:
-            from vision import tags
-
-            tags.game_code(args.game)
+        kit = _kit(args.game) if args.game else None
         if (args.width is None) != (args.height is None):
             raise BadInput("give both --width and --height, or neither (then the size is estimated)")
         layout = None if args.width is None else cal.corner_layout(args.width, args.height)
     except (BadInput, ValueError) as error:
         return _fail(str(error))
-    if layout is None and args.game:
-        from vision import detect
-
-        size = detect.hints_for(args.game).table_size
+    if layout is None and kit is not None:
+        size = kit.table_size()
         layout = cal.corner_layout(*size) if size else None
     try:
         calibration = cal.calibrate(image, layout, args.marker_size)
@@ -107,10 +115,10 @@ def _calibrate(args: argparse.Namespace) -> int:
         markers = {str(i): {"visible": i in found} for i in (0, 1, 2, 3)}
         _print_json({"ok": False, "problems": [str(error)], "markers": markers})
         return 1
-    if args.game:
-        from vision import detect, pegs
+    if kit is not None:
+        from vision import pegs
 
-        calibration = calibration.with_zones(detect.zones_for(args.game, args.seats))
+        calibration = calibration.with_zones(kit.zones(args.seats))
         zones = [(zone.name, zone.polygon) for zone in calibration.zones]
         calibration = calibration.with_colours(pegs.learn_seat_colours(image, calibration.homography, zones))
     report = cal.self_test(image, calibration, args.min_module_px)
@@ -127,10 +135,10 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _observe(args: argparse.Namespace) -> int:
     from vision import calibration as cal
-    from vision import detect, tags
+    from vision import detect
 
     try:
-        game = tags.game_code(args.game)
+        kit = _kit(args.game)
         image = read_image(args.image)
         calibration = cal.Calibration.load(args.calibration) if args.calibration else None
         backend = args.backend
@@ -143,11 +151,11 @@ def _observe(args: argparse.Namespace) -> int:
         from engines.core import EngineError, get_game
 
         try:
-            state = get_game(tags.GAME_CODES[game]).state_from_dict(read_json(args.state))
+            state = get_game(kit.name).state_from_dict(read_json(args.state))
         except (RulingInput, EngineError, KeyError, ValueError, TypeError) as error:
             message = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
             return _fail(f"state: {message}")
-    hints = detect.hints_for(game, state)
+    hints = kit.hints(state=state)
     if calibration is None:
         calibration = detect.auto_calibration(image, hints.table_size)
     from vision import qr
@@ -156,7 +164,7 @@ def _observe(args: argparse.Namespace) -> int:
         reader = qr.get_backend(backend)
     except ValueError as error:
         return _fail(str(error))
-    detector = detect.Detector(game, calibration, hints, backend=reader, seed=args.seed)
+    detector = detect.Detector(kit.manifest(args.seed), calibration, hints, backend=reader)
     _print_json(detector.observe(image).to_dict())
     return 0
 

@@ -63,7 +63,7 @@ def open_camera(config: Any, loop: Any = None) -> Any:
         if kind == "folder":
             return FolderSource(argument, loop=True)
         if kind == "synthetic":
-            from vision.synthetic import SyntheticCamera
+            from sim.camera import SyntheticCamera
 
             synthetic = SyntheticCamera(fps=camera.fps)
             if loop is not None:

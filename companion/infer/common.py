@@ -1,6 +1,6 @@
 """Move inference shared by every game: which legal action(s) explain what the camera now sees?
 
-The idea: a game's table layout (``vision.tables.<game>.scene_for(state, layout)``) says what the table
+The idea: a game's table layout (its kit's ``table.scene_for(state, layout)``) says what the table
 looks like in any engine state. Both that expected :class:`~vision.scene.Scene` and the stable
 :class:`~vision.observation.Observation` are reduced to a :class:`Picture` (which front tag lies where,
 how many face-down tags lie where, which coloured pegs stand where) and compared. The change from the
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Rule, State
-from vision.observation import BACK, FRONT, CalibrationStatus, Observation, PegReading, TagReading
+from vision.observation import BACK, Observation
 from vision.scene import Point, Scene, Zone
 
 #: zones where position does not matter (what lies there belongs to the zone, wherever it lies)
@@ -636,58 +636,6 @@ TURN_RULE = Rule(
     "companion",
     "Players act in turn; only the player to act may move pieces (the camera names who moved).",
 )
-
-
-def ideal_observation(
-    scene: Scene,
-    game: str,
-    is_back: Callable[[str], bool],
-    frame_index: int = 0,
-    timestamp: float = 0.0,
-) -> Observation:
-    """What a perfect camera would report for ``scene`` (tests, benchmarks and the fault harness use it;
-    the end-to-end tests and the demo read rendered frames through the real vision pipeline instead)."""
-    tags: dict[str, TagReading] = {}
-    zones: dict[str, list[str]] = {}
-    for tag in scene.tags:
-        component_id = tag.payload.rsplit(":", 1)[-1]
-        zone = scene.zone_at(tag.center)
-        x, y = tag.center
-        half = tag.size / 2
-        corners = ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
-        tags[component_id] = TagReading(
-            payload=tag.payload,
-            game=game,
-            component_id=component_id,
-            face=BACK if is_back(component_id) else FRONT,
-            center_px=tag.center,
-            corners_px=corners,
-            angle=tag.angle,
-            module_px=4.0,
-            center_mm=tag.center,
-            zone=zone,
-        )
-        if zone is not None:
-            zones.setdefault(zone, []).append(component_id)
-    pegs = tuple(
-        PegReading(
-            center_mm=peg.center,
-            colour=peg.colour,
-            confidence=1.0,
-            zone=scene.zone_at(peg.center),
-            kind="chisel",
-        )
-        for peg in scene.pegs
-    )
-    return Observation(
-        frame_index=frame_index,
-        timestamp=timestamp,
-        game=game,
-        tags=tags,
-        pegs=pegs,
-        zones={k: tuple(v) for k, v in zones.items()},
-        calibration=CalibrationStatus(state="ok", markers_seen=(0, 1, 2, 3)),
-    )
 
 
 def join(items: Iterable[str]) -> str:

@@ -10,8 +10,9 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
+from companion.privacy import shareable
 from companion.session import TableSession
-from companion.web import drawing
+from companion.web import svg
 from companion.web.validate import field, json_object, only_fields, query_int
 from engines.core import EngineError
 
@@ -42,19 +43,12 @@ def _message(error: Exception, fallback: str) -> str:
     return text[:300] or fallback
 
 
-#: Action fields that can name what a player holds concealed (a fossil to sell, a card, a hidden token).
-#: Legal moves are the active player's, so such actions would tell the table what that player hides.
-PRIVATE_ACTION_FIELDS = frozenset({"fossil", "part", "card", "cards", "hand", "token", "tile", "tiles"})
-
-
 def shared_snapshot() -> dict[str, Any]:
     """The session's snapshot with every legal move that could name a concealed holding left out."""
     snap = dict(ask(table().snapshot))
     legal = snap.get("legal")
     if isinstance(legal, list):
-        snap["legal"] = [
-            action for action in legal if isinstance(action, dict) and not PRIVATE_ACTION_FIELDS & set(action)
-        ]
+        snap["legal"] = shareable(legal)
     return snap
 
 
@@ -198,13 +192,13 @@ def board_svg() -> Response:
             event = next((e for e in ask(table().history, _game_id()) if e.get("seq") == seq), None)
         snap = {**snap, "game": game, "view": view, "split": past.get("split"), "pending": None,
                 "legal": [], "last_event": event}
-    return _svg(drawing.board_svg(snap))
+    return _svg(svg.board_svg(snap))
 
 
 @blueprint.get("/scores.svg")
 def scores_svg() -> Response:
     snap = ask(table().snapshot)
-    return _svg(drawing.score_chart_svg(ask(table().history, _game_id()), snap.get("players") or []))
+    return _svg(svg.score_chart_svg(ask(table().history, _game_id()), snap.get("players") or []))
 
 
 @blueprint.post("/press")
@@ -246,8 +240,8 @@ def new_game() -> Response:
             abort(400, description="each seat is an object {name, colour, seat}")
         only_fields(player, {"name", "colour", "seat"})
         field(player, "name", str, check=lambda n: 0 < len(n.strip()) <= 24, why="1-24 characters")
-        field(player, "colour", str, check=lambda c: c in drawing.SEAT_COLOURS,
-              why=f"one of {', '.join(drawing.SEAT_COLOURS)}")
+        field(player, "colour", str, check=lambda c: c in svg.SEAT_COLOURS,
+              why=f"one of {', '.join(svg.SEAT_COLOURS)}")
         field(player, "seat", int, required=False, check=lambda s: 0 <= s < 6)
     for name in ("options", "house_rules"):
         field(settings, name, dict, required=False)

@@ -88,7 +88,7 @@ class WebConfig:
 
 def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | None = None) -> Flask:
     """The Flask app for one live table. ``config`` is a :class:`WebConfig` or its mapping form."""
-    from companion.web import api, drawing, pages, security
+    from companion.web import api, pages, security, svg
 
     if not isinstance(config, WebConfig):
         config = WebConfig.from_mapping(config)
@@ -114,5 +114,5 @@ def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | No
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api")
     app.jinja_env.globals["web_config"] = config
-    app.jinja_env.globals["rgb"] = drawing.rgb
+    app.jinja_env.globals["rgb"] = svg.rgb
     return app

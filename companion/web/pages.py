@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from companion.web import drawing, security
+from companion.web import security, svg
 from companion.web.api import ask, shared_snapshot, table
 from companion.web.validate import query_int
 
@@ -18,7 +18,7 @@ blueprint = Blueprint("pages", __name__)
 
 def _common() -> dict[str, Any]:
     snap = shared_snapshot()
-    return {"snap": snap, "colours": _player_colours(snap), "rgb": drawing.rgb}
+    return {"snap": snap, "colours": _player_colours(snap), "rgb": svg.rgb}
 
 
 def _player_colours(snap: dict[str, Any]) -> dict[str, str]:
@@ -98,12 +98,12 @@ def when_filter(value: Any) -> str:
 @blueprint.app_template_filter("cc")
 def colour_class(colour: Any) -> str:
     """CSS class of a seat colour (the page's policy forbids inline styles)."""
-    return f"c-{colour}" if colour in drawing.SEAT_COLOURS else "c-none"
+    return f"c-{colour}" if colour in svg.SEAT_COLOURS else "c-none"
 
 
 @blueprint.app_template_filter("totals")
 def totals_filter(scores: Any) -> dict[str, int]:
-    return drawing.totals_of(scores)
+    return svg.totals_of(scores)
 
 
 @blueprint.get("/")
@@ -176,23 +176,15 @@ def setup_page() -> str:
             ],
         })
     return render_template("setup.html", page="setup", settings=ask(table().settings), games=games,
-                           calibration=ask(table().calibration), seat_colours=list(drawing.SEAT_COLOURS),
+                           calibration=ask(table().calibration), seat_colours=list(svg.SEAT_COLOURS),
                            **common)
 
 
 def installed_games() -> list[Any]:
-    """The engines that import cleanly: one broken engine must not take the setup page down with it."""
-    from engines.core import get_game
-    from engines.core.registry import ALIASES
+    """Every registered game."""
+    from engines.core import available_games, get_game
 
-    names = dict.fromkeys(["jurassic-parts", "jurassik", "jurassic-brunch", "isla-nublar", *ALIASES.values()])
-    games = []
-    for name in names:
-        try:
-            games.append(get_game(name))
-        except Exception:  # an engine that is missing or fails to import is simply not offered
-            continue
-    return games
+    return [get_game(name) for name in available_games()]
 
 
 @blueprint.get("/panel")

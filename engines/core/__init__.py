@@ -18,8 +18,15 @@ any other action.
 from engines.core.actions import Action, ActionCodec, Correct
 from engines.core.errors import EngineError, IllegalAction, InputError, StateFormatError
 from engines.core.game import CHANCE, TERMINAL, Explanation, Game, Outcome, State
-from engines.core.playout import random_playout, sample_chance
-from engines.core.registry import available_games, get_game, register_game
+from engines.core.playout import (
+    Policy,
+    playout_states,
+    random_playout,
+    sample_chance,
+    steps_from,
+    uniform_policy,
+)
+from engines.core.registry import available_games, canonical_name, get_game, register_game
 from engines.core.rules import Rule, RuleBook
 
 __all__ = [
@@ -34,13 +41,18 @@ __all__ = [
     "IllegalAction",
     "InputError",
     "Outcome",
+    "Policy",
     "Rule",
     "RuleBook",
     "State",
     "StateFormatError",
     "available_games",
+    "canonical_name",
     "get_game",
+    "playout_states",
     "random_playout",
     "register_game",
     "sample_chance",
+    "steps_from",
+    "uniform_policy",
 ]

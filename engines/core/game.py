@@ -87,8 +87,12 @@ def _is_text(name: str) -> bool:
 class Game(abc.ABC):
     """Static rules data of one game and a factory for its states."""
 
-    #: registry name, e.g. ``"jurassic-parts"``
+    #: the game's one name, e.g. ``"jurassic-parts"``
     name: ClassVar[str]
+    #: the short code printed in its tags (``DT1:JP:F07``); another spelling of the name in the registry
+    code: ClassVar[str]
+    #: other spellings people use (``"parts"``)
+    aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]

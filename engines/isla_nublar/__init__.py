@@ -12,7 +12,8 @@ from engines.isla_nublar.rules import RULEBOOK
 from engines.isla_nublar.scoring import score_card
 from engines.isla_nublar.state import IslaNublarState
 
-GAME = register_game(IslaNublarGame())
+GAME = IslaNublarGame()
+register_game(GAME)
 
 __all__ = [
     "ACTION_TYPES",

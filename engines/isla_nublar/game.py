@@ -41,6 +41,8 @@ def _draw(zone: dict[str, int], rng: random.Random) -> str:
 
 class IslaNublarGame(Game):
     name = "isla-nublar"
+    code = "IN"
+    aliases = ("nublar", "isla")
     title = "Jurassic World: Rückkehr zur Isla Nublar"
     min_players = 2
     max_players = 4

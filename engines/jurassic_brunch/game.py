@@ -26,6 +26,8 @@ from engines.jurassic_brunch.tokens import TOKEN_COUNTS
 
 class JurassicBrunch(Game):
     name = "jurassic-brunch"
+    code = "JB"
+    aliases = ("brunch",)
     title = "Jurassic Brunch"
     min_players = 2
     max_players = 2

@@ -131,6 +131,8 @@ def _kind_counts(value: Any, what: str, kinds: range) -> list[int]:
 
 class JurassicPartsGame(Game):
     name = "jurassic-parts"
+    code = "JP"
+    aliases = ("parts",)
     title = "Jurassic Parts"
     min_players = 2
     max_players = 6

@@ -107,6 +107,8 @@ def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
 
 class JurassikGame(Game):
     name = "jurassik"
+    code = "JK"
+    aliases = ("jurassik-en", "jurassik-es")
     title = "Jurassik"
     min_players = 2
     max_players = 5

@@ -42,6 +42,7 @@ class RevealPile(Action):
 
 class Nim(Game):
     name = "toy-nim"
+    code = "TN"
     title = "Toy Nim"
     min_players = 2
     max_players = 3

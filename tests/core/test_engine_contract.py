@@ -25,7 +25,8 @@ MAX_STEPS = 250  # per playout: enough to pass through every phase of these game
 
 
 def test_every_game_of_the_product_is_registered() -> None:
-    assert set(available_games()) == set(PLAYERS)
+    product = {name for name in available_games() if type(get_game(name)).__module__.startswith("engines.")}
+    assert product == set(PLAYERS)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -16,8 +16,8 @@ from companion.loop import BotDriver, Pipeline, TableLoop, vision_pipeline
 from companion.store import Store
 from engines.core import State, get_game
 from hw.panel import Panel
-from vision.synthetic import SyntheticCamera
-from vision.tables import recommended_camera
+from sim.camera import SyntheticCamera
+from sim.render import recommended_camera
 
 
 @dataclass

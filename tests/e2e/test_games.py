@@ -133,7 +133,7 @@ def test_a_chisel_out_of_turn_names_the_player(tmp_path: Path) -> None:
             else peg
             for peg in scene.pegs
         ]
-        from vision.tables import SEAT_RGB
+        from vision.scene import SEAT_RGB
 
         scene.pegs = [
             type(p)(p.center, p.colour, SEAT_RGB[p.colour], p.radius, p.height, p.label) for p in recoloured

@@ -12,7 +12,7 @@ import pytest
 from table import build_table
 from test_games import play_and_check
 
-from companion.infer.isla_nublar import IslaNublarModel
+from companion.kits.isla_nublar.model import IslaNublarModel
 from companion.loop import uniform_policy
 from engines.core import available_games
 from vision.observation import Observation

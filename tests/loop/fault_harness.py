@@ -29,9 +29,10 @@ from typing import Any
 
 from companion.config import Config
 from companion.infer import TableModel
-from companion.loop import BotDriver, IdealPipeline, Pipeline, SceneSource, TableLoop
+from companion.loop import BotDriver, Pipeline, TableLoop
 from companion.store import Store
 from engines.core import State
+from sim.ideal import IdealPipeline, SceneSource
 
 
 @dataclass

@@ -52,6 +52,7 @@ class Pass(Action):
 
 class Grab(Game):
     name = "toy-grab"
+    code = "TG"
     title = "Toy Grab"
     min_players = 2
     max_players = 4

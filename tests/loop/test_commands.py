@@ -17,11 +17,12 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.cli import main
 from companion.config import config_from_dict
-from companion.loop import IdealPipeline, TableLoop, bot_action
+from companion.loop import TableLoop, bot_action
 from companion.store import Store
 from hw.panel import Panel
-from vision.synthetic import SyntheticCamera
-from vision.tables import recommended_camera
+from sim.camera import SyntheticCamera
+from sim.ideal import IdealPipeline
+from sim.render import recommended_camera
 
 MOVES = 6
 

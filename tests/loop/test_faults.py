@@ -14,7 +14,7 @@ import pytest
 from fault_harness import run_fault_injection
 
 from companion.config import config_from_dict
-from companion.infer import back_predicate
+from companion.kits import kit_for
 from companion.loop import bot_game, default_model
 from engines.core import get_game
 
@@ -27,7 +27,7 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
     initial = game.new_initial_state(config.players, rng=random.Random(5), options=game.resolve_options({}))
     reference = bot_game(initial, 5, model=default_model(config))
     report = run_fault_injection(
-        tmp_path, config, default_model, back_predicate("jurassik"), reference, seed=5, min_kills=200
+        tmp_path, config, default_model, kit_for("jurassik").is_back, reference, seed=5, min_kills=200
     )
     assert report.finished and report.final is not None
     assert report.final.to_dict() == reference[-1].to_dict()

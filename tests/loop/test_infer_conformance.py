@@ -11,10 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.config import config_from_dict
-from companion.infer import back_predicate, ideal_observation, infer
+from companion.infer import infer
 from companion.infer.common import state_key
+from companion.kits import kit_for
 from companion.loop import default_model, uniform_policy
 from engines.core import available_games, get_game
+from sim.ideal import ideal_observation
 
 GAMES = {
     "jurassik": (["red", "blue", "green"], 400),
@@ -28,7 +30,7 @@ def check_playout(game_name: str, seed: int) -> int:
     colours, steps = GAMES[game_name]
     config = config_from_dict({"game": game_name, "seed": seed, "seats": colours})
     model = default_model(config)
-    is_back = back_predicate(game_name)
+    is_back = kit_for(game_name).is_back
     game = get_game(game_name)
     state = game.new_initial_state(colours, rng=random.Random(seed))
     rng = random.Random(seed)

@@ -12,11 +12,12 @@ from typing import Any
 from loop_toygame import GRAB, GrabState, Pass, Reveal, Take, Toy
 
 from companion.infer.common import state_key
-from companion.loop import BotDriver, IdealPipeline, SceneSource, TableLoop, bot_game
+from companion.loop import BotDriver, TableLoop, bot_game
 from companion.session import TableSession
 from companion.store import Store
 from engines.core import State
 from hw.panel import Panel
+from sim.ideal import IdealPipeline, SceneSource
 from vision.scene import Scene
 
 
@@ -161,7 +162,7 @@ def test_a_move_out_of_turn_names_the_player(toy: Toy, tmp_path: Path, mock_pane
 def test_confirm_answers_a_low_confidence_question(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     from loop_toygame import is_back
 
-    from companion.infer import ideal_observation
+    from sim.ideal import ideal_observation
     from vision.observation import CalibrationStatus
 
     loop, _ = make_loop(toy, tmp_path, mock_panel)

@@ -12,11 +12,12 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import Config, config_from_dict
+from companion.kits import kit_for
 from companion.loop import BotDriver, TableLoop, VisionPipeline, vision_pipeline
 from companion.store import Store
 from hw.panel import Panel
-from vision.synthetic import SyntheticCamera
-from vision.tables import recommended_camera
+from sim.camera import SyntheticCamera
+from sim.render import recommended_camera
 
 
 @dataclass
@@ -87,7 +88,7 @@ def test_the_colours_learned_at_calibration_make_the_colour_model(tmp_path: Path
     camera = SyntheticCamera(camera=recommended_camera(tilt=6.0), seed=1)
     frame = camera.read()
     assert frame is not None
-    found = detect.auto_calibration(frame.image, detect.table_size_for("jurassik"))
+    found = detect.auto_calibration(frame.image, kit_for("jurassik").table_size())
     assert found is not None
     learned_red = (120.0, 175.0, 160.0)  # as this camera sees red: not the nominal colour
     found.with_colours({"red": learned_red}).save(tmp_path / "calibration.json")

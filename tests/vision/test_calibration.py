@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from sim.render import CameraModel, Effects, RenderedFrame, render
 from vision import calibration as cal
-from vision.render import CameraModel, Effects, RenderedFrame, render
 from vision.scene import Scene, Tag, Zone
 
 WIDTH, HEIGHT = 900.0, 500.0

@@ -9,21 +9,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.playouts import seeded_states
 
 from companion.cli import main
+from companion.kits import kit_for
+from sim.fixtures import colours_from_card
+from sim.render import Effects, RenderedFrame, recommended_camera, render
 from vision import calibration as cal
 from vision import detect, pegs
-from vision.fixtures import colours_from_card, random_playout
 from vision.observation import Observation
-from vision.render import Effects, RenderedFrame, render
 from vision.scene import Scene
-from vision.tables import recommended_camera
 
 EFFECTS = Effects(blur=0.7, noise=2.5, vignette=0.2, gradient=0.15, jpeg_quality=85)
 
 
 def play(game: Any, players: list[str], seed: int, steps: int, options: dict[str, Any] | None = None) -> Any:
-    return random_playout(game, players, seed, steps, options)[-1]
+    return seeded_states(game, players, seed, steps, options)[-1]
 
 
 def read(
@@ -36,7 +37,7 @@ def read(
 ) -> tuple[Observation, RenderedFrame]:
     frame = render(scene, recommended_camera(tilt=tilt), EFFECTS, rng=seed)
     calibration = cal.calibrate(frame.image, cal.corner_layout(scene.width, scene.height), zones=scene.zones)
-    return detect.Detector(game, calibration, hints, colours).observe(frame.image), frame
+    return detect.Detector(kit_for(game).manifest(), calibration, hints, colours).observe(frame.image), frame
 
 
 def ids(scene: Scene) -> set[str]:
@@ -49,13 +50,13 @@ def colours() -> pegs.ColourModel:
 
 
 def test_jurassic_parts_game_in_progress(colours: pegs.ColourModel) -> None:
+    from companion.kits.jurassic_parts.table import JurassicPartsLayout, scene_for
     from engines.jurassic_parts import GAME
-    from vision.tables.jurassic_parts import JurassicPartsLayout, scene_for
 
     state = play(GAME, ["ann", "bob", "cy", "dee"], seed=5, steps=40)
     layout = JurassicPartsLayout(seats=4)
     scene = scene_for(state, layout)
-    observation, frame = read(scene, "JP", detect.hints_for("JP", layout=layout), 14.0, 5, colours)
+    observation, frame = read(scene, "JP", kit_for("JP").hints(layout), 14.0, 5, colours)
     visible = {t.payload.split(":")[2] for t in frame.tags if t.in_frame and t.visible > 0.99}
     assert set(observation.tags) == visible == ids(scene)
     on_slab = [tag for tag in scene.tags if scene.zone_at(tag.center) == "play"]
@@ -77,13 +78,13 @@ def test_jurassic_parts_game_in_progress(colours: pegs.ColourModel) -> None:
 
 
 def test_jurassik_grid_cells() -> None:
+    from companion.kits.jurassik.table import JurassikLayout, scene_for
     from engines.jurassik import GAME
-    from vision.tables.jurassik import JurassikLayout, scene_for
 
     state = play(GAME, ["p0", "p1", "p2"], seed=3, steps=12)
     layout = JurassikLayout(seats=3)
     scene = scene_for(state, layout)
-    observation, frame = read(scene, "JK", detect.hints_for("JK", state, layout), 18.0, 7)
+    observation, frame = read(scene, "JK", kit_for("JK").hints(layout, state), 18.0, 7)
     visible = {t.payload.split(":")[2] for t in frame.tags if t.in_frame}
     assert set(observation.tags) == visible == ids(scene)
     rows, cols = int(state.rows), int(state.cols)
@@ -97,13 +98,13 @@ def test_jurassik_grid_cells() -> None:
 
 
 def test_jurassic_brunch_board_cells() -> None:
+    from companion.kits.jurassic_brunch.table import BrunchLayout, scene_for
     from engines.jurassic_brunch import GAME
-    from vision.tables.jurassic_brunch import BrunchLayout, scene_for
 
     state = play(GAME, ["blue", "orange"], seed=2, steps=6, options={"arrangement": "random"})
     layout = BrunchLayout.for_area(state.area)
     scene = scene_for(state, layout)
-    observation, frame = read(scene, "JB", detect.hints_for("JB", state, layout), 10.0, 9)
+    observation, frame = read(scene, "JB", kit_for("JB").hints(layout, state), 10.0, 9)
     visible = {t.payload.split(":")[2] for t in frame.tags if t.in_frame}
     assert set(observation.tags) == visible == ids(scene)
     on_area = [
@@ -119,8 +120,8 @@ def test_calibrate_learns_seat_colours_from_the_seats_own_chisels(
 ) -> None:
     import cv2
 
+    from companion.kits.jurassic_parts.table import JurassicPartsLayout, scene_for
     from engines.jurassic_parts import GAME
-    from vision.tables.jurassic_parts import JurassicPartsLayout, scene_for
 
     state = play(GAME, ["ann", "bob", "cy", "dee"], seed=8, steps=0)
     layout = JurassicPartsLayout(seats=4)
@@ -142,16 +143,16 @@ def test_calibrate_learns_seat_colours_from_the_seats_own_chisels(
 
 
 def test_isla_nublar_figures_camps_and_boxes() -> None:
+    from companion.kits.isla_nublar.table import IslaNublarLayout, scene_for
+    from companion.kits.isla_nublar.tags import CORNER_TAGS
     from engines.isla_nublar import GAME
     from vision import geometry
-    from vision.scene import Peg
-    from vision.tables import SEAT_RGB
-    from vision.tables.isla_nublar import IslaNublarLayout, scene_for
+    from vision.scene import SEAT_RGB, Peg
 
     start = play(GAME, ["a", "b", "c"], seed=3, steps=0)
     state = play(GAME, ["a", "b", "c"], seed=3, steps=60)
     layout = IslaNublarLayout(seats=3)
-    hints = detect.hints_for("IN", state, layout)
+    hints = kit_for("IN").hints(layout, state)
     camera = recommended_camera(tilt=10.0)
     # Calibration view: the empty island (its fields are the background) and each seat's pieces at home.
     empty = scene_for(start, layout)
@@ -159,8 +160,8 @@ def test_isla_nublar_figures_camps_and_boxes() -> None:
     calibration = cal.calibrate(
         blank.image, cal.corner_layout(layout.width, layout.height), zones=empty.zones
     )
-    fit = detect.Detector("IN", calibration, hints).observe(blank.image).lattice
-    assert fit is not None and fit.extra["corners_seen"] == list(geometry.ISLAND_CORNERS)
+    fit = detect.Detector(kit_for("IN").manifest(), calibration, hints).observe(blank.image).lattice
+    assert fit is not None and fit.extra["corners_seen"] == list(CORNER_TAGS)
     spots = [geometry.island_field_centre(fit, p) for p in hints.island_fields.values()]  # type: ignore[union-attr]
     spots += [
         geometry.island_field_centre(fit, (p[0] + dx, p[1] + dy))
@@ -185,7 +186,7 @@ def test_isla_nublar_figures_camps_and_boxes() -> None:
             Peg(layout.field_center(board, field_id), colour, SEAT_RGB[colour], layout.camp_radius, 2)
         )
     frame = render(scene, camera, EFFECTS, rng=5)
-    observation = detect.Detector("IN", calibration, hints, model).observe(frame.image)
+    observation = detect.Detector(kit_for("IN").manifest(), calibration, hints, model).observe(frame.image)
     assert set(observation.tags) == ids(scene)
 
     def key(field_id: str) -> str:
@@ -209,13 +210,13 @@ def test_isla_nublar_figures_camps_and_boxes() -> None:
 
 
 def test_brunch_boards_placed_free_are_found_from_their_tags() -> None:
+    from companion.kits.jurassic_brunch.table import BrunchLayout, scene_for
     from engines.jurassic_brunch import GAME
-    from vision.tables.jurassic_brunch import BrunchLayout, scene_for
 
     state = play(GAME, ["blue", "orange"], seed=2, steps=0, options={"arrangement": "random"})
     layout = BrunchLayout.for_area(state.area)
     scene = scene_for(state, layout, boards_only=True)  # setup: every board's centre tag in sight
-    observation, _ = read(scene, "JB", detect.hints_for("JB", state, layout), 12.0, 3)
+    observation, _ = read(scene, "JB", kit_for("JB").hints(layout, state), 12.0, 3)
     assert observation.lattice is not None
     boards = observation.lattice.extra["boards"]
     assert set(boards) == {board.board_id for board in state.area.boards}
@@ -231,8 +232,8 @@ def test_observe_with_the_state_gives_the_engines_cells(
 ) -> None:
     import cv2
 
+    from companion.kits.jurassik.table import JurassikLayout, scene_for
     from engines.jurassik import GAME
-    from vision.tables.jurassik import JurassikLayout, scene_for
 
     state = play(GAME, ["p0", "p1", "p2"], seed=6, steps=5)
     layout = JurassikLayout(seats=3)

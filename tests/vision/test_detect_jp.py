@@ -6,14 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.slab import jp_back_of, jp_hints, jp_manifest
 
 from companion.cli import main
+from companion.kits import kit_for
+from sim.fixtures import SlabTruth, colours_from_card, jp_slab_scene
+from sim.render import Effects, RenderedFrame, recommended_camera, render
 from vision import calibration as cal
 from vision import detect, pegs
-from vision.fixtures import SlabTruth, colours_from_card, jp_slab_scene
 from vision.observation import LatticeFit, Observation
-from vision.render import Effects, RenderedFrame, render
-from vision.tables import recommended_camera
+
+JP_BACK_OF = jp_back_of()
 
 EFFECTS = Effects(blur=0.8, noise=3.0, vignette=0.2, gradient=0.2, jpeg_quality=80)
 
@@ -24,11 +27,12 @@ def colours() -> pegs.ColourModel:
 
 
 def _read(tilt: float, seed: int, colours: pegs.ColourModel) -> tuple[Observation, SlabTruth, RenderedFrame]:
-    scene, truth = jp_slab_scene(seed=seed)
+    scene, truth = jp_slab_scene(back_of=JP_BACK_OF, seed=seed)
     frame = render(scene, recommended_camera(tilt=tilt), EFFECTS, rng=seed)
     calibration = cal.calibrate(frame.image, cal.corner_layout(1280.0, 720.0), zones=scene.zones)
-    hints = detect.GeometryHints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
-    return detect.Detector("JP", calibration, hints, colours).observe(frame.image, 7, 1.5), truth, frame
+    hints = jp_hints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    detector = detect.Detector(jp_manifest(), calibration, hints, colours)
+    return detector.observe(frame.image, 7, 1.5), truth, frame
 
 
 @pytest.mark.parametrize(("tilt", "seed"), [(0.0, 11), (25.0, 12)])
@@ -53,13 +57,13 @@ def test_every_tag_cell_rotation_and_peg_is_read(tilt: float, seed: int, colours
 
 
 def test_other_games_and_junk_are_counted_not_trusted(colours: pegs.ColourModel) -> None:
-    scene, _ = jp_slab_scene(tiles=10, pegs=0, seed=3)
+    scene, _ = jp_slab_scene(back_of=JP_BACK_OF, tiles=10, pegs=0, seed=3)
     scene.tags[0] = type(scene.tags[0])("DT1:JK:D1-1", scene.tags[0].center, 0.0, scene.tags[0].size)
     scene.tags[1] = type(scene.tags[1])("HELLO WORLD", scene.tags[1].center, 0.0, scene.tags[1].size)
     scene.tags[2] = type(scene.tags[2])(scene.tags[3].payload, scene.tags[2].center, 0.0, scene.tags[2].size)
     frame = render(scene, recommended_camera(), Effects(), rng=1)
     calibration = cal.calibrate(frame.image, cal.corner_layout(1280.0, 720.0))
-    observation = detect.Detector("JP", calibration, colours=colours).observe(frame.image)
+    observation = detect.Detector(kit_for("JP").manifest(), calibration, colours=colours).observe(frame.image)
     assert observation.rejected == {"other-game": 1, "other-scheme": 1}
     duplicate = scene.tags[3].payload.split(":")[2]
     assert observation.duplicates == (duplicate,)
@@ -67,9 +71,9 @@ def test_other_games_and_junk_are_counted_not_trusted(colours: pegs.ColourModel)
 
 
 def test_uncalibrated_reading_gives_pixels_only() -> None:
-    scene, _ = jp_slab_scene(tiles=6, pegs=0, seed=4)
+    scene, _ = jp_slab_scene(back_of=JP_BACK_OF, tiles=6, pegs=0, seed=4)
     frame = render(scene, recommended_camera(), Effects(), rng=1)
-    observation = detect.Detector("JP").observe(frame.image)
+    observation = detect.Detector(kit_for("JP").manifest()).observe(frame.image)
     assert len(observation.tags) == 6
     assert observation.calibration.state == "uncalibrated" and observation.lattice is None
     assert all(reading.center_mm is None for reading in observation.tags.values())
@@ -78,7 +82,7 @@ def test_uncalibrated_reading_gives_pixels_only() -> None:
 def test_observe_command_prints_the_observation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import cv2
 
-    scene, truth = jp_slab_scene(tiles=12, pegs=3, seed=5)
+    scene, truth = jp_slab_scene(back_of=JP_BACK_OF, tiles=12, pegs=3, seed=5)
     frame = render(scene, recommended_camera(tilt=8.0), EFFECTS, rng=2)
     path = tmp_path / "frame.jpg"
     cv2.imwrite(str(path), frame.image)
@@ -101,7 +105,7 @@ def test_a_lens_with_barrel_distortion_still_reads_cells_and_chisels(colours: pe
     import cv2
     import numpy as np
 
-    scene, truth = jp_slab_scene(seed=4)
+    scene, truth = jp_slab_scene(back_of=JP_BACK_OF, seed=4)
     image = render(
         scene, recommended_camera(tilt=5.0), Effects(blur=0.7, noise=2.0, jpeg_quality=85), rng=1
     ).image
@@ -112,7 +116,7 @@ def test_a_lens_with_barrel_distortion_still_reads_cells_and_chisels(colours: pe
     image = cv2.remap(image, x * bend * (w / 2) + w / 2, y * bend * (w / 2) + h / 2, cv2.INTER_LINEAR)
     calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0), zones=scene.zones)
     assert calibration.reprojection_mm > 1.0  # the plane fit feels the bent lines...
-    hints = detect.GeometryHints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
-    observation = detect.Detector("JP", calibration, hints, colours).observe(image)
+    hints = jp_hints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    observation = detect.Detector(kit_for("JP").manifest(), calibration, hints, colours).observe(image)
     assert {k: observation.cell_of(k) for k in truth.cells} == truth.cells  # ...the reading does not
     assert {peg.on: peg.colour for peg in observation.pegs} == truth.pegs

@@ -126,6 +126,9 @@ def test_boards_fit_places_pieces_on_the_common_grid() -> None:
     assert fit.extra["board_of_cell"]["4,1"] == "BOARD-2"
 
 
+CORNERS = ("BOARD-NW", "BOARD-NE", "BOARD-SE", "BOARD-SW")
+
+
 @pytest.mark.parametrize("hidden", [(), ("BOARD-SE",), ("BOARD-NE", "BOARD-SW")])
 def test_island_fit_assigns_pieces_to_fields(hidden: tuple[str, ...]) -> None:
     pitch = 50.0
@@ -139,11 +142,11 @@ def test_island_fit_assigns_pieces_to_fields(hidden: tuple[str, ...]) -> None:
 
     corners = {
         name: place(p)
-        for name, p in zip(geometry.ISLAND_CORNERS, [(0, 0), (size[0], 0), size, (0, size[1])])
+        for name, p in zip(CORNERS, [(0, 0), (size[0], 0), size, (0, size[1])])
         if name not in hidden
     }
     pieces = {"DINO-1": place(fields[(3, 2)]), "DINO-2": place(fields[(6, 4)])}
-    fit = geometry.fit_island(corners, size, fields, pieces)
+    fit = geometry.fit_island(corners, size, fields, pieces, CORNERS)
     assert fit.cells == {"DINO-1": cell_key((3, 2)), "DINO-2": cell_key((6, 4))}
     assert abs(fit.angle - angle) < 0.5
     centre = geometry.island_field_centre(fit, fields[(3, 2)])

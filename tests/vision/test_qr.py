@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from sim.stamps import code_corners, stamp_qr
 from vision import qr
-from vision.stamps import code_corners, stamp_qr
 
 PLACES = [
     ("DT1:JP:F07", (150.0, 140.0), 0.0),

@@ -8,28 +8,33 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.kits import kit_for
 from vision import tags
-from vision.stamps import qr_matrix
+
+
+def mirror_rocks(rocks: tuple[bool, ...]) -> tuple[bool, ...]:
+    """A tile turned over about its north-south axis: direction k shows what (3 - k) % 6 showed."""
+    return tuple(rocks[(3 - k) % 6] for k in range(6))
 
 
 def test_payload_and_parse_round_trip() -> None:
-    text = tags.payload("jurassic-parts", "F07")
+    text = tags.payload("JP", "F07")
     assert text == "DT1:JP:F07"
     parsed = tags.parse_payload(text)
     assert isinstance(parsed, tags.ParsedPayload)
     assert (parsed.game, parsed.component_id) == ("JP", "F07")
 
 
-@pytest.mark.parametrize("game", list(tags.GAME_CODES))
+@pytest.mark.parametrize("game", ["JP", "JK", "JB", "IN"])
 def test_every_manifest_payload_fits_a_version_1_or_2_code(game: str) -> None:
-    manifest = tags.manifest_for(game)
+    manifest = kit_for(game).manifest()
     for text in manifest.payloads():
         assert set(text) <= tags.ALPHANUMERIC
-        assert qr_matrix(text).shape[0] in (21, 25)
+        assert tags.qr_matrix(text).shape[0] in (21, 25)
 
 
 def test_jurassic_parts_manifest_lists_58_tiles_with_fossils_rocks_and_mirrored_backs() -> None:
-    manifest = tags.manifest_for("JP")
+    manifest = kit_for("JP").manifest()
     fronts = [e for e in manifest.entries.values() if e.face == "front"]
     backs = [e for e in manifest.entries.values() if e.face == "back"]
     assert len(fronts) == 58 and len(backs) == 58
@@ -37,23 +42,24 @@ def test_jurassic_parts_manifest_lists_58_tiles_with_fossils_rocks_and_mirrored_
     assert all(e.component and e.rocks is not None and len(e.rocks) == 6 for e in fronts)
     # backs reveal nothing: no component name; their rock multiset matches the fronts' mirrored rocks
     assert all(e.component == "" and e.rocks is not None for e in backs)
-    assert sorted(tags.mirror_rocks(e.rocks or ()) for e in fronts) == sorted(e.rocks or () for e in backs)
+    assert sorted(mirror_rocks(e.rocks or ()) for e in fronts) == sorted(e.rocks or () for e in backs)
     assert all(len(e.component_id) == 5 for e in backs)
 
 
 def test_back_ids_depend_on_the_seed_only() -> None:
-    first = {e.component_id for e in tags.manifest_for("JB", 1).entries.values() if e.face == "back"}
-    again = {e.component_id for e in tags._build("JB", 1).manifest.entries.values() if e.face == "back"}
-    other = {e.component_id for e in tags.manifest_for("JB", 2).entries.values() if e.face == "back"}
+    first = {e.component_id for e in kit_for("JB").manifest(1).entries.values() if e.face == "back"}
+    rebuilt = tags.build_printed_set(kit_for("JB").inventory(), 1).manifest
+    again = {e.component_id for e in rebuilt.entries.values() if e.face == "back"}
+    other = {e.component_id for e in kit_for("JB").manifest(2).entries.values() if e.face == "back"}
     assert first == again and first != other and len(first) == 28
 
 
 @pytest.mark.parametrize("game", ["JP", "JK", "JB"])
 @pytest.mark.parametrize("seed", [1, 2, 7])
 def test_the_loaded_manifest_cannot_pair_a_back_with_its_front(game: str, seed: int) -> None:
-    printed = tags.printed_set(game, seed)
+    printed = kit_for(game).printed_set(seed)
     loaded = tags.Manifest.from_dict(json.loads(printed.manifest.to_json()))  # as `companion tags` writes it
-    assert loaded.entries == tags.manifest_for(game, seed).entries
+    assert loaded.entries == kit_for(game).manifest(seed).entries
     rows = [entry.to_dict() for entry in loaded.entries.values()]
     opaque = [row for row in rows if row["face"] == "back" and "component" not in row]
     assert sorted(row["id"] for row in opaque) == sorted(printed.back_of.values())
@@ -71,7 +77,7 @@ def test_the_loaded_manifest_cannot_pair_a_back_with_its_front(game: str, seed: 
         back = loaded.entries[back_id]
         front_rocks = fronts[front_id].get("rocks")
         assert back.rocks == (
-            None if front_rocks is None else tags.mirror_rocks(tuple(map(bool, front_rocks)))
+            None if front_rocks is None else mirror_rocks(tuple(map(bool, front_rocks)))
         )
     # the printed set keeps the pairing (the sheets and the synthetic table need it), in the fronts' order
     assert list(printed.back_of) == [row["id"] for row in rows if row["id"] in printed.back_of]
@@ -83,7 +89,7 @@ def test_the_loaded_manifest_cannot_pair_a_back_with_its_front(game: str, seed: 
 
 
 def test_a_manifest_file_in_the_fronts_order_is_read_with_its_backs_sorted() -> None:
-    printed = tags.printed_set("JP", 4)
+    printed = kit_for("JP").printed_set(4)
     data = printed.manifest.to_dict()
     by_id = {row["id"]: row for row in data["tags"]}
     fronts = [row for row in data["tags"] if row["face"] == "front"]
@@ -98,22 +104,26 @@ def test_only_the_sheet_printer_and_the_simulation_use_the_pairing() -> None:
     root = Path(__file__).resolve().parents[2]
     users = {
         str(path.relative_to(root))
-        for folder in ("vision", "companion", "hw")
+        for folder in ("vision", "companion", "hw", "sim")
         for path in (root / folder).rglob("*.py")
         if any(name in path.read_text(encoding="utf-8") for name in ("printed_set", "back_of", "front_of"))
     }
-    simulation = {"vision/fixtures.py", "vision/tables/__init__.py", "vision/tables/jurassic_parts.py"}
-    assert users == {"vision/tags.py", "vision/sheets.py"} | simulation
+    kits = {f"companion/kits/{game}/tags.py" for game in ("jurassic_parts", "jurassik", "jurassic_brunch",
+                                                          "isla_nublar")}
+    printing = {"vision/tags.py", "companion/kits/kit.py", "companion/sheets.py",
+                "companion/commands/vision_tools.py"}
+    simulation = {"sim/fixtures.py", "companion/kits/jurassic_parts/table.py"}  # the table's ground truth
+    assert users == printing | kits | simulation
 
 
 def test_manifest_json_round_trip() -> None:
-    manifest = tags.manifest_for("JK")
+    manifest = kit_for("JK").manifest()
     again = tags.Manifest.from_dict(manifest.to_dict())
     assert again.entries == manifest.entries
 
 
 def test_validator_counts_rejections_and_reports_duplicates() -> None:
-    validator = tags.TagValidator(tags.manifest_for("JP"))
+    validator = tags.TagValidator(kit_for("JP").manifest())
     assert validator.check("DT1:JP:F01") is not None
     assert validator.check("DT1:JP:F01") is None
     assert validator.check("DT1:JK:D1-1") is None
@@ -132,8 +142,14 @@ def test_validator_counts_rejections_and_reports_duplicates() -> None:
 
 
 def test_unknown_game_is_named() -> None:
-    with pytest.raises(ValueError, match="unknown game"):
-        tags.game_code("chess")
+    with pytest.raises(KeyError, match="unknown game"):
+        kit_for("chess")
+
+
+def test_a_tag_code_is_two_letters_or_a_letter_and_a_digit() -> None:
+    with pytest.raises(ValueError, match="tag code"):
+        tags.payload("jurassic-parts", "F07")
+    assert tags.parse_payload("DT1:J:F07") == tags.MALFORMED
 
 
 _CHARS = st.sampled_from([*sorted(tags.ALPHANUMERIC), "_", "a", "é", "\x00", "\n"])
@@ -155,7 +171,7 @@ _CHARS = st.sampled_from([*sorted(tags.ALPHANUMERIC), "_", "a", "é", "\x00", "\
     )
 )
 def test_bad_payloads_never_raise_and_are_counted(text: object) -> None:
-    validator = tags.TagValidator(tags.manifest_for("JP"))
+    validator = tags.TagValidator(kit_for("JP").manifest())
     result = validator.check(text)
     if result is None:
         assert sum(validator.rejected.values()) == 1

@@ -8,15 +8,17 @@ import random
 
 import numpy as np
 import pytest
+from helpers.slab import jp_back_of, jp_hints, jp_manifest
 
+from sim.fixtures import SlabTruth, jp_slab_scene
+from sim.render import Effects, make_hand, recommended_camera, render
 from vision import calibration as cal
 from vision import detect
-from vision.fixtures import SlabTruth, jp_slab_scene
 from vision.observation import LatticeFit, Observation
-from vision.render import Effects, make_hand, render
 from vision.scene import Scene
-from vision.tables import recommended_camera
 from vision.track import Expectations, Tracker, TrackerConfig
+
+JP_BACK_OF = jp_back_of()
 
 EFFECTS = Effects(blur=0.7, noise=2.5, vignette=0.2, gradient=0.15, jpeg_quality=85)
 CAMERA = recommended_camera(tilt=12.0)
@@ -28,14 +30,14 @@ def _frame(scene: Scene, seed: int) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def table() -> tuple[Scene, SlabTruth]:
-    return jp_slab_scene(tiles=30, pegs=8, seed=21, backs=2)
+    return jp_slab_scene(back_of=JP_BACK_OF, tiles=30, pegs=8, seed=21, backs=2)
 
 
 def _tracker(scene: Scene, truth: SlabTruth, window: int = 3) -> Tracker:
     image = _frame(scene, 100)
     calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0), zones=scene.zones)
-    hints = detect.GeometryHints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
-    return Tracker(detect.Detector("JP", calibration, hints), TrackerConfig(window=window))
+    hints = jp_hints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    return Tracker(detect.Detector(jp_manifest(), calibration, hints), TrackerConfig(window=window))
 
 
 def test_hand_over_the_table_holds_then_a_real_change_commits_after_the_window(

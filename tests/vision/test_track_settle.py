@@ -8,6 +8,7 @@ rendered frames elsewhere); every frame is a different picture so that each one 
 from __future__ import annotations
 
 import numpy as np
+from helpers.slab import jp_manifest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ class ScriptedReader(Detector):
     """A detector whose readings are given in advance, one per frame."""
 
     def __init__(self, script: list[frozenset[str]]) -> None:
-        super().__init__("JP")
+        super().__init__(jp_manifest())
         self.script = list(script)
 
     def observe(  # type: ignore[override]

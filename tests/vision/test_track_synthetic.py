@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.kits import kit_for
 from engines.core import CHANCE, TERMINAL
+from sim.camera import SyntheticCamera
+from sim.render import Effects, recommended_camera
 from vision import calibration as cal
 from vision import detect
-from vision.render import Effects
 from vision.sources import TupleSource
-from vision.synthetic import SyntheticCamera
-from vision.tables import recommended_camera
 from vision.track import Tracker, TrackerConfig
 
 
@@ -33,7 +33,7 @@ def _state(seed: int, steps: int) -> Any:
 
 
 def test_hands_never_commit_a_false_change_and_a_real_move_commits_once() -> None:
-    from vision.tables.jurassic_parts import JurassicPartsIds, JurassicPartsLayout, scene_for
+    from companion.kits.jurassic_parts.table import JurassicPartsIds, JurassicPartsLayout, scene_for
 
     layout = JurassicPartsLayout(seats=3)
     ids = JurassicPartsIds()
@@ -49,7 +49,8 @@ def test_hands_never_commit_a_false_change_and_a_real_move_commits_once() -> Non
         first.image, cal.corner_layout(layout.width, layout.height), zones=before.zones
     )
     tracker = Tracker(
-        detect.Detector("JP", calibration, detect.hints_for("JP", layout=layout)), TrackerConfig(window=3)
+        detect.Detector(kit_for("JP").manifest(), calibration, kit_for("JP").hints(layout)),
+        TrackerConfig(window=3),
     )
     tracker.update(first.image, first.index, first.timestamp)
     truth = {tag.payload.split(":")[2] for tag in before.tags}

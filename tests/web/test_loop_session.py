@@ -11,13 +11,14 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import config_from_dict
-from companion.infer import back_predicate
-from companion.loop import PRIVATE_ACTION_FIELDS, IdealPipeline, SceneSource, TableLoop, shared_legal_actions
+from companion.kits import kit_for
+from companion.loop import TableLoop
+from companion.privacy import PRIVATE_ACTION_FIELDS, shared_legal_actions
 from companion.store import Store
 from companion.web import WebConfig, create_app
-from companion.web.api import PRIVATE_ACTION_FIELDS as WEB_PRIVATE_ACTION_FIELDS
 from engines.core import get_game
 from hw.panel import Panel
+from sim.ideal import IdealPipeline, SceneSource
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def jp_loop(tmp_path: Path) -> Iterator[TableLoop]:
     panel = Panel(config.pins, ["red", "blue", "green"], pin_factory=factory, start=False)
     source = SceneSource()
     loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
-                     pipeline=IdealPipeline(config.game, back_predicate(config.game)))
+                     pipeline=IdealPipeline(config.game, kit_for(config.game).is_back))
     source.show(loop.model.scene(loop.state))
     yield loop
     loop.close()
@@ -50,7 +51,6 @@ def test_the_legal_chisel_gaps_are_ringed_on_the_table_diagram(jp_loop: TableLoo
 
 
 def test_legal_moves_never_name_a_concealed_holding() -> None:
-    assert PRIVATE_ACTION_FIELDS == WEB_PRIVATE_ACTION_FIELDS  # the page's filter and the loop's: one rule
     # Isla Nublar's card plays name the cards in a hand: none of them reaches the shared view
     game = get_game("isla-nublar")
     state = game.new_initial_state(["red", "blue"], rng=random.Random(3))

@@ -1,0 +1,81 @@
+"""Isla Nublar at the table: the island board between the seats, camps and boxes found by colour on its
+fields, the dinosaur figures by their tags."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.infer import TableModel
+from companion.kits import register_kit
+from companion.kits.isla_nublar import table
+from companion.kits.isla_nublar.diagram import island_svg
+from companion.kits.isla_nublar.model import IslaNublarModel
+from companion.kits.isla_nublar.tags import CORNER_TAGS, INVENTORY
+from companion.kits.kit import Kit
+from engines.core import State
+from engines.isla_nublar.board import Board, default_board
+from vision.detect import GeometryHints
+from vision.scene import Scene
+from vision.tags import TagInventory
+
+
+def island_hints(board: Board, layout: table.IslaNublarLayout) -> GeometryHints:
+    """The corner tags' span and every field's centre in the board frame (mm from the NW corner tag, x
+    along the board's east), from the engine's board and the table layout's pitch."""
+    x0, y0, x1, y1 = board.extent()
+    margin = layout.corner_margin
+    pitch = float(layout.pitch)
+    fields = {
+        (int(field.column), int(field.row)): (
+            (board.centre(field_id)[0] - (x0 - margin)) * pitch,
+            (board.centre(field_id)[1] - (y0 - margin)) * pitch,
+        )
+        for field_id, field in board.fields.items()
+    }
+    ring = 0.30 * pitch
+    box_ring = tuple(
+        (ring * math.cos(math.radians(30 + 60 * i)), -ring * math.sin(math.radians(30 + 60 * i)))
+        for i in range(6)
+    )
+    return GeometryHints(
+        lattice="island",
+        pegs="fields",
+        island_corners=CORNER_TAGS,
+        figure_kind="figure",
+        pitch=pitch,
+        peg_radius_mm=float(layout.box_radius),
+        island_size=((x1 - x0 + 2 * margin) * pitch, (y1 - y0 + 2 * margin) * pitch),
+        island_fields=fields,
+        table_size=(float(layout.width), float(layout.height)),
+        camp_radius_mm=float(layout.camp_radius),
+        box_ring=box_ring,
+    )
+
+
+class IslaNublarKit(Kit):
+    name = "isla-nublar"
+
+    def inventory(self) -> TagInventory:
+        return INVENTORY
+
+    def layout(self, colours: Sequence[str]) -> table.IslaNublarLayout:
+        return table.IslaNublarLayout(seats=len(colours), colours=tuple(colours))
+
+    def scene(self, state: State, layout: Any = None) -> Scene:
+        return table.scene_for(state, layout)
+
+    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+        board = getattr(state, "board", None) or default_board()
+        seats = len(state.players) if state is not None else 2
+        return island_hints(board, layout or table.IslaNublarLayout(seats=seats))
+
+    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+        return IslaNublarModel(self.is_back, players_by_colour, layout)
+
+    def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
+        return island_svg(view, snapshot, snapshot.get("players") or [])
+
+
+KIT = register_kit(IslaNublarKit())

@@ -1,0 +1,52 @@
+"""Jurassic Brunch at the table: four pasture boards laid freely, figures and grass tokens on their cells."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.infer import TableModel
+from companion.kits import register_kit
+from companion.kits.jurassic_brunch import table
+from companion.kits.jurassic_brunch.diagram import pasture_svg
+from companion.kits.jurassic_brunch.tags import INVENTORY
+from companion.kits.kit import Kit
+from engines.core import State
+from vision.detect import GeometryHints
+from vision.observation import LatticeFit
+from vision.scene import Scene
+from vision.tags import TagInventory
+
+
+class JurassicBrunchKit(Kit):
+    name = "jurassic-brunch"
+    demo_colours = ("blue", "orange")
+
+    def inventory(self) -> TagInventory:
+        return INVENTORY
+
+    def layout(self, colours: Sequence[str]) -> table.BrunchLayout:
+        return table.BrunchLayout()
+
+    def scene(self, state: State, layout: Any = None) -> Scene:
+        return table.scene_for(state, layout)
+
+    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+        area = getattr(state, "area", None)
+        jb = layout or (table.BrunchLayout.for_area(area) if area is not None else table.BrunchLayout())
+        return GeometryHints(
+            lattice="boards", board_kind="board", prior=LatticeFit("square", jb.origin, jb.pitch, 0.0),
+            pitch=jb.pitch, table_size=(jb.width, jb.height),
+        )
+
+    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+        def scene(state: State) -> Scene:
+            return table.scene_for(state, layout)
+
+        return TableModel(scene, self.is_back, players_by_colour)
+
+    def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
+        return pasture_svg(view, snapshot, snapshot.get("players") or [])
+
+
+KIT = register_kit(JurassicBrunchKit())

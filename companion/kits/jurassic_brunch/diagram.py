@@ -1,0 +1,80 @@
+"""The Jurassic Brunch diagram: the four pasture boards, figures and grass tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.web.svg import attr, cell_of_value, rgb
+
+
+def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
+                         players: Sequence[Mapping[str, Any]]) -> str:
+    """The pasture: four 3x3 boards, face-down grass tokens, triceratops in their owners' colours (a "z"
+    when asleep), the raptor, and the cell of the last move ringed."""
+    cell, pad = 56, 18
+    centres = [c for c in (cell_of_value(b.get("centre")) for b in view["area"]["boards"]) if c]
+    cells = {(x + dx, y + dy) for x, y in centres for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    min_x, min_y = min(x for x, _ in cells), min(y for _, y in cells)
+    max_x, max_y = max(x for x, _ in cells), max(y for _, y in cells)
+    width = (max_x - min_x + 1) * cell + 2 * pad
+    height = (max_y - min_y + 1) * cell + 2 * pad + 34
+
+    def at(c: tuple[int, int]) -> tuple[float, float]:
+        return pad + (c[0] - min_x) * cell, pad + (c[1] - min_y) * cell
+
+    colour_by_player = {str(p.get("name")): str(p.get("colour", "")) for p in players}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+           'aria-label="the pasture" font-family="DejaVu Sans, sans-serif">',
+           f'<rect width="{width}" height="{height}" rx="10" fill="#e6efd2"/>']
+    for square in sorted(cells):
+        x, y = at(square)
+        out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" fill="#b9d48f" '
+                   'stroke="#8aa865"/>')
+    for cx, cy in centres:
+        x, y = at((cx - 1, cy - 1))
+        out.append(f'<rect x="{x}" y="{y}" width="{3 * cell}" height="{3 * cell}" fill="none" '
+                   'stroke="#4d6b2f" stroke-width="3" rx="4"/>')
+    for grass in (cell_of_value(g) for g in view.get("grass", [])):
+        if grass:
+            x, y = at(grass)
+            out.append(f'<rect x="{x + 12}" y="{y + 12}" width="{cell - 24}" height="{cell - 24}" rx="6" '
+                       'fill="#6f9a3e" stroke="#3f5f20" class="grass"/>')
+    for dino in view.get("triceratops", []):
+        where = cell_of_value(dino.get("at"))
+        if where is None:
+            continue
+        x, y = at(where)
+        fill = rgb(colour_by_player.get(str(dino.get("owner")), str(dino.get("owner"))))
+        out.append(f'<circle cx="{x + cell / 2}" cy="{y + cell / 2}" r="{cell * 0.32:.1f}" fill="{fill}" '
+                   'stroke="#fff" stroke-width="2"/>')
+        if dino.get("asleep"):
+            out.append(f'<text x="{x + cell / 2}" y="{y + cell / 2 + 5}" font-size="15" text-anchor="middle" '
+                       'fill="#fff">z</text>')
+    raptor = view.get("raptor")
+    raptor_at = cell_of_value(raptor.get("at") if isinstance(raptor, Mapping) else raptor)
+    if raptor_at:
+        x, y = at(raptor_at)
+        corners = f"{x + cell / 2},{y + 8} {x + cell - 8},{y + cell - 8} {x + 8},{y + cell - 8}"
+        out.append(f'<polygon points="{corners}" fill="#3b2f2f" stroke="#fff" stroke-width="2" '
+                   'class="raptor"/>')
+    last = snapshot.get("last_event") or {}
+    action = last.get("action") if isinstance(last, Mapping) else None
+    if isinstance(action, Mapping):
+        for key in ("to", "at", "cell"):
+            moved = cell_of_value(action.get(key))
+            if moved:
+                x, y = at(moved)
+                out.append(f'<rect x="{x + 2}" y="{y + 2}" width="{cell - 4}" height="{cell - 4}" '
+                           'fill="none" stroke="#c62828" stroke-width="3" stroke-dasharray="6 3"/>')
+                break
+    current = snapshot.get("current")
+    holdings = view.get("holdings") or {}
+    line = " · ".join(
+        f"{attr(name)}: {h.get('tokens', 0)} tokens" for name, h in holdings.items() if isinstance(h, Mapping)
+    )
+    if current:
+        line = f"{attr(current)} to play · {line}"
+    out.append(f'<text x="{pad}" y="{height - 12}" font-size="13" fill="#2d2416">{line}</text>')
+    out.append("</svg>")
+    return "".join(out)

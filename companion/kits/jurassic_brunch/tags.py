@@ -1,0 +1,53 @@
+"""The tags of Jurassic Brunch: the four pasture boards (at each board's centre cell), the triceratops of
+both teams and the raptor, and the 28 grass tokens (fronts name their kind; backs are opaque); counts from
+the engine."""
+
+from __future__ import annotations
+
+from companion.kits.kit import printed_set
+from engines.jurassic_brunch.area import BOARD_IDS, COLOURS
+from engines.jurassic_brunch.state import TRICERATOPS_PER_PLAYER
+from engines.jurassic_brunch.tokens import SUPER_YUMMY, TOKEN_COUNTS, YUMMY
+from vision.tags import DEFAULT_SEED, ManifestEntry, PrintedSet, TagInventory
+
+CODE = "JB"
+#: the order the token sheets print the kinds in (Yummies first: the most numerous)
+PRINT_ORDER = (YUMMY, SUPER_YUMMY, *(kind for kind in TOKEN_COUNTS if kind not in (YUMMY, SUPER_YUMMY)))
+
+
+def token_tag(kind: str, number: int) -> str:
+    """The printed id of a grass token (``SUPER_YUMMY``, 1 -> ``SUPER-YUMMY-01``)."""
+    return f"{kind.replace('_', '-')}-{number:02d}"
+
+
+def figure_tag(colour: str, number: int) -> str:
+    return f"TRI-{colour.upper()}-{number}"
+
+
+RAPTOR_TAG = "RAPTOR"
+
+
+def inventory() -> TagInventory:
+    faces = [ManifestEntry(board, "front", "board", f"pasture board {board.split('-')[-1]}")
+             for board in BOARD_IDS]
+    for colour in COLOURS:
+        for number in range(1, TRICERATOPS_PER_PLAYER + 1):
+            what = f"triceratops {colour.upper()}"
+            faces.append(ManifestEntry(figure_tag(colour, number), "front", "figure", what))
+    faces.append(ManifestEntry(RAPTOR_TAG, "front", "figure", "raptor"))
+    tokens = []
+    for kind in PRINT_ORDER:
+        printed_kind = kind.replace("_", "-")
+        for number in range(1, TOKEN_COUNTS[kind] + 1):
+            tag = token_tag(kind, number)
+            faces.append(ManifestEntry(tag, "front", "token", printed_kind))
+            tokens.append(tag)
+    opaque = tuple((tag, None) for tag in tokens)
+    return TagInventory(code=CODE, name="jurassic-brunch", faces=tuple(faces), opaque=opaque)
+
+
+INVENTORY = inventory()
+
+
+def printed(seed: int = DEFAULT_SEED) -> PrintedSet:
+    return printed_set(INVENTORY, seed)

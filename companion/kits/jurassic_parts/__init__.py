@@ -1,0 +1,52 @@
+"""Jurassic Parts at the table: the hex slab between the seats, chisels found by colour on its gaps."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.infer import TableModel
+from companion.kits import register_kit
+from companion.kits.jurassic_parts import table
+from companion.kits.jurassic_parts.diagram import slab_svg
+from companion.kits.jurassic_parts.model import JurassicPartsModel
+from companion.kits.jurassic_parts.tags import INVENTORY
+from companion.kits.kit import Kit
+from engines.core import State
+from vision.detect import GeometryHints
+from vision.observation import LatticeFit
+from vision.scene import Scene, Zone
+from vision.tags import TagInventory
+
+
+class JurassicPartsKit(Kit):
+    name = "jurassic-parts"
+
+    def inventory(self) -> TagInventory:
+        return INVENTORY
+
+    def layout(self, colours: Sequence[str]) -> table.JurassicPartsLayout:
+        return table.JurassicPartsLayout(seats=len(colours), colours=tuple(colours))
+
+    def scene(self, state: State, layout: Any = None) -> Scene:
+        return table.scene_for(state, layout)
+
+    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+        jp = layout or table.JurassicPartsLayout()
+        return GeometryHints(
+            lattice="hex", lattice_kinds=("tile",), pegs="gaps", tile_turn=60.0,
+            prior=LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0), pitch=jp.pitch,
+            peg_radius_mm=jp.chisel_radius, table_size=(jp.width, jp.height),
+        )
+
+    def zones(self, seats: int) -> list[Zone]:
+        return list(table.JurassicPartsLayout(seats=seats).zones())
+
+    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+        return JurassicPartsModel(self.is_back, players_by_colour, layout)
+
+    def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
+        return slab_svg(view, snapshot, snapshot.get("players") or [])
+
+
+KIT = register_kit(JurassicPartsKit())

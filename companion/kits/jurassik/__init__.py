@@ -1,0 +1,56 @@
+"""Jurassik at the table: the excavation grid between the seats, the reveal spot and the box."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.infer import TableModel
+from companion.kits import register_kit
+from companion.kits.jurassik import table
+from companion.kits.jurassik.diagram import excavation_svg
+from companion.kits.jurassik.model import JurassikModel
+from companion.kits.jurassik.tags import INVENTORY
+from companion.kits.kit import Kit
+from engines.core import State
+from engines.jurassik import JurassikState
+from vision.detect import GeometryHints
+from vision.observation import LatticeFit
+from vision.scene import Scene, Zone
+from vision.tags import TagInventory
+
+
+class JurassikKit(Kit):
+    name = "jurassik"
+
+    def inventory(self) -> TagInventory:
+        return INVENTORY
+
+    def layout(self, colours: Sequence[str]) -> table.JurassikLayout:
+        return table.JurassikLayout(seats=len(colours), colours=tuple(colours))
+
+    def scene(self, state: State, layout: Any = None) -> Scene:
+        return table.scene_for(state, layout)
+
+    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+        jk = layout or table.JurassikLayout()
+        grid: LatticeFit | None = None
+        if isinstance(state, JurassikState):  # the grid's size places cell (0, 0)
+            rows, cols = state.rows, state.cols
+            grid = LatticeFit("square", jk.cell_center(0, 0, rows, cols), jk.pitch, 0.0)
+        return GeometryHints(
+            lattice="square", lattice_kinds=("tile", "action"), prior=grid, pitch=jk.pitch,
+            table_size=(jk.width, jk.height),
+        )
+
+    def zones(self, seats: int) -> list[Zone]:
+        return list(table.JurassikLayout(seats=seats).zones())
+
+    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+        return JurassikModel(self.is_back, players_by_colour, layout)
+
+    def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
+        return excavation_svg(view, snapshot, snapshot.get("players") or [])
+
+
+KIT = register_kit(JurassikKit())

@@ -1,0 +1,94 @@
+"""The :class:`Kit` every game's kit package provides (see :mod:`companion.kits`)."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from engines.core import Game, State, get_game
+from vision.detect import GeometryHints
+from vision.scene import Scene, Zone
+from vision.tags import DEFAULT_SEED, Manifest, PrintedSet, TagInventory, build_printed_set
+
+if TYPE_CHECKING:
+    from companion.infer import TableModel
+
+
+class TableLayout(Protocol):
+    """Where a game lies on the table: its size in mm (marker 0 to marker 2) and what each layout adds."""
+
+    @property
+    def width(self) -> float: ...
+
+    @property
+    def height(self) -> float: ...
+
+
+@lru_cache(maxsize=64)
+def printed_set(inventory: TagInventory, seed: int = DEFAULT_SEED) -> PrintedSet:
+    """The printed set of a kit's inventory for ``seed`` (built once per inventory and seed)."""
+    return build_printed_set(inventory, seed)
+
+
+class Kit(abc.ABC):
+    """One game at the table: tags, layout, scene, vision hints, inference, diagram."""
+
+    #: the engine's game name
+    name: ClassVar[str]
+    #: seat colours of a demo table
+    demo_colours: ClassVar[tuple[str, ...]] = ("red", "blue", "green")
+
+    @property
+    def game(self) -> Game:
+        return get_game(self.name)
+
+    # -- tags -----------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def inventory(self) -> TagInventory:
+        """What the components carry (from the engine's component data)."""
+
+    def printed_set(self, seed: int = DEFAULT_SEED) -> PrintedSet:
+        """A printed set with its front-back pairing: for the sheet printer and the simulation only."""
+        return printed_set(self.inventory(), seed)
+
+    def manifest(self, seed: int = DEFAULT_SEED) -> Manifest:
+        """The manifest the companion loads: nothing in it pairs a back with its front."""
+        return self.printed_set(seed).manifest
+
+    def is_back(self, component_id: str) -> bool:
+        """Whether a tag id of the default printed set is an opaque (face-down) back."""
+        entry = self.manifest().entry(component_id)
+        return entry is not None and entry.face == "back"
+
+    # -- the table ------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def layout(self, colours: Sequence[str]) -> TableLayout:
+        """The default table layout for players in these seat colours (clockwise)."""
+
+    @abc.abstractmethod
+    def scene(self, state: State, layout: Any = None) -> Scene:
+        """What the table shows in ``state`` (the default layout for its players when none is given)."""
+
+    @abc.abstractmethod
+    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+        """The geometry vision reads the table with; ``state`` places cells as the engine numbers them."""
+
+    def zones(self, seats: int) -> list[Zone]:
+        """The named zones of the default layout for ``seats`` players (empty where they need a state)."""
+        return []
+
+    def table_size(self) -> tuple[float, float] | None:
+        """The default table area, marker 0 to marker 2, mm."""
+        return self.hints().table_size
+
+    # -- inference ------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+        """The inference model for a table whose seats are ``{colour: player}``."""
+
+    # -- the page -------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
+        """The table as an SVG picture, from the shared view only."""

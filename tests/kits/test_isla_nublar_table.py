@@ -1,0 +1,162 @@
+"""Isla Nublar table layout: the island board placed and turned, camps and boxes by colour, figures."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import zxingcpp
+from helpers.playouts import seeded_states
+
+from companion.kits.isla_nublar.table import IslaNublarLayout, scene_for
+from engines.isla_nublar import GAME, IslaNublarState, default_board
+from sim.render import Effects, recommended_camera, render
+from vision.scene import SEAT_RGB
+
+
+def playout(players: int, seed: int, steps: int) -> list[IslaNublarState]:
+    states = seeded_states(GAME, [f"p{i}" for i in range(players)], seed, steps)
+    assert all(isinstance(state, IslaNublarState) for state in states)
+    return states
+
+
+@pytest.mark.parametrize("angle", [90.0, 0.0, 37.0])
+def test_board_and_table_coordinates_are_inverse(angle: float) -> None:
+    board = default_board()
+    layout = IslaNublarLayout(board_angle=angle)
+    for field_id in board.fields:
+        center = layout.field_center(board, field_id)
+        assert layout.field_at(board, center) == field_id
+        back = layout.mm_to_board(board, center)
+        assert back == pytest.approx(board.centre(field_id))
+    # Neighbouring fields are one pitch apart on the table.
+    first = next(iter(board.fields.values()))
+    for neighbour in first.neighbours:
+        distance = math.dist(
+            layout.field_center(board, first.field_id), layout.field_center(board, neighbour)
+        )
+        assert distance == pytest.approx(layout.pitch)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_board_fits_between_the_seats(players: int) -> None:
+    board = default_board()
+    layout = IslaNublarLayout(seats=players)
+    zones = layout.zones(board)
+    play = zones[0]
+    corners = layout.board_corners(board)
+    for point in [*(layout.field_center(board, f) for f in board.fields), *corners.values()]:
+        assert play.contains(point)
+        assert 60.0 < point[0] < layout.width - 60.0 and 60.0 < point[1] < layout.height - 60.0
+        for seat in layout.seat_places:
+            assert not seat.zone.contains(point)
+    # The corner tags keep the board's compass: NW is the volcano end's west corner.
+    x0, y0, _, _ = board.extent()
+    assert (
+        layout.mm_to_board(board, corners["NW"])[0] < x0 and layout.mm_to_board(board, corners["NW"])[1] < y0
+    )
+
+
+def test_camps_and_boxes_are_pegs_where_the_state_has_them() -> None:
+    layout = IslaNublarLayout(seats=3)
+    for state in playout(3, seed=2, steps=400)[::20]:
+        scene = scene_for(state, layout)
+        colour = dict(zip(state.players, layout.colours))
+        places = layout.figure_places(state)
+        covered = {field for field in state.dinos.values() if field is not None}
+        assert covered <= layout.covered_fields(state.board, places)
+        covered = layout.covered_fields(state.board, places)
+        for field_id in state.board.fields:
+            if field_id in covered:
+                continue
+            center = layout.field_center(state.board, field_id)
+            stack = state.camps.get(field_id, [])
+            camp = [p for p in scene.pegs if p.label == f"camp {field_id}"]
+            if stack and layout.hidden_by_figure(center, layout.camp_radius, places):
+                assert not camp
+            elif stack:
+                assert len(camp) == 1 and camp[0].center == center
+                assert camp[0].height == len(stack) and camp[0].colour == colour[stack[-1]]
+            else:
+                assert not camp
+            boxes = [p for p in scene.pegs if p.label == f"box {field_id}"]
+            spots = iter(layout.box_spots(state.board, field_id))
+            expected: dict[str, int] = {}
+            for owner, count in sorted(state.boxes.get(field_id, {}).items()):
+                for spot in [next(spots, None) for _ in range(count)]:
+                    if spot is not None and not layout.hidden_by_figure(spot, layout.box_radius, places):
+                        expected[colour[owner]] = expected.get(colour[owner], 0) + 1
+            got: dict[str, int] = {}
+            for peg in boxes:
+                got[peg.colour] = got.get(peg.colour, 0) + 1
+                assert layout.field_at(state.board, peg.center) == field_id
+            assert got == expected
+        # Supplies: every player's remaining camps and boxes lie in their zone.
+        # Supplies are scenery (the camera reads pieces on the board only): one body disc per piece.
+        assert all(layout.field_at(state.board, p.center) is not None for p in scene.pegs)
+        for seat, player in zip(layout.seat_places, state.players):
+            bodies = [s for s in scene.shapes if s.fill == SEAT_RGB[seat.colour]]
+            in_zone = [s for s in bodies if seat.zone.contains(s.polygon[0])]
+            assert sum(1 for s in in_zone if s.label == "camp supply") == state.personal[player]["camps"]
+            assert sum(1 for s in in_zone if s.label == "box supply") == state.personal[player]["boxes"]
+
+
+def test_a_rendered_frame_reads_every_tag_and_peg_colour() -> None:
+    state = playout(4, seed=5, steps=300)[-1]
+    scene = scene_for(state)
+    frame = render(scene, recommended_camera(tilt=5.0), Effects.realistic(), 1)
+    read = {code.text for code in zxingcpp.read_barcodes(frame.image)}
+    # Colours are checked under even light: telling yellow from orange under a shadow is the vision's job.
+    clean = render(scene, recommended_camera(tilt=5.0), Effects(blur=0.6, noise=2.0), 1)
+    assert read == {tag.payload for tag in scene.tags}
+    assert {t.payload for t in scene.tags} >= {f"DT1:IN:BOARD-{c}" for c in ("NW", "NE", "SE", "SW")}
+    for truth in clean.pegs:
+        x, y = (round(v) for v in truth.center)
+        bgr = clean.image[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).mean(axis=0)
+        distances = {name: float(np.linalg.norm(bgr[::-1] - np.array(rgb))) for name, rgb in SEAT_RGB.items()}
+        assert min(distances, key=distances.__getitem__) == truth.colour
+
+
+def crowded(figures_on: dict[str, str | None], boxes: dict[str, int]) -> IslaNublarState:
+    """A 2-player start with the figures and the first player's boxes where a test wants them."""
+    state = playout(2, seed=1, steps=0)[0].clone()
+    state.dinos.update(figures_on)
+    state.boxes = {field: {state.players[0]: n} for field, n in boxes.items()}
+    return state
+
+
+# Figures gather at the ends of columns 1 and 5 (a dinosaur at an upper area's edge cannot move on): two,
+# three or four on one field, with a figure on the next field of the column and boxes all round.
+CROWDS = [
+    {"DINO-2": "C1R6", "DINO-3": "C1R6", "DINO-4": "C1R5", "DINO-1": "C5R6"},
+    {"DINO-1": "C1R6", "DINO-2": "C1R6", "DINO-3": "C2R6", "DINO-4": "C0R5"},
+    {"DINO-1": "C5R6", "DINO-2": "C5R6", "DINO-3": "C5R6", "DINO-4": "C5R5"},
+    {"DINO-1": "C1R6", "DINO-2": "C1R6", "DINO-3": "C1R6", "DINO-4": "C1R6"},
+]
+
+
+@pytest.mark.parametrize("figures", CROWDS)
+def test_figures_sharing_a_field_keep_their_codes_clear(figures: dict[str, str | None]) -> None:
+    layout = IslaNublarLayout(seats=2)
+    board = default_board()
+    near = {n for f in set(figures.values()) if f for n in board.fields[f].neighbours}
+    free = [f for f in near if not board.fields[f].volcano and f not in figures.values()]
+    state = crowded(figures, {f: 1 for f in free})
+    places = layout.figure_places(state)
+    scene = scene_for(state, layout)
+    figure_tags = [t for t in scene.tags if ":DINO-" in t.payload]
+    assert len(figure_tags) == 4
+    clear = layout.figure_clearance
+    for i, a in enumerate(figure_tags):
+        for b in figure_tags[i + 1 :]:
+            assert max(abs(a.center[0] - b.center[0]), abs(a.center[1] - b.center[1])) >= clear - 1e-6
+    # the figures of a crowd stand round their field: within a pitch of its centre
+    for figure, field_id in figures.items():
+        assert field_id is not None
+        assert math.dist(places[figure], layout.field_center(board, field_id)) < layout.pitch
+    # no piece is drawn over a figure (the renderer draws pegs last: a peg there would hide a code)
+    assert not any(layout.hidden_by_figure(p.center, p.radius, places) for p in scene.pegs)
+    frame = render(scene, recommended_camera(tilt=5.0), Effects(blur=0.6, noise=2.0), 1)
+    read = {code.text for code in zxingcpp.read_barcodes(frame.image)}
+    assert read == {tag.payload for tag in scene.tags}

@@ -1,0 +1,94 @@
+"""`companion tags`: PDF sheets at true size with every tag of a game, the markers, and the manifest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from companion import sheets
+from companion.cli import main
+from companion.kits import kit_for
+from vision import tags
+
+
+def test_sheets_hold_every_tag_at_its_printed_size(tmp_path: Path) -> None:
+    pdf_path, manifest_path = sheets.write_sheets(kit_for("JB").printed_set(), tmp_path)
+    data = pdf_path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert b"/MediaBox [0 0 595.28 841.89]" in data  # A4 in points: 1 mm = 72/25.4 pt, no scaling
+    manifest = json.loads(manifest_path.read_text())
+    assert manifest["game"] == "JB"
+    assert len(manifest["tags"]) == len(kit_for("JB").manifest().entries) == 4 + 11 + 28 + 28
+    assert manifest == json.loads(json.dumps(kit_for("JB").manifest().to_dict()))  # backs sorted by id
+
+
+def test_placement_fits_the_page_and_never_overlaps(tmp_path: Path) -> None:
+    placed: list[tuple[float, float, float, float]] = []
+
+    class Recorder(FPDF):
+        def line(self, x1: float, y1: float, x2: float, y2: float) -> None:
+            placed.append((x1, y1, x2, y2))
+            super().line(x1, y1, x2, y2)
+
+    pdf = Recorder(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    entries = list(kit_for("JP").manifest().entries.values())
+    assert sheets._place_stickers(pdf, "JP", entries, "test") == 116
+    assert placed
+    assert all(0 <= x <= sheets.PAGE_W for x1, _, x2, _ in placed for x in (x1, x2))
+    assert all(0 <= y <= sheets.PAGE_H for _, y1, _, y2 in placed for y in (y1, y2))
+    assert pdf.pages_count >= 2
+
+
+def test_tags_command_writes_every_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tags", "all", "--out", str(tmp_path)]) == 0
+    written = json.loads(capsys.readouterr().out)["written"]
+    assert len(written) == 8
+    assert {Path(p).name for p in written} >= {"jp-tags.pdf", "in-manifest.json"}
+
+
+def test_tags_command_unknown_game_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tags", "chess", "--out", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+
+
+def test_codes_are_drawn_at_true_size_with_one_module_size_per_set() -> None:
+    heights: list[float] = []
+
+    class Recorder(FPDF):
+        def rect(self, x: float, y: float, w: float, h: float, *args: object, **kwargs: object) -> None:
+            heights.append(round(h, 6))
+
+    pdf = Recorder(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    entries = [e for e in kit_for("JB").manifest().entries.values() if e.kind == "token"][:20]
+    sheets._place_stickers(pdf, "JB", entries, "test")
+    module = round(tags.TAG_MM["token"] / 21.0, 6)
+    assert module in heights
+    # version-1 and version-2 codes (SUPER-YUMMY-01) share the module size: only that height and the
+    # page's scale bar occur
+    assert set(heights) <= {module, 1.0}
+    assert any(e.component_id.startswith("SUPER-YUMMY") for e in entries)
+
+
+@pytest.mark.parametrize("game", ["JP", "JK", "JB"])
+def test_backs_are_printed_in_their_fronts_order_while_the_manifest_sorts_them(game: str) -> None:
+    printed = kit_for(game).printed_set(3)
+    pages = sheets.sticker_pages(printed)
+    heading, backs = pages[-1]
+    assert "opaque backs" in heading
+    fronts = [e.component_id for e in pages[0][1] if e.component_id in printed.back_of]
+    assert [e.component_id for e in backs] == [printed.back_of[front] for front in fronts]
+    listed = [
+        e.component_id
+        for e in printed.manifest.entries.values()
+        if e.component_id in set(printed.back_of.values())
+    ]
+    assert listed == sorted(listed) != [e.component_id for e in backs]
+    if game == "JP":  # one sticker size: the n-th back lies where the n-th front lies on its page
+        sizes = {sheets._sticker_size(game, e) for e in [*pages[0][1], *backs]}
+        assert len(sizes) == 1 and len(backs) == len(pages[0][1]) == 58
