@@ -1,14 +1,34 @@
-"""Engines are pure: nothing under engines/ may import I/O layers."""
+"""The layers import one way: engines are pure, vision reads frames, hw drives pins, the simulator draws
+tables, the companion sits on top.
+
+- engines/ imports only engines/ (and no I/O library);
+- vision/ imports neither engines/ nor the simulator (nor the companion or hw);
+- hw/ imports nothing of ours;
+- sim/ may use engines/ and vision's data types, never the companion or hw;
+- companion/ may use everything.
+
+Every import counts, also those inside functions and ``importlib.import_module("...")`` calls.
+"""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-ENGINES = Path(__file__).resolve().parents[2] / "engines"
-FORBIDDEN = {
-    "cv2", "gpiozero", "flask", "picamera2", "pyzbar", "zxingcpp", "sqlite3", "numpy",
-    "companion", "vision", "hw", "socket", "subprocess", "threading", "requests", "urllib",
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+OURS = {"engines", "vision", "hw", "sim", "companion"}
+IO_LIBRARIES = {
+    "cv2", "gpiozero", "flask", "picamera2", "pyzbar", "zxingcpp", "sqlite3", "numpy", "socket",
+    "subprocess", "threading", "requests", "urllib", "segno", "fpdf", "waitress", "paho",
+}
+#: package -> the roots it must not import
+FORBIDDEN: dict[str, set[str]] = {
+    "engines": (OURS - {"engines"}) | IO_LIBRARIES,
+    "vision": {"engines", "sim", "companion", "hw"},
+    "hw": OURS - {"hw"},
+    "sim": {"companion", "hw"},
 }
 
 
@@ -27,18 +47,33 @@ def imported_roots(path: Path) -> set[str]:
     return roots
 
 
-def test_engines_import_no_io_layers() -> None:
-    offenders = {}
-    files = sorted(ENGINES.rglob("*.py"))
-    assert files, "no engine sources found"
+def offenders(package: str) -> dict[str, list[str]]:
+    files = sorted((ROOT / package).rglob("*.py"))
+    assert files, f"no sources under {package}/"
+    found = {}
     for path in files:
-        bad = imported_roots(path) & FORBIDDEN
+        bad = imported_roots(path) & FORBIDDEN[package]
         if bad:
-            offenders[str(path.relative_to(ENGINES.parent))] = sorted(bad)
-    assert offenders == {}
+            found[str(path.relative_to(ROOT))] = sorted(bad)
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_each_layer_imports_only_what_lies_below_it(package: str) -> None:
+    assert offenders(package) == {}
 
 
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     sample = tmp_path / "bad.py"
-    sample.write_text("import os\nfrom cv2 import imread\nimport gpiozero.pins\n")
-    assert imported_roots(sample) & FORBIDDEN == {"cv2", "gpiozero"}
+    sample.write_text(
+        "import os\nfrom cv2 import imread\nimport gpiozero.pins\n"
+        "def late():\n    from engines.core import State\n    import importlib\n"
+        "    importlib.import_module('sim.render')\n"
+    )
+    assert imported_roots(sample) & FORBIDDEN["vision"] == {"engines", "sim"}
+    assert imported_roots(sample) & FORBIDDEN["engines"] == {"cv2", "gpiozero", "sim"}
+
+
+def test_every_package_is_under_a_rule() -> None:
+    packages = {path.parent.name for path in ROOT.glob("*/__init__.py")}
+    assert packages == set(FORBIDDEN) | {"companion"}
