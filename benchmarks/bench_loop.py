@@ -33,8 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psutil
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from companion.bots import BotDriver
 from companion.config import config_from_dict
-from companion.loop import BotDriver, TableLoop, vision_pipeline
+from companion.loop import TableLoop
+from companion.pipeline import vision_pipeline
 from companion.store import Store
 from engines.core import available_games, get_game
 from hw.panel import Panel
@@ -106,7 +108,8 @@ def replay_rss(game: str, moves: int, seed: int) -> tuple[float, int]:
 
     import cv2
 
-    from companion.loop import bot_action, default_model
+    from companion.bots import bot_action
+    from companion.loop import default_model
 
     colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
     config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<bench>")

@@ -67,8 +67,9 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+    from companion.bots import BotDriver
     from companion.config import config_from_dict
-    from companion.loop import BotDriver, TableLoop
+    from companion.loop import TableLoop
     from companion.store import Store
     from engines.core import get_game
     from hw.panel import Panel
@@ -112,7 +113,7 @@ def _with_hands(camera: Any) -> Callable[[Any], None]:
 
 def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any, str]:
     """The synthetic camera and the real vision pipeline over it (detect + track)."""
-    from companion.loop import vision_pipeline
+    from companion.pipeline import vision_pipeline
     from sim.camera import SyntheticCamera
 
     camera = SyntheticCamera(seed=seed, fps=fps)
@@ -136,7 +137,7 @@ def _event_line(event: dict[str, Any]) -> str:
 
 
 def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: bool) -> int:
-    from companion.loop import BotStuck
+    from companion.bots import BotStuck
 
     loop = demo.loop
     seen = 0
@@ -202,7 +203,7 @@ def serve(demo: Demo, port: int = 8080) -> str:
 
 
 def run_with_page(demo: Demo, args: argparse.Namespace) -> int:
-    from companion.loop import BotStuck
+    from companion.bots import BotStuck
 
     serve(demo, args.port)
     print(f"{demo.loop.snapshot()['title']}: a bot-played game on a synthetic table.", flush=True)

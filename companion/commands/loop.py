@@ -66,7 +66,9 @@ def _event_line(event: dict[str, Any]) -> str:
 # -- run ----------------------------------------------------------------------------------------------
 def _run(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.loop import TableLoop, vision_pipeline
+    from companion.loop import TableLoop
+    from companion.pipeline import vision_pipeline
+    from companion.records import event_dict
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -79,7 +81,7 @@ def _run(args: argparse.Namespace) -> int:
 
     def show(event: Any) -> None:
         with printed:
-            print(_event_line(loop._event_dict(event)), flush=True)
+            print(_event_line(event_dict(event)), flush=True)
 
     loop = TableLoop(config, pipeline=vision_pipeline(config), on_commit=show)
     for problem in loop.problems:
@@ -151,7 +153,8 @@ class RecordingSource:
 # -- replay -------------------------------------------------------------------------------------------
 def _replay(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.loop import TableLoop, vision_pipeline
+    from companion.loop import TableLoop
+    from companion.pipeline import vision_pipeline
     from vision.sources import FolderSource, SourceError
 
     try:

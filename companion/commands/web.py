@@ -103,7 +103,8 @@ def _write_config(path: str) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
-    from companion.loop import TableLoop, vision_pipeline
+    from companion.loop import TableLoop
+    from companion.pipeline import vision_pipeline
     from companion.systemd_notify import Watchdog, notify
     from companion.web import WebConfig, create_app
     from companion.web import server as web_server

@@ -11,8 +11,10 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from companion.bots import BotDriver
 from companion.config import Config, config_from_dict
-from companion.loop import BotDriver, Pipeline, TableLoop, vision_pipeline
+from companion.loop import TableLoop
+from companion.pipeline import Pipeline, vision_pipeline
 from companion.store import Store
 from engines.core import State, get_game
 from hw.panel import Panel

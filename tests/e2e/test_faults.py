@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from table import build_table
 
+from companion.bots import bot_game
 from companion.infer.common import state_key
-from companion.loop import bot_game
 from vision import qr
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from table import build_table
 
+from companion.bots import bot_game
 from companion.infer.common import state_key
-from companion.loop import bot_game
 from engines.core import available_games
 from engines.jurassik import JurassikState
 

@@ -13,8 +13,7 @@ from table import build_table
 from test_games import play_and_check
 
 from companion.kits.isla_nublar.model import IslaNublarModel
-from companion.loop import uniform_policy
-from engines.core import available_games
+from engines.core import available_games, uniform_policy
 from vision.observation import Observation
 
 pytestmark = pytest.mark.skipif("isla-nublar" not in available_games(), reason="no Isla Nublar engine")

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.bots import BotDriver
 from companion.config import Config
 from companion.infer import TableModel
-from companion.loop import BotDriver, Pipeline, TableLoop
+from companion.loop import TableLoop
+from companion.pipeline import Pipeline
 from companion.store import Store
 from engines.core import State
 from sim.ideal import IdealPipeline, SceneSource

@@ -15,9 +15,10 @@ import cv2
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from companion.bots import bot_action
 from companion.cli import main
 from companion.config import config_from_dict
-from companion.loop import TableLoop, bot_action
+from companion.loop import TableLoop
 from companion.store import Store
 from hw.panel import Panel
 from sim.camera import SyntheticCamera

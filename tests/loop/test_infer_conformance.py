@@ -14,8 +14,8 @@ from companion.config import config_from_dict
 from companion.infer import infer
 from companion.infer.common import state_key
 from companion.kits import kit_for
-from companion.loop import default_model, uniform_policy
-from engines.core import available_games, get_game
+from companion.loop import default_model
+from engines.core import available_games, get_game, uniform_policy
 from sim.ideal import ideal_observation
 
 GAMES = {

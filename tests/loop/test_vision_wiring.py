@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from companion.bots import BotDriver
 from companion.config import Config, config_from_dict
 from companion.kits import kit_for
-from companion.loop import BotDriver, TableLoop, VisionPipeline, vision_pipeline
+from companion.loop import TableLoop
+from companion.pipeline import VisionPipeline, vision_pipeline
 from companion.store import Store
 from hw.panel import Panel
 from sim.camera import SyntheticCamera

@@ -1,0 +1,175 @@
+"""Bots at a (synthetic) table: the demo's and the end-to-end tests' players.
+
+Bots choose with the engine's own playout policies (:mod:`engines.core.playout`), seeded from the state
+itself, so a bot resumed after a crash (the fault harness) makes the same move as an uninterrupted one. The
+:class:`BotDriver` shows each move on the table and waits for the loop to read it back through its camera.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from companion.infer import TableModel, state_key, state_seed
+from companion.infer.common import describe_action
+from engines.core import Action, IllegalAction, Policy, State, sample_chance, steps_from, uniform_policy
+from vision.scene import Scene
+
+if TYPE_CHECKING:
+    from companion.loop import TableLoop
+
+
+class BotStuck(RuntimeError):
+    """The loop did not read the bot's physical move back from the camera."""
+
+
+@dataclass(frozen=True)
+class SeededBots:
+    """The bots' policy and chance as the engine's playout takes them, but seeded from each state itself
+    (``state_seed(state, seed)``) rather than from one running generator. At a chance node the "physical
+    table" decides: the game's model knows which tile lies behind a back."""
+
+    seed: int
+    policy: Policy | None = None
+    model: TableModel | None = None
+
+    def choose(self, state: State, actions: list[Action], _rng: random.Random | None = None) -> Action:
+        own = self.model.bot_policy() if self.model is not None else None
+        chosen = self.policy or own or uniform_policy
+        # in a canonical order: a state rebuilt from the store may list its legal actions in another order
+        ordered = sorted(actions, key=lambda a: json.dumps(a.to_dict(), sort_keys=True))
+        return chosen(state, ordered, random.Random(state_seed(state, self.seed)))
+
+    def chance(self, state: State, _rng: random.Random | None = None) -> Action:
+        rng = random.Random(state_seed(state, self.seed))
+        return self.model.chance_outcome(state, rng) if self.model is not None else sample_chance(state, rng)
+
+    def action(self, state: State) -> Action:
+        return self.chance(state) if state.is_chance_node() else self.choose(state, state.legal_actions())
+
+
+def bot_action(
+    state: State, seed: int, policy: Policy | None = None, model: TableModel | None = None
+) -> Action:
+    """The bots' move in ``state``: a function of the state and the seed only (so a bot resumed after a
+    crash, or the engine played directly for comparison, makes the same move)."""
+    return SeededBots(seed, policy, model).action(state)
+
+
+def bot_game(
+    state: State,
+    seed: int,
+    policy: Policy | None = None,
+    model: TableModel | None = None,
+    max_steps: int = 20_000,
+) -> list[State]:
+    """The same bots playing the engine directly from ``state``: every state of the game."""
+    bots = SeededBots(seed, policy, model)
+    steps = itertools.islice(steps_from(state, random.Random(0), bots.choose, bots.chance), max_steps)
+    states = [state, *(after for _, _, after in steps)]
+    if not states[-1].is_terminal():
+        raise RuntimeError(f"the game did not end within {max_steps} actions")
+    return states
+
+
+class BotDriver:
+    """Plays a game at a (synthetic) table: bots choose actions, the table shows them, the loop reads them.
+
+    For each action the bot chooses, the table scene of the state after it is put in front of the camera
+    (``show``); the loop must read it back through its pipeline: the driver never hands a physical move to
+    the loop. Actions that change nothing the camera can see (purchases, a split part chosen, passes) are
+    submitted as the web page would. Chance (a face-down tile turned up) is decided by the "physical"
+    table: the driver draws it, shows the revealed front, and the loop reads the reveal.
+
+    Choices are seeded from the state itself, so a driver restarted after a crash (the fault harness)
+    makes the same moves as an uninterrupted one.
+
+    ``pump()`` delivers one frame to the loop (synchronous mode); without it the loop's own thread reads
+    the camera and the driver waits.
+    """
+
+    def __init__(
+        self,
+        loop: TableLoop,
+        show: Callable[[Scene], None],
+        seed: int = 1,
+        policy: Policy | None = None,
+        pump: Callable[[], object] | None = None,
+        max_frames: int = 120,
+        frame_wait: float = 0.02,
+    ) -> None:
+        self.loop = loop
+        self.show = show
+        self.seed = seed
+        self.policy = policy
+        self.pump = pump
+        self.max_frames = max_frames
+        self.frame_wait = frame_wait
+        self.physical = 0
+        self.submitted = 0
+        self.questions = 0
+        self.frames = 0
+
+    def choose(self, state: State) -> Action:
+        return SeededBots(self.seed, self.policy, self.loop.model).action(state)
+
+    def show_state(self, state: State) -> None:
+        self.show(self.loop.model.scene(state))
+
+    def step(self) -> bool:
+        """One bot action; False once the game is over."""
+        state = self.loop.current_state()
+        if state.is_terminal():
+            return False
+        action = self.choose(state)
+        after = state.apply(action)
+        model = self.loop.model
+        if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):
+            result = self.loop.submit(action.to_dict(), source="bot")
+            if not result.get("ok"):
+                raise BotStuck(f"the loop refused the bot's {describe_action(action)}: {result.get('error')}")
+            self.submitted += 1
+            return True
+        self.physical += 1
+        self.show(model.display_scene(state, action, after))
+        target = state_key(after)
+        for _ in range(self.max_frames):
+            if self.pump is not None:
+                self.pump()
+            else:
+                time.sleep(self.frame_wait)
+            self.frames += 1
+            current = self.loop.current_state()
+            if state_key(current) == target:
+                return True
+            if state_key(current) != state_key(state):
+                raise BotStuck(f"the loop read {self.loop.last_event} instead of {describe_action(action)}")
+            pending = self.loop.pending
+            if pending is not None and pending.kind == "question":
+                self.questions += 1
+                for index, option in enumerate(pending.options):
+                    result_state = state
+                    try:
+                        for step_action in option:
+                            result_state = result_state.apply(step_action)
+                    except IllegalAction:
+                        continue
+                    if state_key(result_state) == target:
+                        self.loop.choose(index)
+                        break
+        raise BotStuck(
+            f"the loop did not read {describe_action(action)} within {self.max_frames} frames "
+            f"(pending: {None if self.loop.pending is None else self.loop.pending.inference.text})"
+        )
+
+    def run(self, max_steps: int = 20_000) -> State:
+        for _ in range(max_steps):
+            if not self.step():
+                final: State = self.loop.current_state()
+                return final
+        raise BotStuck(f"the game did not end within {max_steps} bot actions")

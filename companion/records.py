@@ -1,0 +1,58 @@
+"""The stored games as the page asks for them: a read model over the store (history, a past position,
+photos, the list of games). Everything it gives is the shared view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.store import Store, StoredEvent, StoreError
+
+
+def event_dict(event: StoredEvent) -> dict[str, Any]:
+    """A committed event as the page and the live stream show it."""
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "action": event.action,
+        "undoes": event.undoes,
+        "player": event.player,
+        "source": event.source,
+        "at": event.at,
+        "scores": event.scores,
+        "has_photo": event.has_photo,
+        "rule": event.rule,
+    }
+
+
+class GameRecords:
+    """Queries over one store; ``game_id`` None means the game being played (``current``)."""
+
+    def __init__(self, store: Store, current: int) -> None:
+        self.store = store
+        self.current = current
+
+    def _game(self, game_id: int | None) -> int:
+        return self.current if game_id is None else game_id
+
+    def history(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        try:
+            return [event_dict(e) for e in self.store.events(self._game(game_id))]
+        except StoreError:
+            return []
+
+    def state_at(self, seq: int, game_id: int | None = None) -> dict[str, Any]:
+        gid = self._game(game_id)
+        state = self.store.replay(gid, upto=seq).state
+        return {
+            "game_id": gid,
+            "seq": seq,
+            "view": state.view(None),
+            "scores": state.scores().to_dict(),
+            "over": state.is_terminal(),
+        }
+
+    def event_photo(self, seq: int, game_id: int | None = None) -> bytes | None:
+        return self.store.photo(self._game(game_id), seq)
+
+    def games(self) -> list[dict[str, Any]]:
+        return [record.summary() for record in self.store.games()]

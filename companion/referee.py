@@ -1,0 +1,145 @@
+"""The table's referee: the engine state of the game being played, the question or objection pending on
+the table, and what a stable observation means for the game. No threads, no store, no panel: the loop
+asks the referee and acts on its answer.
+
+- :meth:`Referee.judge`: a stable observation -> None (the same table picture as the last one judged, or
+  one that was put aside) or an :class:`~companion.infer.Inference`: unchanged, a move to apply, a question
+  or an objection;
+- :meth:`Referee.hold` keeps a question or objection pending until the table is put right, it is answered,
+  or it is accepted as it is (:meth:`Referee.put_aside`: that table picture is then ignored);
+- :meth:`Referee.invisible_endings`: the moves the Next button can mean (a legal move that changes nothing
+  the camera sees: end the turn, pass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from companion.infer import Inference, TableModel, infer
+from companion.infer.common import describe_action
+from engines.core import Action, IllegalAction, State
+from vision.observation import Observation
+
+PendingKind = Literal["question", "objection"]
+#: words in an action kind that mark the end of a turn or a pass
+ENDING_WORDS = ("end", "pass", "next", "done")
+
+
+@dataclass
+class Pending:
+    """A question or an objection waiting on the table."""
+
+    kind: PendingKind
+    inference: Inference
+    since: float
+    seen_key: str
+    options: list[list[Action]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        inference = self.inference
+        return {
+            "kind": self.kind,
+            "text": inference.text,
+            "options": [
+                {
+                    "index": index,
+                    "label": " then ".join(describe_action(a) for a in option),
+                    "action": [a.to_dict() for a in option] if len(option) != 1 else option[0].to_dict(),
+                }
+                for index, option in enumerate(self.options)
+            ],
+            "rule": None if inference.rule is None else inference.rule.to_dict(),
+            "expected": inference.expected,
+            "seen": inference.seen,
+            "actor": inference.actor,
+            "differences": [d.to_dict() for d in inference.differences],
+            "since": self.since,
+        }
+
+
+class Referee:
+    """Judges what the camera sees against the game (see the module docstring)."""
+
+    def __init__(self, model: TableModel, state: State) -> None:
+        self.model = model
+        self.state = state
+        self.pending: Pending | None = None
+        self.last_observation: Observation | None = None
+        self._last_seen_key: str | None = None
+        self._put_aside: set[str] = set()
+
+    def restart(self, state: State, model: TableModel | None = None) -> None:
+        """A new game (or another game's model): nothing pending, nothing seen yet."""
+        if model is not None:
+            self.model = model
+        self.state = state
+        self.pending = None
+        self._put_aside.clear()
+        self._last_seen_key = None
+
+    # -- observations ---------------------------------------------------------------------------------
+    def seen_key(self, observation: Observation) -> str:
+        return self.model.seen(observation).key(self.model.tolerance)
+
+    def judge(self, observation: Observation) -> Inference | None:
+        """What a stable observation means, or None when this table picture was judged (or put aside)."""
+        self.last_observation = observation
+        key = self.seen_key(observation)
+        if key == self._last_seen_key:
+            return None
+        self._last_seen_key = key
+        if key in self._put_aside:
+            return None
+        return infer(self.state, observation, self.model)
+
+    def look_again(self) -> None:
+        """Judge the next observation even when the table picture has not changed (the state has)."""
+        self._last_seen_key = None
+
+    # -- moves ----------------------------------------------------------------------------------------
+    def advance(self, state: State) -> None:
+        """The game moved on (a committed move): pictures put aside may mean something now."""
+        self.state = state
+        self._put_aside.clear()
+
+    def taken_back(self, state: State) -> None:
+        """A move was undone: the table still shows it until the players take it back, so the picture now
+        in front of the camera is not read again."""
+        self.state = state
+        self.pending = None
+        if self.last_observation is not None:
+            key = self.seen_key(self.last_observation)
+            self._last_seen_key = key
+            self._put_aside.add(key)
+
+    # -- what is pending ------------------------------------------------------------------------------
+    def hold(self, kind: PendingKind, inference: Inference, since: float) -> Pending:
+        """Keep a question or objection pending on the current table picture."""
+        self.pending = Pending(kind, inference, since, self._last_seen_key or "", list(inference.options))
+        return self.pending
+
+    def put_aside(self) -> Pending | None:
+        """Accept the pending table picture as it is: it is ignored from now on; the game stays as it was."""
+        pending = self.pending
+        if pending is not None:
+            self._put_aside.add(pending.seen_key)
+        self.pending = None
+        return pending
+
+    def invisible_endings(self) -> list[Action]:
+        """The legal moves that change nothing the camera sees, those that end a turn or pass first (all of
+        them when none does)."""
+        state = self.state
+        if state.is_terminal() or state.is_chance_node():
+            return []
+        here = self.model.expected(state).key(self.model.tolerance)
+        invisible = []
+        for action in state.legal_actions():
+            try:
+                after = state.apply(action)
+            except IllegalAction:
+                continue
+            if self.model.expected(after).key(self.model.tolerance) == here:
+                invisible.append(action)
+        return [a for a in invisible if any(word in a.kind for word in ENDING_WORDS)] or invisible

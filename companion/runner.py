@@ -1,0 +1,110 @@
+"""The table's background threads: one reads the camera and hands each frame to the loop, one watches the
+frame age (a camera is lost by frame age, not by return codes). A source that fails is waited for with
+backoff: sources reconnect themselves."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+
+class FrameSource(Protocol):
+    """``read() -> (frame, index, timestamp)``; a :mod:`vision.sources` Frame (or None) is taken too."""
+
+    def read(self) -> Any: ...
+
+
+@dataclass
+class CameraHealth:
+    """Frames seen, their rate and age, errors, and whether the camera counts as lost."""
+
+    frames: int = 0
+    last_frame_at: float | None = None
+    errors: int = 0
+    last_error: str = ""
+    lost: bool = False
+    lost_since: float = 0.0
+    fps: float = 0.0
+    _window: list[float] = field(default_factory=list)
+
+    def seen(self, now: float) -> None:
+        self.frames += 1
+        self.last_frame_at = now
+        self._window.append(now)
+        if len(self._window) > 30:
+            del self._window[:-30]
+        if len(self._window) >= 2 and self._window[-1] > self._window[0]:
+            self.fps = (len(self._window) - 1) / (self._window[-1] - self._window[0])
+
+    def failed(self, error: BaseException) -> None:
+        self.errors += 1
+        self.last_error = f"{type(error).__name__}: {error}"
+
+    def age(self, now: float) -> float | None:
+        return None if self.last_frame_at is None else now - self.last_frame_at
+
+
+class FrameRunner:
+    """Runs ``handle(read)`` for every fresh frame of ``source`` and ``watch()`` ten times a second, each on
+    its own daemon thread, until :meth:`stop`. ``failed(error)`` hears of every source or frame error."""
+
+    def __init__(
+        self,
+        source: FrameSource,
+        handle: Callable[[Any], object],
+        watch: Callable[[], object],
+        failed: Callable[[BaseException], None],
+    ) -> None:
+        self.source = source
+        self.handle = handle
+        self.watch = watch
+        self.failed = failed
+        self.stopped = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        self.stopped.clear()
+        self._threads = [
+            threading.Thread(target=self._read_frames, name="table-loop", daemon=True),
+            threading.Thread(target=self._watch, name="camera-watchdog", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read_frames(self) -> None:
+        backoff = 0.1
+        while not self.stopped.is_set():
+            try:
+                read: Any = self.source.read()
+            except StopIteration:
+                return
+            except Exception as error:  # the source reconnects itself; we only wait, with backoff
+                self.failed(error)
+                self.stopped.wait(backoff)
+                backoff = min(backoff * 2, 5.0)
+                continue
+            backoff = 0.1
+            if read is None or (isinstance(read, tuple) and read[0] is None):
+                self.stopped.wait(0.01)  # no fresh frame: the watchdog sees the frame age grow
+                continue
+            try:
+                self.handle(read)
+            except Exception as error:
+                log.exception("a frame failed")
+                self.failed(error)
+
+    def _watch(self) -> None:
+        while not self.stopped.wait(0.1):
+            self.watch()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=2.0)
+        self._threads = []
