@@ -165,9 +165,9 @@ class Game(abc.ABC):
         if not isinstance(data, Mapping):
             raise StateFormatError("a state must be a JSON object")
         if data.get("game") != self.name:
-            raise StateFormatError(f"this is not a {self.name} state (game={data.get('game')!r})")
+            raise StateFormatError(f"$.game: this is not a {self.name} state (game={data.get('game')!r})")
         if data.get("format") != STATE_FORMAT_VERSION:
-            raise StateFormatError(f"unsupported state format {data.get('format')!r}")
+            raise StateFormatError(f"$.format: unsupported state format {data.get('format')!r}")
 
 
 class State(abc.ABC):

@@ -2,6 +2,10 @@
 
 ``import engines.jurassic_brunch`` registers the game as ``"jurassic-brunch"``. The full state format is in
 docs/jurassic-brunch.md; the readings of the rulebook are in shared/RULES-NOTES.md and in :mod:`.rules`.
+
+Files, in import order: ``rules``, ``components`` (the grass tokens and figures), ``actions``, ``board``
+(the pasture boards and the playing area), ``scoring``, ``moves`` (what each action does), ``state``,
+``codec`` (reading the state JSON), ``rulings`` (the command-line rulings), ``game``.
 """
 
 from engines.core import register_game
@@ -19,7 +23,7 @@ from engines.jurassic_brunch.actions import (
     UseSuperYummy,
     Wake,
 )
-from engines.jurassic_brunch.area import (
+from engines.jurassic_brunch.board import (
     ARRANGEMENTS,
     BOARD_IDS,
     DEFAULT_EGGS,
@@ -31,11 +35,11 @@ from engines.jurassic_brunch.area import (
     boards_from_tags,
     random_arrangement,
 )
+from engines.jurassic_brunch.codec import check_conservation
+from engines.jurassic_brunch.components import TOKEN_COUNTS, TOKEN_KINDS, TOKEN_POINTS, kind_from_tag
 from engines.jurassic_brunch.game import JurassicBrunch
 from engines.jurassic_brunch.rules import RULES
-from engines.jurassic_brunch.serialize import check_conservation
 from engines.jurassic_brunch.state import BrunchState
-from engines.jurassic_brunch.tokens import TOKEN_COUNTS, TOKEN_KINDS, TOKEN_POINTS, kind_from_tag
 
 GAME = JurassicBrunch()
 register_game(GAME)

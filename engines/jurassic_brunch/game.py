@@ -6,10 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import Game, InputError, StateFormatError
+from engines.core import Game, StateFormatError
 from engines.core.game import Option
 from engines.jurassic_brunch.actions import CODEC
-from engines.jurassic_brunch.area import (
+from engines.jurassic_brunch.board import (
     ARRANGEMENTS,
     COLOURS,
     AreaError,
@@ -18,10 +18,11 @@ from engines.jurassic_brunch.area import (
     parse_board,
     random_arrangement,
 )
+from engines.jurassic_brunch.codec import state_from_dict
+from engines.jurassic_brunch.components import TOKEN_COUNTS, TRICERATOPS_PER_PLAYER
 from engines.jurassic_brunch.rules import RULES
-from engines.jurassic_brunch.serialize import HOUSE_RULES, state_from_dict
-from engines.jurassic_brunch.state import TRICERATOPS_PER_PLAYER, BrunchState, rank
-from engines.jurassic_brunch.tokens import TOKEN_COUNTS
+from engines.jurassic_brunch.rulings import legal_report, score_report
+from engines.jurassic_brunch.state import HOUSE_RULES, BrunchState
 
 
 class JurassicBrunch(Game):
@@ -115,38 +116,10 @@ class JurassicBrunch(Game):
 
     # -- rulings ----------------------------------------------------------------------------------------
     def score_report(self, data: Any) -> dict[str, Any]:
-        """`companion score jurassic-brunch FILE`: tokens held and triceratops on the area at the end
-        (issue 7 format), or a full engine state (scored as it stands; hidden tokens count)."""
-        from engines.jurassic_brunch.rulings import parse_score_input
-
-        if isinstance(data, Mapping) and "game" in data:
-            try:
-                state = self.state_from_dict(data)
-            except (StateFormatError, KeyError, TypeError) as error:
-                raise InputError(f"bad engine state: {error}") from None
-            holdings = {player: state.holding(player) for player in COLOURS}
-            on_area = {player: state.on_area(player) for player in COLOURS}
-        else:
-            holdings, on_area = parse_score_input(data)
-        losers = [player for player in holdings if on_area[player] == 0]
-        outcome = rank(holdings, losers)
-        return {
-            "players": {
-                player: {"total": outcome.scores[player], "breakdown": dict(outcome.breakdown[player])}
-                for player in holdings
-            },
-            "winners": list(outcome.winners),
-        }
+        """`companion score jurassic-brunch FILE`: tokens held and triceratops on the area at the end, or a
+        full engine state (scored as it stands; hidden tokens count)."""
+        return score_report(self, data)
 
     def legal_report(self, data: Any) -> dict[str, Any]:
-        """`companion legal jurassic-brunch FILE`: a position (issue 7 format) or a full engine state."""
-        from engines.jurassic_brunch.rulings import state_from_position
-
-        if isinstance(data, Mapping) and "game" in data:
-            try:
-                state = self.state_from_dict(data)
-            except (StateFormatError, KeyError, TypeError) as error:
-                raise InputError(f"bad engine state: {error}") from None
-        else:
-            state = state_from_position(self, data)
-        return {"actions": [action.to_dict() for action in state.legal_actions()]}
+        """`companion legal jurassic-brunch FILE`: a drawn position or a full engine state."""
+        return legal_report(self, data)

@@ -1,4 +1,5 @@
-"""One playthrough of Jurassic Brunch: positions, legal actions, effects, end and scores."""
+"""One playthrough of Jurassic Brunch: positions, legal actions, end and scores, and the state as JSON
+(what each action does is :mod:`engines.jurassic_brunch.moves`')."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, Explanation, IllegalAction, Outcome, Rule, State
+from engines.jurassic_brunch import moves
 from engines.jurassic_brunch.actions import (
     Birth,
     Charge,
@@ -21,32 +23,25 @@ from engines.jurassic_brunch.actions import (
     UseSuperYummy,
     Wake,
 )
-from engines.jurassic_brunch.area import ALL_DIRECTIONS, COLOURS, ORTHOGONAL, Cell, PlayingArea
-from engines.jurassic_brunch.tokens import (
-    BIRTH,
+from engines.jurassic_brunch.board import ALL_DIRECTIONS, COLOURS, ORTHOGONAL, Cell, PlayingArea
+from engines.jurassic_brunch.components import (
     FLOWER,
     HIDEOUT,
     HIDEOUT_CAPACITY,
-    STODGY,
+    RAPTOR,
     SUPER_YUMMY,
     TOKEN_KINDS,
-    TRAP,
-    points,
 )
+from engines.jurassic_brunch.moves import CHANCE_STEPS, Pending, Step
+from engines.jurassic_brunch.scoring import rank
 
 if TYPE_CHECKING:
     from engines.jurassic_brunch.game import JurassicBrunch
 
-TRICERATOPS_PER_PLAYER = 5
-RAPTOR = "raptor"
-
 #: a triceratops on the area: (owner, turn it fell asleep or None while standing)
 Triceratops = tuple[str, int | None]
-#: what a pending step waits for: ("reveal", cell) | ("steal", victim) | ("birth", None)
-#: | ("look", token kind) | ("expel", dinosaur) where dinosaur is ("raptor", None) or a Triceratops
-Pending = tuple[str, Any]
+HOUSE_RULES = ("charge_blocked_by_grass", "wake_same_turn", "super_yummy_same_turn")
 
-CHANCE_STEPS = ("reveal", "steal")
 EFFECT_RULES: Mapping[str, str] = {
     "BIRTH": "JB-BIRTH",
     "HIDEOUT": "JB-HIDEOUT",
@@ -70,21 +65,6 @@ RULES_FOR_KIND: Mapping[str, tuple[str, ...]] = {
     "super_yummy": ("JB-SUPER-YUMMY",),
     "end_turn": ("JB-TURN-END", "JB-TURN"),
 }
-
-
-def _step(cell: Cell, direction: Cell) -> Cell:
-    return cell[0] + direction[0], cell[1] + direction[1]
-
-
-def _direction(origin: Cell, to: Cell, directions: tuple[Cell, ...]) -> Cell | None:
-    """The unit direction from ``origin`` to ``to`` if they are on one line of ``directions``."""
-    dx, dy = to[0] - origin[0], to[1] - origin[1]
-    if (dx, dy) == (0, 0):
-        return None
-    if dx != 0 and dy != 0 and abs(dx) != abs(dy):
-        return None
-    unit = ((dx > 0) - (dx < 0), (dy > 0) - (dy < 0))
-    return unit if unit in directions else None
 
 
 class BrunchState(State):
@@ -125,7 +105,7 @@ class BrunchState(State):
     def current_player(self) -> str:
         if self.result is not None:
             return TERMINAL
-        if self.pending is not None and self.pending[0] in CHANCE_STEPS:
+        if self.pending is not None and self.pending.step in CHANCE_STEPS:
             return CHANCE
         return self.current
 
@@ -193,7 +173,7 @@ class BrunchState(State):
             effect = self.game.rule(EFFECT_RULES[action.token])
             summary = f"the eaten token is {effect.title}: {effect.passage}"
         after = self.apply(action)
-        if after.pending is not None and after.pending[0] == "look":
+        if after.pending is not None and after.pending.step == Step.LOOK:
             summary += " It cannot be applied: the player looks at two grass tokens."
         details = {"actions_left": after.actions_left, "next": after.pending_text() or after.current_player()}
         return Explanation(True, summary, base.rules, details)
@@ -320,13 +300,13 @@ class BrunchState(State):
         if self.result is not None:
             return []
         if self.pending is not None:
-            step = self.pending[0]
+            step = self.pending.step
             if step in CHANCE_STEPS:
                 return [action for action, _ in self.chance_outcomes()]
-            if step in ("birth", "expel"):
-                make = Birth if step == "birth" else Expel
+            if step in (Step.BIRTH, Step.EXPEL):
+                make = Birth if step == Step.BIRTH else Expel
                 return [make(cell) for cell in self.empty_cells()]
-            if step == "look":
+            if step == Step.LOOK:
                 grass = sorted(self.grass, key=lambda c: (c[1], c[0]))
                 return [Look(cells) for cells in combinations(grass, min(2, len(grass)))]
             raise AssertionError(f"unknown pending step {step}")
@@ -342,262 +322,21 @@ class BrunchState(State):
         return actions
 
     # -- applying actions -------------------------------------------------------------------------------
-    def _illegal(self, rule_id: str, detail: str) -> IllegalAction:
+    def illegal(self, rule_id: str, detail: str) -> IllegalAction:
         return self.game.illegal(rule_id, detail)
 
     def _apply_in_place(self, action: Action) -> None:
         if self.pending is not None:
-            self._resolve_pending(action)
-        elif isinstance(action, Move | Charge | RaptorMove | Wake):
-            if self.actions_left <= 0:
-                raise self._illegal(
-                    "JB-TURN", f"{self.current} has no action left (end the turn or use a Super Yummy)"
-                )
-            if isinstance(action, Move):
-                self._move(action)
-            elif isinstance(action, Charge):
-                self._charge(action)
-            elif isinstance(action, RaptorMove):
-                self._raptor(action)
-            else:
-                self._wake(action)
-        elif isinstance(action, Hide):
-            self._hide(action)
-        elif isinstance(action, UseSuperYummy):
-            if not self.usable_super_yummies(self.current):
-                raise self._illegal(
-                    "JB-SUPER-YUMMY", f"{self.current} has no Super Yummy that can be used this turn"
-                )
-            self.tokens[self.current][SUPER_YUMMY] -= 1
-            self.fresh_super_yummy[self.current] = min(
-                self.fresh_super_yummy[self.current], self.tokens[self.current][SUPER_YUMMY]
-            )
-            self.discarded[SUPER_YUMMY] += 1
-            self.actions_left += 1
-        elif isinstance(action, EndTurn):
-            self._end_turn()
-        elif isinstance(action, Reveal | Steal | Birth | Look | Expel):
-            raise self._illegal("JB-PENDING", f"nothing is waiting for a {action.kind} now")
-        else:
-            raise self._illegal("JB-TURN", f"{action.kind} is not a Jurassic Brunch action")
-        if self.pending is None and self.result is None:
-            self._check_end()
-
-    def _own_triceratops(self, cell: Cell, rule_id: str) -> Triceratops:
-        found = self.triceratops.get(cell)
-        if found is None or found[0] != self.current:
-            raise self._illegal(rule_id, f"no {self.current} triceratops stands on {list(cell)}")
-        return found
-
-    def _move(self, action: Move) -> None:
-        owner, since = self._own_triceratops(action.origin, "JB-MOVE")
-        if since is not None:
-            raise self._illegal("JB-ASLEEP", f"the triceratops on {list(action.origin)} is asleep")
-        direction = _direction(action.origin, action.to, ORTHOGONAL)
-        if direction is None:
-            raise self._illegal("JB-MOVE", "a triceratops moves in a straight line along a row or column")
-        stop = self.slide(action.origin, direction)
-        if stop is None:
-            raise self._illegal("JB-MOVE", f"the triceratops on {list(action.origin)} is blocked that way")
-        if stop[0] != action.to:
-            raise self._illegal(
-                "JB-MOVE",
-                f"the triceratops on {list(action.origin)} slides to {list(stop[0])}, not {list(action.to)}",
-            )
-        if action.eats is not None and action.eats != stop[1]:
-            raise self._illegal(
-                "JB-EAT", f"this move {'eats' if stop[1] else 'does not eat'} the grass on {list(action.to)}"
-            )
-        del self.triceratops[action.origin]
-        self.triceratops[action.to] = (owner, None)
-        self.actions_left -= 1
-        if stop[1]:
-            self.grass.discard(action.to)
-            self.progress = True
-            self.pending = ("reveal", action.to)
-
-    def _charge(self, action: Charge) -> None:
-        owner, since = self._own_triceratops(action.origin, "JB-CHARGE")
-        if since is not None:
-            raise self._illegal("JB-ASLEEP", f"the triceratops on {list(action.origin)} is asleep")
-        direction = _direction(action.origin, action.target, ORTHOGONAL)
-        if direction is None:
-            raise self._illegal("JB-CHARGE", "a charge goes in a straight line along a row or column")
-        target = self.charge_target(action.origin, direction)
-        if target is None:
-            blocked = " (tokens block a charge at this table)" if self.options.get(
-                "charge_blocked_by_grass"
-            ) else ""
-            raise self._illegal("JB-CHARGE", f"no dinosaur to charge in that line{blocked}")
-        if target != action.target:
-            raise self._illegal(
-                "JB-CHARGE", f"that charge hits the dinosaur on {list(target)}, not {list(action.target)}"
-            )
-        expelled: tuple[str, int | None] = (
-            (RAPTOR, None) if target == self.raptor else self.triceratops.pop(target)
-        )
-        if target == self.raptor:
-            self.raptor = None
-        del self.triceratops[action.origin]
-        self.triceratops[target] = (owner, None)
-        self.actions_left -= 1
-        self.pending = ("expel", expelled)
-
-    def _raptor(self, action: RaptorMove) -> None:
-        if self.raptor is None:
-            raise self._illegal("JB-RAPTOR", "the raptor is not on the playing area")
-        if self.raptor_moved:
-            raise self._illegal("JB-RAPTOR-ONCE", "the raptor has already moved this turn")
-        if action.origin != self.raptor:
-            raise self._illegal("JB-RAPTOR", f"the raptor stands on {list(self.raptor)}")
-        direction = _direction(action.origin, action.to, ALL_DIRECTIONS)
-        if direction is None:
-            raise self._illegal("JB-RAPTOR", "the raptor moves in a straight line or diagonally")
-        stop = self.raptor_slide(direction)
-        if stop is None:
-            raise self._illegal("JB-RAPTOR", "the raptor is blocked that way")
-        if stop[0] != action.to:
-            raise self._illegal("JB-RAPTOR", f"the raptor goes to {list(stop[0])}, not {list(action.to)}")
-        if action.scares is not None and action.scares != stop[1]:
-            raise self._illegal(
-                "JB-RAPTOR", f"this move {'scares' if stop[1] else 'does not scare'} a triceratops"
-            )
-        if stop[1]:
-            victim, _ = self.triceratops.pop(action.to)
-            self.pool[victim] += 1
-            if victim != self.current:
-                self.progress = True
-        self.raptor = action.to
-        self.raptor_moved = True
-        self.actions_left -= 1
-
-    def _wake(self, action: Wake) -> None:
-        found = self._own_triceratops(action.at, "JB-WAKE")
-        if found[1] is None:
-            raise self._illegal("JB-WAKE", f"the triceratops on {list(action.at)} is not asleep")
-        if not self.can_wake(found):
-            raise self._illegal(
-                "JB-WAKE", "a triceratops that fell asleep this turn is woken during one of your next turns"
-            )
-        self.triceratops[action.at] = (found[0], None)
-        self.actions_left -= 1
-
-    def _hide(self, action: Hide) -> None:
-        player = self.current
-        if self.hideout_room(player) <= 0:
-            raise self._illegal("JB-HIDEOUT", f"{player} has no Hideout with room left")
-        if action.token == HIDEOUT:
-            raise self._illegal("JB-HIDEOUT", "a Hideout holds the pile; it does not go into it")
-        if action.token not in self.tokens[player] or self.tokens[player][action.token] <= 0:
-            raise self._illegal("JB-HIDEOUT", f"{player} has no {action.token} token to hide")
-        self.tokens[player][action.token] -= 1
-        self.hidden[player][action.token] += 1
-        if action.token == SUPER_YUMMY and self.fresh_super_yummy[player]:
-            # Super Yummies are alike: the one hidden is a fresh one, so an older one stays usable
-            self.fresh_super_yummy[player] -= 1
-
-    def _end_turn(self) -> None:
-        if self.actions_left > 0 and self.board_actions():
-            raise self._illegal(
-                "JB-TURN-END", f"{self.current} still has {self.actions_left} action(s) to play"
-            )
-        self.quiet_turns = 0 if self.progress else self.quiet_turns + 1
-        if self.quiet_turns >= 2:
-            self.result = {"reason": "two turns in a row without eating or scaring", "rule": "JB-END-QUIET"}
+            moves.resolve_pending(self, action)
             return
-        self.current = self.opponent(self.current)
-        self.turn += 1
-        self.actions_left = 2
-        self.raptor_moved = False
-        self.progress = False
-        self.fresh_super_yummy = dict.fromkeys(COLOURS, 0)
-
-    # -- pending steps ----------------------------------------------------------------------------------
-    def _resolve_pending(self, action: Action) -> None:
-        assert self.pending is not None
-        step, detail = self.pending
-        expected = {"reveal": Reveal, "steal": Steal, "birth": Birth, "look": Look, "expel": Expel}[step]
-        if not isinstance(action, expected):
-            raise self._illegal("JB-PENDING", f"first {self.pending_text()}")
-        if isinstance(action, Reveal):
-            if self.bag.get(action.token, 0) <= 0:
-                raise self._illegal("JB-SETUP-GRASS", f"no face-down {action.token} token is left to reveal")
-            self.bag[action.token] -= 1
-            self.pending = None
-            self._apply_effect(action.token, detail)
-        elif isinstance(action, Steal):
-            if self.stealable(detail, offered_flower=True).get(action.token, 0) <= 0:
-                raise self._illegal("JB-FLOWER", f"{detail} has no {action.token} token that can be taken")
-            self.tokens[detail][action.token] -= 1
-            self.tokens[self.current][action.token] += 1
-            if action.token == SUPER_YUMMY:
-                self.fresh_super_yummy[self.current] += 1
-            self.pending = None
-        elif isinstance(action, Birth | Expel):
-            if action.to not in self.area.cells or action.to in self.grass or self.occupied(action.to):
-                rule_id = "JB-BIRTH" if isinstance(action, Birth) else "JB-CHARGE-EXPEL"
-                raise self._illegal(rule_id, f"{list(action.to)} is not an empty space of the playing area")
-            if isinstance(action, Birth):
-                self.pool[self.current] -= 1
-                self.triceratops[action.to] = (self.current, None)
-            elif detail[0] == RAPTOR:
-                self.raptor = action.to
-            else:
-                self.triceratops[action.to] = detail
-            self.pending = None
-        elif isinstance(action, Look):
-            wanted = min(2, len(self.grass))
-            cells = set(action.cells)
-            if len(cells) != len(action.cells) or len(cells) != wanted or not cells <= self.grass:
-                raise self._illegal("JB-CANNOT-APPLY", f"look at {wanted} different grass tokens on the area")
-            self.looks.append(
-                {"player": self.current, "turn": self.turn, "token": detail, "cells": sorted(cells)}
-            )
-            self.pending = None
+        handler = moves.HANDLERS.get(type(action))
+        if handler is None:
+            if isinstance(action, Reveal | Steal | Birth | Look | Expel):
+                raise self.illegal("JB-PENDING", f"nothing is waiting for a {action.kind} now")
+            raise self.illegal("JB-TURN", f"{action.kind} is not a Jurassic Brunch action")
+        handler(self, action)
         if self.pending is None and self.result is None:
-            self._check_end()
-
-    def _apply_effect(self, kind: str, cell: Cell) -> None:
-        player = self.current
-        if kind == FLOWER:
-            victim = self.opponent(player)
-            if self.stealable(victim):
-                self.tokens[victim][FLOWER] += 1
-                self.pending = ("steal", victim)
-            else:
-                self.tokens[player][FLOWER] += 1
-                self._cannot_apply(FLOWER)
-            return
-        self.tokens[player][kind] += 1
-        if kind == SUPER_YUMMY:
-            self.fresh_super_yummy[player] += 1
-        elif kind == STODGY:
-            self.triceratops[cell] = (player, self.turn)
-        elif kind == TRAP:
-            del self.triceratops[cell]
-            self.pool[player] += 1
-            self.raptor = cell
-        elif kind == BIRTH:
-            if self.pool[player] > 0 and self.empty_cells():
-                self.pending = ("birth", None)
-            else:
-                self._cannot_apply(BIRTH)
-
-    def _cannot_apply(self, kind: str) -> None:
-        if self.grass:
-            self.pending = ("look", kind)
-
-    def _check_end(self) -> None:
-        owners = {owner for owner, _ in self.triceratops.values()}
-        losers = [player for player in COLOURS if player not in owners]
-        if losers:
-            self.result = {
-                "reason": f"{' and '.join(losers)} has no triceratops left on the playing area",
-                "rule": "JB-END-NO-TRICERATOPS",
-                "losers": losers,
-            }
-        elif not self.grass:
-            self.result = {"reason": "no grass token is left on the playing area", "rule": "JB-END-NO-GRASS"}
+            moves.check_end(self)
 
     def pending_text(self) -> str:
         """What the game waits for, in words ("" when nothing is pending)."""
@@ -629,31 +368,110 @@ class BrunchState(State):
 
     # -- serialization ----------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        from engines.jurassic_brunch.serialize import state_to_dict
-
         return state_to_dict(self)
 
     def view(self, player: str | None = None) -> dict[str, Any]:
-        from engines.jurassic_brunch.serialize import state_view
-
         return state_view(self, player)
 
 
-def rank(holdings: Mapping[str, Mapping[str, int]], losers: list[str]) -> Outcome:
-    """Scores and winners from what each player holds; ``losers`` lost outright (no triceratops left)."""
-    breakdown = {player: points(held) for player, held in holdings.items()}
-    scores = {player: sum(parts.values()) for player, parts in breakdown.items()}
-    counts = {player: sum(held.values()) for player, held in holdings.items()}
-    if losers:
-        winners = tuple(player for player in holdings if player not in losers)
-        tiebreak: dict[str, Any] = {"outright_losers": list(losers)}
-    else:
-        best = max(scores.values())
-        leaders = [player for player in holdings if scores[player] == best]
-        tiebreak = {}
-        if len(leaders) > 1:
-            fewest = min(counts[player] for player in leaders)
-            tiebreak = {"tokens": {player: counts[player] for player in leaders}}
-            leaders = [player for player in leaders if counts[player] == fewest]
-        winners = tuple(leaders)
-    return Outcome(scores, breakdown, winners, "", tiebreak)
+def _cells(cells: Any) -> list[list[int]]:
+    return [list(cell) for cell in sorted(cells, key=lambda c: (c[1], c[0]))]
+
+
+def _counts(counts: Mapping[str, int]) -> dict[str, int]:
+    return {kind: counts[kind] for kind in TOKEN_KINDS if counts.get(kind, 0)}
+
+
+def _triceratops(cell: Cell, tri: Triceratops) -> dict[str, Any]:
+    return {"owner": tri[0], "at": list(cell), "asleep": tri[1] is not None, "asleep_since": tri[1]}
+
+
+def _pending(state: BrunchState) -> dict[str, Any] | None:
+    if state.pending is None:
+        return None
+    step, detail = state.pending
+    if step == "reveal":
+        return {"kind": "reveal", "at": list(detail)}
+    if step == "steal":
+        return {"kind": "steal", "from": detail}
+    if step == "birth":
+        return {"kind": "birth"}
+    if step == "look":
+        return {"kind": "look", "token": detail}
+    if detail[0] == RAPTOR:
+        return {"kind": "expel", "dinosaur": "raptor"}
+    return {"kind": "expel", "dinosaur": "triceratops", "owner": detail[0], "asleep_since": detail[1]}
+
+
+def _area_dict(area: PlayingArea) -> dict[str, Any]:
+    if area.boards:
+        return area.to_dict()
+    return {"cells": _cells(area.cells)}
+
+
+def state_to_dict(state: BrunchState) -> dict[str, Any]:
+    return {
+        **state.header(),
+        "players": list(COLOURS),
+        "options": dict(state.options),
+        "area": _area_dict(state.area),
+        "grass": _cells(state.grass),
+        "bag": _counts(state.bag),
+        "triceratops": [
+            _triceratops(cell, state.triceratops[cell])
+            for cell in sorted(state.triceratops, key=lambda c: (c[1], c[0]))
+        ],
+        "pool": dict(state.pool),
+        "raptor": list(state.raptor) if state.raptor is not None else None,
+        "holdings": {
+            player: {
+                "tokens": _counts(state.tokens[player]),
+                "hidden": _counts(state.hidden[player]),
+                "fresh_super_yummy": state.fresh_super_yummy[player],
+            }
+            for player in COLOURS
+        },
+        "discarded": _counts(state.discarded),
+        "turn": {
+            "number": state.turn,
+            "current": state.current,
+            "actions_left": state.actions_left,
+            "raptor_moved": state.raptor_moved,
+            "progress": state.progress,
+            "quiet_turns": state.quiet_turns,
+        },
+        "pending": _pending(state),
+        "looks": [
+            {**look, "cells": [list(cell) for cell in look["cells"]]} for look in state.looks
+        ],
+        "result": dict(state.result) if state.result is not None else None,
+    }
+
+
+def state_view(state: BrunchState, player: str | None) -> dict[str, Any]:
+    """The table as ``player`` may know it (``None``: the shared view).
+
+    Face-down tokens (on the area, in the players' piles, under Hideouts) show only as counts, except a
+    player's own; the face-up Hideouts and discarded Super Yummies are public.
+    """
+    full = state_to_dict(state)
+    holdings: dict[str, Any] = {}
+    for seat in COLOURS:
+        held = full["holdings"][seat]
+        if seat == player:
+            holdings[seat] = held
+        else:
+            holdings[seat] = {
+                "tokens": sum(state.tokens[seat].values()) - state.tokens[seat][HIDEOUT],
+                "hideouts": state.tokens[seat][HIDEOUT],
+                "hidden": sum(state.hidden[seat].values()),
+            }
+    view = {key: full[key] for key in full if key not in ("bag", "holdings")}
+    view["holdings"] = holdings
+    view["grass_left"] = len(state.grass)
+    view["to_play"] = state.current_player()
+    view["viewer"] = player
+    if player in COLOURS:
+        scores = state.scores()
+        view["score"] = {"total": scores.scores[player], "breakdown": dict(scores.breakdown[player])}
+    return view

@@ -1,4 +1,9 @@
-"""Jurassik (English and Spanish editions): registered as ``"jurassik"`` on import."""
+"""Jurassik (English and Spanish editions): registered as ``"jurassik"`` on import.
+
+Files, in import order: ``rules`` (the rulebook passages), ``components``, ``actions``, ``board`` (the
+excavation grid), ``scoring``, ``state``, ``codec`` (the state JSON), ``rulings`` (the command-line
+rulings), ``game``.
+"""
 
 from engines.core import register_game
 from engines.jurassik.actions import (
@@ -12,6 +17,7 @@ from engines.jurassik.actions import (
     Steal,
     Take,
 )
+from engines.jurassik.codec import state_from_observation
 from engines.jurassik.components import (
     ACTION_MIX,
     FACES,
@@ -23,11 +29,11 @@ from engines.jurassik.components import (
     face_of_tag,
     setup_for,
 )
-from engines.jurassik.deal import HiddenDeal, deal_hidden_faces, reveal_for
-from engines.jurassik.engine import JurassikGame, JurassikState, score_hands
-from engines.jurassik.reports import legal_report, score_report
+from engines.jurassik.game import JurassikGame
 from engines.jurassik.rules import RULEBOOKS
-from engines.jurassik.state_format import state_from_observation
+from engines.jurassik.rulings import legal_report, score_report
+from engines.jurassik.scoring import score_hands
+from engines.jurassik.state import JurassikState, Phase
 
 GAME = JurassikGame()
 register_game(GAME)
@@ -44,9 +50,9 @@ __all__ = [
     "Decline",
     "Discard",
     "Exchange",
-    "HiddenDeal",
     "JurassikGame",
     "JurassikState",
+    "Phase",
     "RemoveStart",
     "ReturnTile",
     "Reveal",
@@ -54,10 +60,8 @@ __all__ = [
     "Steal",
     "Take",
     "all_dino_tiles",
-    "deal_hidden_faces",
     "face_of_tag",
     "legal_report",
-    "reveal_for",
     "score_hands",
     "score_report",
     "setup_for",

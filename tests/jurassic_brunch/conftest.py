@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engines.jurassic_brunch import GAME, BrunchState, PlayingArea
-from engines.jurassic_brunch.tokens import TOKEN_COUNTS, TOKEN_KINDS
+from engines.jurassic_brunch.components import TOKEN_COUNTS, TOKEN_KINDS
 
 Builder = Callable[..., BrunchState]
 

@@ -20,7 +20,7 @@ from engines.jurassic_brunch import (
     boards_from_tags,
     random_arrangement,
 )
-from engines.jurassic_brunch.area import ORTHOGONAL, rotate
+from engines.jurassic_brunch.board import ORTHOGONAL, rotate
 
 
 def shared_edges(area: PlayingArea, first: str, second: str) -> int:

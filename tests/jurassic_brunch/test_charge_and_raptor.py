@@ -6,7 +6,7 @@ import pytest
 
 from engines.core import IllegalAction
 from engines.jurassic_brunch import Charge, EndTurn, Expel, Move, RaptorMove
-from engines.jurassic_brunch.area import Cell
+from engines.jurassic_brunch.board import Cell
 from engines.jurassic_brunch.state import BrunchState
 
 from .conftest import Builder

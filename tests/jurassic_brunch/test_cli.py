@@ -43,6 +43,7 @@ def test_score_example_file_tie_broken_by_fewer_tokens(capsys: pytest.CaptureFix
             },
         },
         "winners": ["blue"],
+        "tiebreak": {"tokens": {"blue": 7, "orange": 8}},
     }
 
 
@@ -57,6 +58,7 @@ def test_score_from_stdin_with_the_issue_example(
         "players": {"blue": {"total": 5, "breakdown": {"STODGY": 3, "YUMMY": 2}},
                     "orange": {"total": 2, "breakdown": {"YUMMY": 2}}},
         "winners": ["blue"],
+        "tiebreak": {},
     }
 
 

@@ -12,7 +12,7 @@ from helpers.engine_contract import check_contract_step
 
 from engines.core import Action, Correct
 from engines.jurassic_brunch import GAME, BrunchState, Wake
-from engines.jurassic_brunch.tokens import TOKEN_KINDS
+from engines.jurassic_brunch.components import TOKEN_KINDS
 
 SHARED = ("game", "area", "options")  # immutable data shared between states on purpose
 

@@ -6,7 +6,7 @@ import pytest
 
 from engines.core import CHANCE, IllegalAction
 from engines.jurassic_brunch import GAME, Move, PlayingArea, arrangement
-from engines.jurassic_brunch.area import ORTHOGONAL, Cell
+from engines.jurassic_brunch.board import ORTHOGONAL, Cell
 from engines.jurassic_brunch.state import BrunchState
 
 from .conftest import Builder

@@ -25,8 +25,8 @@ from engines.jurassic_brunch import (
     Wake,
     check_conservation,
 )
+from engines.jurassic_brunch.components import TOKEN_COUNTS
 from engines.jurassic_brunch.state import BrunchState
-from engines.jurassic_brunch.tokens import TOKEN_COUNTS
 
 SETUPS = st.fixed_dictionaries(
     {

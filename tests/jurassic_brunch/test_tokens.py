@@ -16,8 +16,8 @@ from engines.jurassic_brunch import (
     UseSuperYummy,
     Wake,
 )
+from engines.jurassic_brunch.components import TOKEN_COUNTS, TOKEN_POINTS, kind_from_tag, normalise_kind
 from engines.jurassic_brunch.state import BrunchState
-from engines.jurassic_brunch.tokens import TOKEN_COUNTS, TOKEN_POINTS, kind_from_tag, normalise_kind
 
 from .conftest import Builder
 

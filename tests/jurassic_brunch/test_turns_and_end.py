@@ -6,7 +6,7 @@ import pytest
 
 from engines.core import TERMINAL, IllegalAction
 from engines.jurassic_brunch import GAME, Charge, EndTurn, Expel, Look, Move, RaptorMove, Reveal, Wake
-from engines.jurassic_brunch.state import rank
+from engines.jurassic_brunch.scoring import rank
 
 from .conftest import Builder
 

@@ -381,22 +381,6 @@ def test_house_rule_compulsory_actions_removes_declining_but_not_stopping_twice(
     assert twice.apply(Decline("ana")).current_player() == "ben"
 
 
-def test_a_simulator_deal_matches_the_unseen_mix_without_entering_the_state(game: Any) -> None:
-    import random
-
-    from engines.jurassik import deal_hidden_faces, reveal_for
-
-    state = game.new_initial_state(["ana", "ben"], random.Random(3))
-    deal = deal_hidden_faces(state, random.Random(4))
-    assert len(deal.under) == 11 and len(deal.set_aside) == 12
-    fronts = list(deal.under.values()) + list(deal.set_aside)
-    assert len(set(fronts)) == 23 and sum(f.startswith("ROCK-") for f in fronts) == 6
-    assert all(state.tile_at(r, c) == "?" for r, c in deal.under)
-    assert "ROCK-" not in str(state.view()) and reveal_for("TWICE-4") == Reveal("twice")
-    with pytest.raises(ValueError):
-        reveal_for("D1-1")
-
-
 @pytest.mark.parametrize(("edition", "source"), [("en", "jurassik-en.txt"), ("es", "jurassik-es.txt")])
 def test_each_action_in_each_edition_cites_that_edition(make: Maker, edition: str, source: str) -> None:
     zone = [". ? D8-1 D8-2", "D7-1 ? D7-2 D7-3"]

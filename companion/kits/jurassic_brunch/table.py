@@ -36,8 +36,7 @@ from companion.kits.tabletop import (
     shade,
     square,
 )
-from engines.jurassic_brunch.state import TRICERATOPS_PER_PLAYER
-from engines.jurassic_brunch.tokens import TOKEN_COUNTS, TOKEN_KINDS
+from engines.jurassic_brunch.components import TOKEN_COUNTS, TOKEN_KINDS, TRICERATOPS_PER_PLAYER
 from vision.scene import RGB, Point, Scene, Shape, Tag, Zone
 from vision.tags import qr_matrix
 

@@ -5,9 +5,8 @@ the engine."""
 from __future__ import annotations
 
 from companion.kits.kit import printed_set
-from engines.jurassic_brunch.area import BOARD_IDS, COLOURS
-from engines.jurassic_brunch.state import TRICERATOPS_PER_PLAYER
-from engines.jurassic_brunch.tokens import SUPER_YUMMY, TOKEN_COUNTS, YUMMY
+from engines.jurassic_brunch.board import BOARD_IDS, COLOURS
+from engines.jurassic_brunch.components import SUPER_YUMMY, TOKEN_COUNTS, TRICERATOPS_PER_PLAYER, YUMMY
 from vision.tags import DEFAULT_SEED, ManifestEntry, PrintedSet, TagInventory
 
 CODE = "JB"

@@ -1,4 +1,4 @@
-"""The Jurassik game and its states (English and Spanish editions).
+"""Jurassik states: one playthrough of the English or Spanish edition.
 
 The excavation zone is a grid of cells, each holding a token or ``None`` (a free space):
 
@@ -14,198 +14,54 @@ CHANCE and ``chance_outcomes()`` weighs each face by how many tiles of that face
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
-from engines.core import (
-    CHANCE,
-    TERMINAL,
-    Action,
-    Game,
-    IllegalAction,
-    Outcome,
-    Rule,
-    RuleBook,
-    State,
-    StateFormatError,
-)
-from engines.core.game import Option
-from engines.jurassik.actions import (
-    CODEC,
-    Decline,
-    Discard,
-    Exchange,
-    RemoveStart,
-    ReturnTile,
-    Reveal,
-    Steal,
-    Take,
-)
-from engines.jurassik.components import (
-    ACTION_MIX,
-    DINOSAURS_IN_BOX,
-    EDITIONS,
-    FACES,
-    HIDDEN,
-    POINTS,
-    ROCK,
-    START,
-    all_dino_tiles,
-    dino_id,
-    dinosaur_of,
-    normalize_dino,
-    parse_dino,
-    setup_for,
-    tile_sort_key,
-)
+from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Outcome, Rule, State
+from engines.jurassik.actions import Decline, Discard, Exchange, RemoveStart, ReturnTile, Reveal, Steal, Take
+from engines.jurassik.board import neighbours
+from engines.jurassik.components import FACES, HIDDEN, ROCK, START, dinosaur_of, tile_sort_key
 from engines.jurassik.rules import RULEBOOKS
+from engines.jurassik.scoring import score_hands
 
-PHASES = ("start", "take", "reveal", "discard", "steal", "exchange", "return", "twice", "over")
+if TYPE_CHECKING:
+    from engines.jurassik.game import JurassikGame
+
+
+class Phase(StrEnum):
+    """What the player to act must do; an action tile's face names the phase of resolving it."""
+
+    START = "start"
+    TAKE = "take"
+    REVEAL = "reveal"
+    DISCARD = "discard"
+    STEAL = "steal"
+    EXCHANGE = "exchange"
+    RETURN = "return"
+    TWICE = "twice"
+    OVER = "over"
+
 
 #: the rule that governs each phase (cited when an action does not fit the phase)
 PHASE_RULE = {
-    "start": "JK-START",
-    "take": "JK-TURN",
-    "reveal": "JK-REVEAL",
-    "discard": "JK-DISCARD",
-    "steal": "JK-STEAL",
-    "exchange": "JK-EXCHANGE",
-    "return": "JK-RETURN",
-    "twice": "JK-TWICE",
-    "over": "JK-END",
+    Phase.START: "JK-START",
+    Phase.TAKE: "JK-TURN",
+    Phase.REVEAL: "JK-REVEAL",
+    Phase.DISCARD: "JK-DISCARD",
+    Phase.STEAL: "JK-STEAL",
+    Phase.EXCHANGE: "JK-EXCHANGE",
+    Phase.RETURN: "JK-RETURN",
+    Phase.TWICE: "JK-TWICE",
+    Phase.OVER: "JK-END",
 }
-
-MAX_GRID_SIDE = 20
-
-_NEIGHBOURS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
-
-
-def _neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """Orthogonal neighbours of every cell (flat indices); the table edge has none."""
-    key = (rows, cols)
-    found = _NEIGHBOURS.get(key)
-    if found is None:
-        table = []
-        for r in range(rows):
-            for c in range(cols):
-                near = []
-                if r > 0:
-                    near.append((r - 1) * cols + c)
-                if r < rows - 1:
-                    near.append((r + 1) * cols + c)
-                if c > 0:
-                    near.append(r * cols + c - 1)
-                if c < cols - 1:
-                    near.append(r * cols + c + 1)
-                table.append(tuple(near))
-        found = tuple(table)
-        _NEIGHBOURS[key] = found
-    return found
-
-
-class JurassikGame(Game):
-    name = "jurassik"
-    code = "JK"
-    aliases = ("jurassik-en", "jurassik-es")
-    title = "Jurassik"
-    min_players = 2
-    max_players = 5
-
-    def __init__(self) -> None:
-        self.rulebook = RULEBOOKS["en"]
-        self.codec = CODEC
-        self.options = (
-            Option("edition", "en", EDITIONS, "rulebook edition: en (23 action tiles) or es (22)"),
-            Option(
-                "long_game",
-                False,
-                (False, True),
-                "English only: all the tiles (10 dinosaurs, 23 action tiles, 8x8) for any player count",
-            ),
-            Option(
-                "compulsory_actions",
-                False,
-                (False, True),
-                "house rule: Stealing, Exchanging and Returning must be used when possible (the rulebook "
-                "says they 'allow' it, so by default a player may decline)",
-                house_rule=True,
-            ),
-        )
-
-    def rules_for_edition(self, edition: str) -> RuleBook:
-        return RULEBOOKS[edition]
-
-    def new_initial_state(
-        self,
-        players: Sequence[str],
-        rng: random.Random | None = None,
-        options: Mapping[str, Any] | None = None,
-    ) -> JurassikState:
-        """Random setup: which dinosaurs are used and where every tile lies (seeded by ``rng``).
-
-        The action tiles are laid face down and stay unknown: the ones not drawn go to the box unseen, so
-        the engine only ever knows how many of each face have not been seen yet.
-        """
-        names = self.check_players(players)
-        resolved = self.resolve_options(options)
-        edition: str = resolved["edition"]
-        long_game: bool = resolved["long_game"]
-        compulsory: bool = resolved["compulsory_actions"]
-        try:
-            setup = setup_for(edition, len(names), long_game)
-        except ValueError as error:
-            raise StateFormatError(str(error)) from error
-        rng = rng if rng is not None else random.Random(0)
-        in_box = DINOSAURS_IN_BOX[edition]
-        chosen = sorted(rng.sample(range(1, in_box + 1), setup.dinosaurs))
-        tiles: list[str | None] = [dino_id(d, p) for d in chosen for p in range(1, 5)]
-        tiles += [HIDDEN] * setup.actions + [START]
-        rng.shuffle(tiles)
-        left_out = [dino_id(d, p) for d in range(1, in_box + 1) if d not in chosen for p in range(1, 5)]
-        return JurassikState(
-            game=self,
-            edition=edition,
-            long_game=long_game,
-            players=names,
-            rows=setup.rows,
-            cols=setup.cols,
-            cells=tiles,
-            hands={name: [] for name in names},
-            box_dinos=left_out,
-            box_actions=dict.fromkeys(FACES[edition], 0),
-            box_start=False,
-            unseen=dict(ACTION_MIX[edition]),
-            turn=0,
-            phase="start",
-            twice_left=0,
-            reveal_cell=None,
-            end_reason="",
-            last_event="",
-            compulsory_actions=compulsory,
-        )
-
-    def state_from_dict(self, data: Mapping[str, Any]) -> JurassikState:
-        from engines.jurassik.state_format import parse_state
-
-        return parse_state(self, data)
-
-    def score_report(self, data: Any) -> dict[str, Any]:
-        from engines.jurassik.reports import score_report
-
-        return score_report(data)
-
-    def legal_report(self, data: Any) -> dict[str, Any]:
-        from engines.jurassik.reports import legal_report
-
-        return legal_report(self, data)
 
 
 class JurassikState(State):
     """One Jurassik playthrough. Only ``apply`` (on a clone) changes these fields."""
 
     game: JurassikGame
+    phase: Phase
 
     def __init__(
         self,
@@ -223,7 +79,7 @@ class JurassikState(State):
         box_start: bool,
         unseen: dict[str, int],
         turn: int,
-        phase: str,
+        phase: Phase,
         twice_left: int,
         reveal_cell: int | None,
         end_reason: str,
@@ -243,7 +99,7 @@ class JurassikState(State):
         self.box_start = box_start
         self.unseen = unseen
         self.turn = turn
-        self.phase = phase
+        self.phase = Phase(phase)
         self.twice_left = twice_left
         self.reveal_cell = reveal_cell
         self.end_reason = end_reason
@@ -262,9 +118,9 @@ class JurassikState(State):
         return self._players[self.turn]
 
     def current_player(self) -> str:
-        if self.phase == "over":
+        if self.phase == Phase.OVER:
             return TERMINAL
-        if self.phase == "reveal":
+        if self.phase == Phase.REVEAL:
             return CHANCE
         return self._players[self.turn]
 
@@ -289,13 +145,13 @@ class JurassikState(State):
         if token is None or token in (ROCK, START):
             return False
         cells = self.cells
-        return any(cells[j] is None for j in _neighbours(self.rows, self.cols)[index])
+        return any(cells[j] is None for j in neighbours(self.rows, self.cols)[index])
 
     def accessible_cells(self, dinosaurs_only: bool = False) -> list[int]:
         """Flat indices of the accessible tiles (a revealed Rock is never accessible)."""
         cells = self.cells
         found = []
-        for index, near in enumerate(_neighbours(self.rows, self.cols)):
+        for index, near in enumerate(neighbours(self.rows, self.cols)):
             token = cells[index]
             if token is None or token in (ROCK, START):
                 continue
@@ -312,7 +168,7 @@ class JurassikState(State):
 
     def _any_accessible(self, untakeable: tuple[str, ...] = (ROCK, START)) -> bool:
         cells = self.cells
-        for index, near in enumerate(_neighbours(self.rows, self.cols)):
+        for index, near in enumerate(neighbours(self.rows, self.cols)):
             token = cells[index]
             if token is None or token in untakeable:
                 continue
@@ -342,26 +198,25 @@ class JurassikState(State):
     # -- actions ----------------------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         phase = self.phase
-        if phase == "over":
+        if phase == Phase.OVER:
             return []
-        if phase == "reveal":
+        if phase == Phase.REVEAL:
             return [action for action, _ in self.chance_outcomes()]
         player = self._players[self.turn]
-        if phase == "start":
+        if phase == Phase.START:
             return [RemoveStart(player)]
-        if phase == "take" or phase == "twice":
-            actions: list[Action] = [
-                Take(player, *self.cell_of(i)) for i in self.accessible_cells(dinosaurs_only=phase == "twice")
-            ]
-            if phase == "twice":
+        if phase == Phase.TAKE or phase == Phase.TWICE:
+            reachable = self.accessible_cells(dinosaurs_only=phase == Phase.TWICE)
+            actions: list[Action] = [Take(player, *self.cell_of(i)) for i in reachable]
+            if phase == Phase.TWICE:
                 actions.append(Decline(player))
             return actions
-        if phase == "discard":
+        if phase == Phase.DISCARD:
             return [Discard(player, tile) for tile in self.loose_tiles(player)]
-        if phase == "steal":
+        if phase == Phase.STEAL:
             steals: list[Action] = [Steal(player, other, tile) for other, tile in self._others_loose(player)]
             return steals + self._declines(player)
-        if phase == "exchange":
+        if phase == Phase.EXCHANGE:
             others = self._others_loose(player)
             exchanges: list[Action] = [
                 Exchange(player, give, other, take)
@@ -369,7 +224,7 @@ class JurassikState(State):
                 for other, take in others
             ]
             return exchanges + self._declines(player)
-        if phase == "return":
+        if phase == Phase.RETURN:
             returns: list[Action] = [
                 ReturnTile(player, tile) for tile in sorted(self.box_dinos, key=tile_sort_key)
             ]
@@ -380,7 +235,7 @@ class JurassikState(State):
         return [] if self.compulsory_actions else [Decline(player)]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if self.phase != "reveal":
+        if self.phase != Phase.REVEAL:
             return []
         total = sum(self.unseen.values())
         return [(Reveal(face), count / total) for face, count in self.unseen.items() if count > 0]
@@ -402,7 +257,7 @@ class JurassikState(State):
 
     def _apply_in_place(self, action: Action) -> None:
         phase = self.phase
-        if phase == "reveal":
+        if phase == Phase.REVEAL:
             if not isinstance(action, Reveal):
                 raise self._illegal("JK-REVEAL", "the action tile just taken must be revealed first")
             self._reveal(action.face)
@@ -424,7 +279,7 @@ class JurassikState(State):
         index = self.cells.index(START)
         self.cells[index] = None
         self.box_start = True
-        self.phase = "take"
+        self.phase = Phase.TAKE
         self.last_event = f"{action.player} removed the beginning-of-excavation tile"
         if not self._any_accessible():
             self._finish("no tile is accessible")
@@ -451,7 +306,7 @@ class JurassikState(State):
         token = self.cells[index]
         assert token is not None
         if token == HIDDEN:
-            self.phase = "reveal"
+            self.phase = Phase.REVEAL
             self.reveal_cell = index
             self.last_event = f"{action.player} took an action tile at ({action.row}, {action.col})"
             return
@@ -472,7 +327,7 @@ class JurassikState(State):
         if not self._any_accessible_dinosaur():
             self._finish(f"{tile} was the last accessible dinosaur tile")
             return
-        if self.phase == "twice":
+        if self.phase == Phase.TWICE:
             self.twice_left -= 1
             if self.twice_left > 0:
                 return
@@ -504,16 +359,16 @@ class JurassikState(State):
             return
         self.cells[index] = None
         self.box_actions[face] += 1
-        possible, why_not = self._can_carry_out(face, player)
+        possible, why_not = self.can_carry_out(face, player)
         if not possible:
             self.last_event = f"{player} revealed {face}: it cannot be carried out ({why_not}), no effect"
             self._end_turn()
             return
         self.last_event = f"{player} revealed {face}"
-        self.phase = face
+        self.phase = Phase(face)
         self.twice_left = 2 if face == "twice" else 0
 
-    def _can_carry_out(self, face: str, player: str) -> tuple[bool, str]:
+    def can_carry_out(self, face: str, player: str) -> tuple[bool, str]:
         if face == "discard":
             return bool(self.loose_tiles(player)), f"{player} holds no loose tile"
         if face == "steal":
@@ -575,7 +430,7 @@ class JurassikState(State):
         self._end_turn()
 
     def _decline(self, action: Decline) -> None:
-        if self.compulsory_actions and self.phase != "twice":
+        if self.compulsory_actions and self.phase != Phase.TWICE:
             raise self._illegal(
                 PHASE_RULE[self.phase], f"house rule compulsory_actions: use {self.phase} when possible"
             )
@@ -593,13 +448,13 @@ class JurassikState(State):
 
     def _end_turn(self) -> None:
         self.turn = (self.turn + 1) % len(self._players)
-        self.phase = "take"
+        self.phase = Phase.TAKE
         self.twice_left = 0
         if not self._any_accessible():
             self._finish(f"{self.to_play} must take a tile and none is accessible")
 
     def _finish(self, reason: str) -> None:
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.twice_left = 0
         self.end_reason = reason
 
@@ -611,13 +466,14 @@ class JurassikState(State):
             ids = ["JK-START"]
         elif isinstance(action, Take):
             ids = ["JK-TURN", "JK-ACCESS"]
-            if self.phase == "twice":
+            if self.phase == Phase.TWICE:
                 ids.append("JK-TWICE")
             inside = 0 <= action.row < self.rows and 0 <= action.col < self.cols
             token = self.tile_at(action.row, action.col) if inside else None
             ids.append("JK-REVEAL" if token == HIDDEN else "JK-DINO")
         elif isinstance(action, Reveal):
-            face_rule = "JK-ROCK" if action.face == "rock" else PHASE_RULE.get(action.face, "JK-REVEAL")
+            faces = {phase.value: rule for phase, rule in PHASE_RULE.items()}
+            face_rule = "JK-ROCK" if action.face == "rock" else faces.get(action.face, "JK-REVEAL")
             ids = ["JK-REVEAL", face_rule]
             if "cannot be carried out" in after.last_event:
                 ids.append("JK-NO-EFFECT")
@@ -631,7 +487,7 @@ class JurassikState(State):
             ids = ["JK-RETURN", "JK-BOX"]
         elif isinstance(action, Decline):
             ids = [PHASE_RULE[self.phase]]
-        if after.phase == "over":
+        if after.phase == Phase.OVER:
             ids.append("JK-END")
         return [self.rules[i] for i in dict.fromkeys(ids)]
 
@@ -640,7 +496,8 @@ class JurassikState(State):
         totals, breakdown = score_hands(self.hands)
         best = max(totals.values())
         winners = tuple(name for name in self._players if totals[name] == best)
-        return Outcome(totals, breakdown, winners, self.end_reason if self.phase == "over" else "in progress")
+        reason = self.end_reason if self.phase == Phase.OVER else "in progress"
+        return Outcome(totals, breakdown, winners, reason)
 
     # -- views and serialization ------------------------------------------------------------------------
     def view(self, player: str | None = None) -> dict[str, Any]:
@@ -681,49 +538,27 @@ class JurassikState(State):
         }
 
 
-def score_hands(hands: Mapping[str, Sequence[str]]) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
-    """Totals and per-dinosaur breakdown (``{"D1": 10, "D3": 1}``) of each player's tiles."""
-    totals: dict[str, int] = {}
-    breakdown: dict[str, dict[str, int]] = {}
-    for name, hand in hands.items():
-        counts = Counter(dinosaur_of(tile) for tile in hand)
-        parts = {f"D{d}": POINTS[counts[d]] for d in sorted(counts)}
-        breakdown[name] = parts
-        totals[name] = sum(parts.values())
-    return totals, breakdown
-
-
 _PHASE_WAIT = {
-    "start": "{player} must first remove the beginning-of-excavation tile",
-    "take": "{player} must take one accessible tile",
-    "discard": "{player} must discard one loose tile into the box",
-    "steal": "{player} must steal a loose tile or decline",
-    "exchange": "{player} must exchange a loose tile or decline",
-    "return": "{player} must take a dinosaur tile from the box or decline",
-    "twice": "{player} may take another accessible dinosaur tile or decline",
-    "over": "the game is over",
+    Phase.START: "{player} must first remove the beginning-of-excavation tile",
+    Phase.TAKE: "{player} must take one accessible tile",
+    Phase.DISCARD: "{player} must discard one loose tile into the box",
+    Phase.STEAL: "{player} must steal a loose tile or decline",
+    Phase.EXCHANGE: "{player} must exchange a loose tile or decline",
+    Phase.RETURN: "{player} must take a dinosaur tile from the box or decline",
+    Phase.TWICE: "{player} may take another accessible dinosaur tile or decline",
+    Phase.OVER: "the game is over",
 }
 
-_HANDLERS: dict[tuple[str, type], Any] = {
-    ("start", RemoveStart): JurassikState._remove_start,
-    ("take", Take): JurassikState._take,
-    ("twice", Take): JurassikState._take_twice,
-    ("twice", Decline): JurassikState._decline,
-    ("discard", Discard): JurassikState._discard,
-    ("steal", Steal): JurassikState._steal,
-    ("steal", Decline): JurassikState._decline,
-    ("exchange", Exchange): JurassikState._exchange,
-    ("exchange", Decline): JurassikState._decline,
-    ("return", ReturnTile): JurassikState._return,
-    ("return", Decline): JurassikState._decline,
+_HANDLERS: dict[tuple[Phase, type], Any] = {
+    (Phase.START, RemoveStart): JurassikState._remove_start,
+    (Phase.TAKE, Take): JurassikState._take,
+    (Phase.TWICE, Take): JurassikState._take_twice,
+    (Phase.TWICE, Decline): JurassikState._decline,
+    (Phase.DISCARD, Discard): JurassikState._discard,
+    (Phase.STEAL, Steal): JurassikState._steal,
+    (Phase.STEAL, Decline): JurassikState._decline,
+    (Phase.EXCHANGE, Exchange): JurassikState._exchange,
+    (Phase.EXCHANGE, Decline): JurassikState._decline,
+    (Phase.RETURN, ReturnTile): JurassikState._return,
+    (Phase.RETURN, Decline): JurassikState._decline,
 }
-
-__all__ = [
-    "PHASES",
-    "JurassikGame",
-    "JurassikState",
-    "all_dino_tiles",
-    "normalize_dino",
-    "parse_dino",
-    "score_hands",
-]

@@ -41,6 +41,9 @@ _TAG_PREFIXES = {kind.replace("_", "-"): kind for kind in TOKEN_KINDS}
 
 #: how many of a player's tokens one Hideout protects
 HIDEOUT_CAPACITY = 3
+#: triceratops figures per team, and the raptor's name where a dinosaur is named
+TRICERATOPS_PER_PLAYER = 5
+RAPTOR = "raptor"
 
 
 def normalise_kind(name: object) -> str:

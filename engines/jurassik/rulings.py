@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from engines.core import EngineError, InputError
 from engines.jurassik.components import is_text, normalize_dino, parse_dino
+from engines.jurassik.scoring import score_hands
 
 if TYPE_CHECKING:
-    from engines.jurassik.engine import JurassikGame
+    from engines.jurassik.game import JurassikGame
 
 
 def score_report(data: Any) -> dict[str, Any]:
@@ -18,8 +19,6 @@ def score_report(data: Any) -> dict[str, Any]:
     Returns ``{"players": {"ana": {"total": 4, "breakdown": {"D1": 3, "D3": 1}}, ...}, "winners": [...]}``;
     every player with the best total is a winner. Raises InputError (one line) on bad input.
     """
-    from engines.jurassik.engine import score_hands
-
     if not isinstance(data, Mapping):
         raise InputError("input must be a JSON object with a 'players' list")
     if set(data) - {"players"}:
