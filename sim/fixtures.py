@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engines.jurassic_parts.slab import DIRECTIONS
+from engines.jurassic_parts.board import DIRECTIONS
 from vision.scene import SEAT_RGB, Peg, Point, Scene, Shape, Tag, Zone
 
 if TYPE_CHECKING:

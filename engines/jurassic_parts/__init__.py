@@ -5,6 +5,10 @@
 * :class:`JurassicPartsState`: one playthrough (chance nodes for face-down fossils).
 * :func:`split_ruling`: ``companion split FILE``.
 * :data:`COMPONENTS` / :func:`component`: the 58 tiles with their (default, to be checked) rocky edges.
+
+Files, in import order: ``rules``, ``components`` (with the generated default rocks, ``_default_set``),
+``actions``, ``board`` (the slab), ``scoring``, ``moves`` (phases and what each action does), ``state``,
+``codec`` (reading the state JSON), ``rulings`` (the command-line rulings), ``bots``, ``game``.
 """
 
 from engines.core import register_game
@@ -25,6 +29,7 @@ from engines.jurassic_parts.actions import (
     Sell,
     TakeTile,
 )
+from engines.jurassic_parts.board import Layout, rank_contributors, shares
 from engines.jurassic_parts.bots import bot_policy
 from engines.jurassic_parts.components import (
     COMPONENTS,
@@ -40,7 +45,6 @@ from engines.jurassic_parts.game import JurassicPartsGame, random_layout
 from engines.jurassic_parts.rules import RULEBOOK
 from engines.jurassic_parts.rulings import split_ruling
 from engines.jurassic_parts.scoring import score_holding
-from engines.jurassic_parts.slab import Layout, rank_contributors, shares
 from engines.jurassic_parts.state import JurassicPartsState
 
 GAME = JurassicPartsGame()

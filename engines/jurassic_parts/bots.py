@@ -21,9 +21,9 @@ from engines.jurassic_parts.actions import (
     PlaceChisel,
     TakeTile,
 )
+from engines.jurassic_parts.board import NO_CHISEL
 from engines.jurassic_parts.components import KIND_OF, PTERO
 from engines.jurassic_parts.scoring import score_holding
-from engines.jurassic_parts.slab import NO_CHISEL
 from engines.jurassic_parts.state import JurassicPartsState
 
 

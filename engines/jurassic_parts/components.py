@@ -206,3 +206,18 @@ RESOURCE_CARDS: tuple[ResourceCard, ...] = (
     ),
 )
 CARD_BY_ID: dict[str, ResourceCard] = {card.card_id: card for card in RESOURCE_CARDS}
+
+
+#: the numbers the rulebook gives: each player's chisels, the amber supply, chisels sharpened at a turn's
+#: start and kept sharp at its end, the most tiles one contributor takes from a split, purchase prices
+CHISELS_PER_PLAYER = 12
+AMBER_SUPPLY = 20
+SHARPEN_PER_TURN = 3
+SAVED_SHARP = 1
+SHARE_CAP = 6
+PURCHASE_PRICES = (1, 2, 3)
+
+
+def purchase_price(purchases_made: int) -> int:
+    """The price of the next purchase after ``purchases_made`` this turn: 1, 2, then 3 amber."""
+    return PURCHASE_PRICES[min(purchases_made, len(PURCHASE_PRICES) - 1)]

@@ -1,17 +1,38 @@
-"""`companion split FILE`: rule on an observed slab (is it split, who takes how many tiles)."""
+"""Command-line rulings: ``companion split FILE`` (an observed slab: is it split, who takes how many tiles),
+``companion score jurassic-parts FILE`` and ``companion legal jurassic-parts FILE``. Bad input is an
+InputError naming the JSON path of the value that is wrong."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from engines.core import InputError
-from engines.jurassic_parts.components import COMPONENTS
-from engines.jurassic_parts.slab import DIRECTIONS, rank_contributors, shares
+from engines.core import InputError, StateFormatError
+from engines.core.schema import Node, read_document
+from engines.jurassic_parts.board import DIRECTIONS, rank_contributors, shares
+from engines.jurassic_parts.codec import state_from_dict
+from engines.jurassic_parts.components import (
+    AMBER_SUPPLY,
+    BOX_COUNTS,
+    CHISELS_PER_PLAYER,
+    COMPONENTS,
+    FRONT_KINDS,
+    KIND_NAMES,
+    KIND_OF,
+    N_KINDS,
+    SHARE_CAP,
+    SPECIES,
+    real_kind,
+)
+from engines.jurassic_parts.moves import PHASE_NAMES
+from engines.jurassic_parts.scoring import score_holding, winners
 
-SHARE_CAP = 6
+if TYPE_CHECKING:
+    from engines.jurassic_parts.game import JurassicPartsGame
+
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-CHISELS_PER_PLAYER = 12
+SCORE_RULES = ["JP-SCORE", "JP-BONES", "JP-TIES"]
 #: observed axial coordinates lie well inside this (58 tiles); anything beyond is a corrupt file
 MAX_COORDINATE = 10_000
 NEIGHBOUR_STEPS = frozenset(DIRECTIONS)
@@ -23,108 +44,90 @@ SPLIT_RULES = ["JP-SPLIT", "JP-SPLIT-SMALLER", "JP-SPLIT-EQUAL", "JP-SPLIT-INTER
                "JP-SHARES", "JP-CHISELS-RETURNED"]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def brief(value: Any, limit: int = 40) -> str:
     """A value quoted in an error line, cut short: the line names the problem, it does not echo the file."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _is_name(value: Any) -> bool:
-    if not isinstance(value, str) or not value:
-        return False
-    try:
-        value.encode("utf-8")  # a lone surrogate (from a JSON escape) cannot be printed back as JSON text
-    except UnicodeEncodeError:
-        return False
-    return True
+@dataclass
+class _Slab:
+    """An observed slab as the split ruling reads it: tiles by id and cell, chisels by gap."""
+
+    players: list[str]
+    ids: list[str] = field(default_factory=list)
+    cells: list[tuple[int, int]] = field(default_factory=list)
+    slot_of_id: dict[str, int] = field(default_factory=dict)
+    cracked: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
-def split_ruling(data: Any) -> dict[str, Any]:
-    """The split ruling for a slab described as in issue 2; :class:`InputError` (one line) when bad.
-
-    Input: ``{"players": [clockwise names], "current": name, "tiles": [{"id", "q", "r"}],
-    "chisels": [{"a": id, "b": id, "player": name}]}``.
-    """
-    if not isinstance(data, Mapping):
-        raise InputError("expected a JSON object with players, current, tiles and chisels")
-    players = data.get("players")
-    if not isinstance(players, list) or not all(_is_name(p) for p in players):
-        raise InputError("\"players\" must be a list of player names (text) in clockwise seat order")
+def _read_players(doc: Node) -> tuple[list[str], int]:
+    node = doc["players"]
+    players = [item.text(max_len=60) for item in node.items_of()]
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InputError(f"Jurassic Parts takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
+        node.fail(f"Jurassic Parts takes {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
     if len(set(players)) != len(players):
-        raise InputError("\"players\" lists a player twice")
-    current = data.get("current")
-    if not isinstance(current, str) or current not in players:
-        raise InputError(f"unknown player {brief(current)} as \"current\"")
-    tiles = data.get("tiles")
-    if not isinstance(tiles, list) or not tiles:
-        raise InputError("\"tiles\" must be a non-empty list of {id, q, r}")
-    ids: list[str] = []
-    cells: list[tuple[int, int]] = []
-    slot_of_id: dict[str, int] = {}
+        node.fail("lists a player twice")
+    current = doc["current"]
+    if current.value not in players:
+        current.fail(f"unknown player {brief(current.value)} (players: {', '.join(players)})")
+    return players, players.index(current.value)
+
+
+def _read_tiles(slab: _Slab, node: Node) -> None:
     cell_owner: dict[tuple[int, int], str] = {}
     physical: set[str] = set()
-    for index, tile in enumerate(tiles):
-        if not isinstance(tile, Mapping):
-            raise InputError(f"tiles[{index}] must be an object with id, q and r")
-        tile_id = tile.get("id")
+    for tile in node.items_of(1):
+        tile.only({"id", "q", "r"})
+        tile_id = tile["id"].value
         if not isinstance(tile_id, str) or tile_id not in PHYSICAL_TILE:
-            raise InputError(f"unknown tile {brief(tile_id)} in tiles[{index}] (front id F01-F58 or back id)")
-        if tile_id in slot_of_id:
-            raise InputError(f"duplicate tile {tile_id}")
+            tile["id"].fail(f"unknown tile {brief(tile_id)} (front id F01-F58 or back id)")
+        if tile_id in slab.slot_of_id:
+            tile["id"].fail(f"duplicate tile {tile_id}")
         if PHYSICAL_TILE[tile_id] in physical:  # named by neither id: that would tell what is face down
-            raise InputError(f"tiles[{index}]: a tile is listed twice, by its front and by its back id")
+            tile["id"].fail("a tile is listed twice, by its front and by its back id")
         physical.add(PHYSICAL_TILE[tile_id])
-        q, r = tile.get("q"), tile.get("r")
-        if not isinstance(q, int) or not isinstance(r, int) or not _is_int(q) or not _is_int(r):
-            raise InputError(f"tile {tile_id} needs integer q and r")
-        if abs(q) > MAX_COORDINATE or abs(r) > MAX_COORDINATE:
-            raise InputError(f"tile {tile_id} is at ({q}, {r}): coordinates beyond +-{MAX_COORDINATE}")
-        cell = (q, r)
+        bound = (-MAX_COORDINATE, MAX_COORDINATE)
+        cell = (tile["q"].integer(*bound), tile["r"].integer(*bound))
         if cell in cell_owner:
-            raise InputError(f"tiles {cell_owner[cell]} and {tile_id} are both on cell ({q}, {r})")
+            tile.fail(f"tiles {cell_owner[cell]} and {tile_id} are both on cell {cell}")
         cell_owner[cell] = tile_id
-        slot_of_id[tile_id] = len(ids)
-        ids.append(tile_id)
-        cells.append(cell)
-    n = len(cells)
-    # union-find over the uncracked gaps; each neighbour pair is seen once (E, SE, SW of every tile)
-    cracked: dict[tuple[int, int], int] = {}
-    chisels = data.get("chisels")
-    if not isinstance(chisels, list):  # required: a misspelt key must not read as an uncracked slab
-        raise InputError("\"chisels\" must be a list of {a, b, player} ([] for none)")
-    player_index = {name: i for i, name in enumerate(players)}
-    for index, chisel in enumerate(chisels):
-        if not isinstance(chisel, Mapping):
-            raise InputError(f"chisels[{index}] must be an object with a, b and player")
-        a, b, who = chisel.get("a"), chisel.get("b"), chisel.get("player")
-        sa = slot_of_id.get(a) if isinstance(a, str) else None
-        sb = slot_of_id.get(b) if isinstance(b, str) else None
-        if sa is None or sb is None:
-            unknown = a if sa is None else b
-            raise InputError(f"chisels[{index}] names unknown tile {brief(unknown)} (not on the slab)")
-        if not isinstance(who, str) or who not in player_index:
-            raise InputError(f"chisels[{index}] belongs to unknown player {brief(who)}")
-        (qa, ra), (qb, rb) = cells[sa], cells[sb]
+        slab.slot_of_id[tile_id] = len(slab.ids)
+        slab.ids.append(tile_id)
+        slab.cells.append(cell)
+
+
+def _read_chisels(slab: _Slab, node: Node) -> None:
+    players = slab.players
+    for chisel in node.items_of():
+        chisel.only({"a", "b", "player"})
+        slots = []
+        for end in ("a", "b"):
+            tile = chisel[end]
+            slot = slab.slot_of_id.get(tile.value) if isinstance(tile.value, str) else None
+            if slot is None:
+                tile.fail(f"unknown tile {brief(tile.value)} (not on the slab)")
+            slots.append(slot)
+        who = chisel["player"]
+        if who.value not in players:
+            who.fail(f"unknown player {brief(who.value)} (players: {', '.join(players)})")
+        sa, sb = slots
+        (qa, ra), (qb, rb) = slab.cells[sa], slab.cells[sb]
         if (qb - qa, rb - ra) not in NEIGHBOUR_STEPS:
-            raise InputError(f"chisel between {a} and {b}: the tiles are not adjacent")
+            chisel.fail(f"chisel between {slab.ids[sa]} and {slab.ids[sb]}: the tiles are not adjacent")
         key = (sa, sb) if sa < sb else (sb, sa)
-        if key in cracked:
-            raise InputError(f"two chisels on the gap between {a} and {b}")
-        cracked[key] = player_index[who]
-    placed = [0] * len(players)
-    for who_index in cracked.values():
-        placed[who_index] += 1
-    for who_index, count in enumerate(placed):
+        if key in slab.cracked:
+            chisel.fail(f"two chisels on the gap between {slab.ids[sa]} and {slab.ids[sb]}")
+        slab.cracked[key] = players.index(who.value)
+    for index, player in enumerate(players):
+        count = sum(1 for who in slab.cracked.values() if who == index)
         if count > CHISELS_PER_PLAYER:
-            raise InputError(f"{players[who_index]} has {count} chisels on the slab; a player has "
-                             f"{CHISELS_PER_PLAYER}")
-    parent = list(range(n))
+            node.fail(f"{player} has {count} chisels on the slab; a player has {CHISELS_PER_PLAYER}")
+
+
+def _parts(slab: _Slab) -> list[set[int]]:
+    """The slab's parts: tiles joined by uncracked gaps (union-find; each neighbour pair seen once)."""
+    parent = list(range(len(slab.cells)))
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -132,37 +135,47 @@ def split_ruling(data: Any) -> dict[str, Any]:
             x = parent[x]
         return x
 
-    parts = n
-    cell_slot = {cell: slot for slot, cell in enumerate(cells)}
-    for i, (q, r) in enumerate(cells):
+    cell_slot = {cell: slot for slot, cell in enumerate(slab.cells)}
+    for i, (q, r) in enumerate(slab.cells):
         for dq, dr in HALF_STEPS:
             j = cell_slot.get((q + dq, r + dr))
-            if j is None or ((i, j) if i < j else (j, i)) in cracked:
-                continue
-            ri, rj = find(i), find(j)
-            if ri != rj:
-                parent[ri] = rj
-                parts -= 1
-    if parts == 1:
+            if j is not None and ((i, j) if i < j else (j, i)) not in slab.cracked:
+                parent[find(i)] = find(j)
+    parts: dict[int, set[int]] = {}
+    for slot in range(len(slab.cells)):
+        parts.setdefault(find(slot), set()).add(slot)
+    return list(parts.values())
+
+
+def split_ruling(data: Any) -> dict[str, Any]:
+    """The split ruling for an observed slab; :class:`InputError` (one line) when bad.
+
+    Input: ``{"players": [clockwise names], "current": name, "tiles": [{"id", "q", "r"}],
+    "chisels": [{"a": id, "b": id, "player": name}]}``.
+    """
+    doc = read_document(data, InputError).only({"players", "current", "tiles", "chisels"})
+    players, active = _read_players(doc)
+    slab = _Slab(players)
+    _read_tiles(slab, doc["tiles"])
+    _read_chisels(slab, doc["chisels"])  # required: a misspelt key must not read as an uncracked slab
+    parts = _parts(slab)
+    if len(parts) == 1:
         return {"split": False, "rules": ["JP-SPLIT"]}
-    if parts > 2:
-        raise InputError(f"the slab is in {parts} parts; a split makes exactly 2")
-    root = find(0)
-    first = {s for s in range(n) if find(s) == root}
-    second = set(range(n)) - first
-    if not any((a in first) != (b in first) for a, b in cracked):
+    if len(parts) > 2:
+        doc.fail(f"the slab is in {len(parts)} parts; a split makes exactly 2")
+    first, second = sorted(parts, key=min)
+    if not any((a in first) != (b in first) for a, b in slab.cracked):
         lonely = min((first, second), key=len)
-        names = ", ".join(sorted(ids[s] for s in lonely)[:5])
-        raise InputError(f"tiles {names} do not touch the rest of the slab (no gap between the parts)")
-    active = player_index[current]
+        names = ", ".join(sorted(slab.ids[s] for s in lonely)[:5])
+        doc["tiles"].fail(f"tiles {names} do not touch the rest of the slab (no gap between the parts)")
     if len(first) == len(second):
         # the part holding the smallest tile id first
-        ordered = sorted((first, second), key=lambda part: min(ids[s] for s in part))
-        options = [_option(ids, players, cracked, active, part, other)
+        ordered = sorted((first, second), key=lambda part: min(slab.ids[s] for s in part))
+        options = [_option(slab.ids, players, slab.cracked, active, part, other)
                    for part, other in (ordered, ordered[::-1])]
         return {"split": True, "equal": True, "options": options, "rules": SPLIT_RULES}
     smaller, larger = (first, second) if len(first) < len(second) else (second, first)
-    option = _option(ids, players, cracked, active, smaller, larger)
+    option = _option(slab.ids, players, slab.cracked, active, smaller, larger)
     return {"split": True, "equal": False, "options": [option], "rules": SPLIT_RULES}
 
 
@@ -191,3 +204,63 @@ def _option(ids: list[str], players: list[str], cracked: dict[tuple[int, int], i
         "returned_sharp": {players[p]: c for p, c in enumerate(inside_counts) if c},
         "border": border_gaps,
     }
+
+
+def score_report(game: JurassicPartsGame, data: Any) -> dict[str, Any]:
+    """``companion score jurassic-parts FILE``: players' tiles and amber -> totals, breakdown, winners,
+    the tie-break that decided them. A full engine state (``to_dict()``) is scored as well."""
+    if isinstance(data, Mapping) and data.get("game") == game.name:
+        try:
+            state = state_from_dict(game, data)
+        except StateFormatError as error:
+            raise InputError(str(error)) from None
+        held = state.holding_scores()
+        return {"players": {name: score.to_dict() for name, score in held.items()},
+                "winners": list(winners(held)), "tiebreak": state.scores().tiebreak, "rules": SCORE_RULES}
+    doc = read_document(data, InputError).only({"players"})
+    entries = doc["players"].items_of(1, MAX_PLAYERS)
+    holdings: dict[str, tuple[list[int], int]] = {}
+    box = [0] * len(FRONT_KINDS)
+    for entry in entries:
+        entry.only({"name", "tiles", "amber"})
+        name = entry["name"].text(max_len=60)
+        if name in holdings:
+            entry["name"].fail(f"duplicate player {brief(name)}")
+        counts = [0] * N_KINDS
+        for tile in entry["tiles"].items_of():  # required: a misspelt key must not score as no tiles
+            kind = KIND_OF.get(tile.value) if isinstance(tile.value, str) else None
+            if kind is None:
+                tile.fail(f"unknown tile {brief(tile.value)}")
+            counts[kind] += 1
+            box[real_kind(kind)] += 1
+        holdings[name] = (counts, entry["amber"].integer(0, AMBER_SUPPLY))
+    for kind in FRONT_KINDS:
+        if box[kind] > BOX_COUNTS[kind]:
+            doc["players"].fail(f"more {KIND_NAMES[kind]} tiles than the box holds ({BOX_COUNTS[kind]})")
+    if sum(amber for _, amber in holdings.values()) > AMBER_SUPPLY:
+        doc["players"].fail(f"more amber than the supply of {AMBER_SUPPLY}")
+    no_sets = (0,) * len(SPECIES)
+    scores = {name: score_holding(counts, no_sets, amber) for name, (counts, amber) in holdings.items()}
+    tiebreak = {name: {**score.complete, "PTERO": score.pterodactyls} for name, score in scores.items()}
+    return {
+        "players": {name: score.to_dict() for name, score in scores.items()},
+        "winners": list(winners(scores)),
+        "tiebreak": tiebreak,
+        "rules": SCORE_RULES,
+    }
+
+
+def legal_report(game: JurassicPartsGame, data: Any) -> dict[str, Any]:
+    """``companion legal jurassic-parts FILE``: the legal actions in a full engine state."""
+    try:
+        state = state_from_dict(game, data)
+    except StateFormatError as error:
+        raise InputError(str(error)) from None
+    report: dict[str, Any] = {
+        "player": state.current_player(),
+        "phase": PHASE_NAMES[state.phase],
+        "actions": [action.to_dict() for action in state.legal_actions()],
+    }
+    if state.is_chance_node():
+        report["probabilities"] = [weight for _, weight in state.chance_outcomes()]
+    return report

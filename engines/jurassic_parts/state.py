@@ -1,14 +1,12 @@
-"""The Jurassic Parts game and its states.
+"""Jurassic Parts states: one playthrough.
 
-A state keeps the slab as flat lists over the slots of a shared :class:`~engines.jurassic_parts.slab.Layout`
+A state keeps the slab as flat lists over the slots of a shared :class:`~engines.jurassic_parts.board.Layout`
 (``on_slab``, ``fossil``; ``owner`` per gap) and each player's holdings as tuples of counts over fossil
 kinds, so that ``clone()`` is a handful of list copies. Legal actions are built from the set of open gaps
 and per-layout caches of action objects.
 
-Phases: ``main`` (the active player chisels and trades), ``pick-up`` (turn start, short of dull chisels),
-``award`` (equal halves: the active player picks the part), ``reveal`` (chance: a face-down tile of the
-awarded part, or of the last two, is turned up), ``take`` (contributors choose their tiles in rank order),
-``keep`` (the last tiles: the active player keeps one), ``over``.
+The phases and what each action does are :mod:`engines.jurassic_parts.moves`'; the state lists the legal
+actions, scores, explains and writes itself as JSON (reading it is :mod:`engines.jurassic_parts.codec`').
 """
 
 from __future__ import annotations
@@ -18,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, Explanation, Outcome, Rule, State
+from engines.jurassic_parts import moves
 from engines.jurassic_parts.actions import (
     AwardPart,
     BuyIgnoreRocks,
@@ -33,50 +32,33 @@ from engines.jurassic_parts.actions import (
     Sell,
     TakeTile,
 )
+from engines.jurassic_parts.board import NO_CHISEL, Layout
 from engines.jurassic_parts.components import (
+    AMBER_SUPPLY,
     BONES,
     BOX_COUNTS,
-    CARD_BY_ID,
+    CHISELS_PER_PLAYER,
     COMMITTED,
-    COMPONENT_BY_ID,
     FRONT_KINDS,
     KIND_NAMES,
-    KIND_OF,
     N_KINDS,
-    N_PARTS,
     PART_NAMES,
     PLANT,
     PTERO,
     SPECIES,
-    SPECIES_OF_PART,
+    purchase_price,
     real_kind,
 )
+from engines.jurassic_parts.moves import AWARD, KEEP, OVER, PHASE_NAMES, PICKUP, REVEAL, TAKE, Phase, Then
 from engines.jurassic_parts.rules import RULEBOOK
 from engines.jurassic_parts.scoring import HoldingScore, score_holding, winners
-from engines.jurassic_parts.slab import NO_CHISEL, Layout, rank_contributors, shares
 
 if TYPE_CHECKING:
     from engines.jurassic_parts.game import JurassicPartsGame
 
-CHISELS_PER_PLAYER = 12
-AMBER_SUPPLY = 20
-SHARPEN_PER_TURN = 3
-SAVED_SHARP = 1
-SHARE_CAP = 6
-PURCHASE_PRICES = (1, 2, 3)
-
-MAIN, PICKUP, AWARD, REVEAL, TAKE, KEEP, OVER = range(7)
-BUY = 7  # not a phase: what follows the reveal of a face-down tile chosen for purchase
-PHASE_NAMES = ("main", "pick-up", "award", "reveal", "take", "keep", "over")
-PHASE_OF = {name: index for index, name in enumerate(PHASE_NAMES)}
-
 EMPTY_HOLDING: tuple[int, ...] = (0,) * N_KINDS
 EMPTY_COMPLETE: tuple[int, ...] = (0,) * len(SPECIES)
 EMPTY_LEADER: tuple[int, ...] = (0,) * len(FRONT_KINDS)
-
-
-def purchase_price(purchases_made: int) -> int:
-    return PURCHASE_PRICES[min(purchases_made, len(PURCHASE_PRICES) - 1)]
 
 
 class JurassicPartsState(State):
@@ -104,7 +86,7 @@ class JurassicPartsState(State):
     cards: list[tuple[str, ...]]
     revealed_cards: list[tuple[str, ...]]
     active: int
-    phase: int
+    phase: Phase
     need: int
     purchases: int
     sold: bool
@@ -117,13 +99,65 @@ class JurassicPartsState(State):
     rank_pos: int
     taken: int
     pending: list[int]
-    after_reveal: int
-    _buying: int  # the face-down slab tile being bought, while it is turned up (else -1)
+    after_reveal: Then
+    buying: int  # the face-down slab tile being bought, while it is turned up (else -1)
     last_split: dict[str, Any] | None
 
-    # the constructor is private: use the game's factories or state_from_dict
-    def __init__(self) -> None:  # pragma: no cover - states are made by the factories
-        raise TypeError("use JurassicPartsGame.new_initial_state / state_from_layout / state_from_dict")
+    def __init__(
+        self,
+        game: JurassicPartsGame,
+        layout: Layout,
+        names: tuple[str, ...],
+        options: dict[str, Any],
+        first: int,
+        fossil: list[int],
+        tile_id: list[str | None],
+        cards: list[tuple[str, ...]],
+    ) -> None:
+        """A game at its setup: every tile on the slab (``fossil[slot]`` its kind, -1 face down;
+        ``tile_id[slot]`` its printed id when known), each player's chisels dull, the amber in the supply,
+        nothing held; ``first`` plays first. Start bonuses and the first turn are the game's to give."""
+        n = len(names)
+        self.game = game
+        self.layout = layout
+        self.names = names
+        self.options = options
+        self.first = first
+        self.on_slab = [True] * layout.size
+        self.slab_count = layout.size
+        self.fossil = fossil
+        self.tile_id = tile_id
+        self.owner = [NO_CHISEL] * len(layout.gaps)
+        self.open_gaps = set(range(len(layout.gaps)))
+        self.dull = [CHISELS_PER_PLAYER] * n
+        self.sharp = [0] * n
+        self.on_board = [0] * n
+        self.amber = [0] * n
+        self.unpaid_ptero = [0] * n
+        self.supply = AMBER_SUPPLY
+        self.loose = [EMPTY_HOLDING] * n
+        self.in_sets = [EMPTY_HOLDING] * n
+        self.complete = [EMPTY_COMPLETE] * n
+        self.leader = EMPTY_LEADER
+        self.cards = list(cards)
+        self.revealed_cards = [()] * n
+        self.active = first
+        self.phase = Phase.MAIN
+        self.need = 0
+        self.purchases = 0
+        self.sold = False
+        self.ignore_rocks = 0
+        self.final = False
+        self.turn_number = 1
+        self.award_options = ()
+        self.pool = []
+        self.ranking = ()
+        self.rank_pos = 0
+        self.taken = 0
+        self.pending = []
+        self.after_reveal = Then.TAKE
+        self.buying = -1
+        self.last_split = None
 
     # -- whose move ---------------------------------------------------------------------------------------
     @property
@@ -168,7 +202,7 @@ class JurassicPartsState(State):
 
     # -- legal actions ------------------------------------------------------------------------------------
     def _cached(self, key: Any, make: Any) -> Any:
-        cache = self.layout._actions
+        cache = self.layout.action_cache
         action = cache.get(key)
         if action is None:
             action = cache[key] = make()
@@ -176,12 +210,12 @@ class JurassicPartsState(State):
 
     def _place_actions(self, p: int) -> list[PlaceChisel]:
         key = ("place", self.names[p])
-        cached: list[PlaceChisel] | None = self.layout._actions.get(key)
+        cached: list[PlaceChisel] | None = self.layout.action_cache.get(key)
         if cached is None:
             name = self.names[p]
             cells = self.layout.cells
             cached = [PlaceChisel(name, cells[a], cells[b]) for a, b in self.layout.gaps]
-            self.layout._actions[key] = cached
+            self.layout.action_cache[key] = cached
         return cached
 
     def legal_actions(self) -> list[Action]:
@@ -198,7 +232,7 @@ class JurassicPartsState(State):
                 self._cached(("take", name, s), lambda s=s: TakeTile(name, cells[s])) for s in self.pool
             ]
             if self.loose[taker][BONES]:  # "at any time": also while receiving tiles in a split
-                takes.extend(CommitBones(name, PART_NAMES[part]) for part in self._commit_targets(taker))
+                takes.extend(CommitBones(name, PART_NAMES[part]) for part in self.commit_targets(taker))
             return takes
         p = self.active
         name = self.names[p]
@@ -224,11 +258,11 @@ class JurassicPartsState(State):
         if not self.sold and self.supply > 0:
             loose = self.loose[p]
             for kind in range(BONES + 1):
-                if loose[kind] and kind != PLANT and (kind != PTERO or self._may_sell_ptero(p)):
+                if loose[kind] and kind != PLANT and (kind != PTERO or self.may_sell_ptero(p)):
                     actions.append(self._cached(("sell", name, kind),
                                                 lambda kind=kind: Sell(name, KIND_NAMES[kind])))
         if self.loose[p][BONES]:
-            actions.extend(CommitBones(name, PART_NAMES[part]) for part in self._commit_targets(p))
+            actions.extend(CommitBones(name, PART_NAMES[part]) for part in self.commit_targets(p))
         actions.append(self._cached(("end", name), lambda: EndTurn(name)))
         return actions
 
@@ -240,7 +274,7 @@ class JurassicPartsState(State):
             found.append(self._cached(("ignore", name), lambda: BuyIgnoreRocks(name)))
         if self.dull[p] > 0:
             found.append(self._cached(("sharpen", name), lambda: BuySharpen(name)))
-        for slot in self._buyable_slab_slots():
+        for slot in self.buyable_slab_slots():
             found.append(self._cached(("buy-slab", name, slot),
                                       lambda slot=slot: BuySlabTile(name, cells[slot])))
         for kind, count in enumerate(self.leader):
@@ -249,7 +283,7 @@ class JurassicPartsState(State):
                                           lambda kind=kind: BuyLeaderTile(name, KIND_NAMES[kind])))
         return found
 
-    def _buyable_slab_slots(self) -> list[int]:
+    def buyable_slab_slots(self) -> list[int]:
         if self.slab_count < 2:
             return []
         on_slab = self.on_slab
@@ -263,7 +297,7 @@ class JurassicPartsState(State):
             and (fossil[slot] >= 0 or any_face)
         ]
 
-    def _commit_targets(self, p: int) -> list[int]:
+    def commit_targets(self, p: int) -> list[int]:
         """Parts a Pile of Bones may stand in for: missing parts of a dinosaur with a real tile held."""
         loose = self.loose[p]
         targets: list[int] = []
@@ -302,482 +336,24 @@ class JurassicPartsState(State):
         return [(Reveal(cell, KIND_NAMES[kind]), count / total) for kind, count in enumerate(unseen) if count]
 
     # -- applying -------------------------------------------------------------------------------------
-    def _slot(self, cell: Any) -> int | None:
-        try:
-            slot: int | None = self.layout.slot_of.get(cell)
-            return slot
-        except TypeError:
-            return None
-
-    def _check_turn(self, action: Action, player: str, *phases: int) -> int:
-        if player not in self.names:
-            raise self.game.illegal("JP-TURN", f"{player!r} is not playing")
-        expected = self.current_player()
-        if player != expected:
-            raise self.game.illegal("JP-TURN", f"it is {expected}'s move, not {player}'s")
-        if self.phase not in phases:
-            raise self.game.illegal(
-                self._phase_rule(), f"{action.kind} is not possible now (phase: {PHASE_NAMES[self.phase]})"
-            )
-        return self.names.index(player)
-
-    def _phase_rule(self) -> str:
-        return {
-            MAIN: "JP-TURN",
-            PICKUP: "JP-SHARPEN",
-            AWARD: "JP-SPLIT-EQUAL",
-            REVEAL: "JP-FLIP",
-            TAKE: "JP-SHARES",
-            KEEP: "JP-END",
-            OVER: "JP-END",
-        }[self.phase]
-
     def _apply_in_place(self, action: Action) -> None:
-        handler = _HANDLERS.get(type(action))
+        handler = moves.HANDLERS.get(type(action))
         if handler is None:
             raise self.game.illegal("JP-TURN", f"{action.kind} is not a Jurassic Parts action")
         handler(self, action)
 
-    def _do_place(self, action: PlaceChisel) -> None:
-        p = self._check_turn(action, action.player, MAIN)
-        layout = self.layout
-        sa, sb = self._slot(action.a), self._slot(action.b)
-        if sa is None or sb is None or not self.on_slab[sa] or not self.on_slab[sb]:
-            raise self.game.illegal("JP-CRACK", f"no slab tiles at {action.a} and {action.b}")
-        gap = layout.gap_of.get((sa, sb))
-        if gap is None:
-            raise self.game.illegal("JP-CRACK", f"tiles at {action.a} and {action.b} are not neighbours")
-        if self.owner[gap] != NO_CHISEL:
-            raise self.game.illegal("JP-CRACK", f"the gap {action.a}-{action.b} already holds a chisel")
-        cost = 1 if self.ignore_rocks > 0 else layout.cost[gap]
-        if self.sharp[p] < cost:
-            raise self.game.illegal(
-                "JP-ROCKS",
-                f"this crack costs {cost} sharp chisels (rocky sides: {layout.rocky_sides[gap]}); "
-                f"{action.player} has {self.sharp[p]}",
-            )
-        if self.ignore_rocks > 0:
-            self.ignore_rocks -= 1
-        self.sharp[p] -= cost
-        self.dull[p] += cost - 1
-        self.on_board[p] += 1
-        self.owner[gap] = p
-        self.open_gaps.discard(gap)
-        part_a = layout.cut_off(gap, self.on_slab, self.owner)
-        if part_a is not None:
-            on_slab = self.on_slab
-            part_b = {s for s in range(len(on_slab)) if on_slab[s] and s not in part_a}
-            if len(part_a) == len(part_b):
-                self.award_options = (tuple(sorted(part_a)), tuple(sorted(part_b)))
-                self.phase = AWARD
-            else:
-                self._resolve_split(part_a if len(part_a) < len(part_b) else part_b, part_a | part_b)
-
-    def _do_award(self, action: AwardPart) -> None:
-        self._check_turn(action, action.player, AWARD)
-        slot = self._slot(action.cell)
-        for part in self.award_options:
-            if slot in part:
-                whole = set(self.award_options[0]) | set(self.award_options[1])
-                self.award_options = ()
-                self._resolve_split(set(part), whole)
-                return
-        raise self.game.illegal("JP-SPLIT-EQUAL", f"no tile of either half at {action.cell}")
-
-    def _resolve_split(self, awarded: set[int], whole: set[int]) -> None:
-        layout = self.layout
-        owner = self.owner
-        n = len(self.names)
-        border_counts = [0] * n
-        inside_counts = [0] * n
-        on_slab = self.on_slab
-        open_gaps = self.open_gaps
-        for slot in awarded:
-            for other, gap in layout.adjacency[slot]:
-                if not on_slab[other]:
-                    continue
-                who = owner[gap]
-                if who != NO_CHISEL:
-                    if other not in awarded:
-                        border_counts[who] += 1
-                    elif slot < other:
-                        inside_counts[who] += 1
-                    else:
-                        continue  # an inside gap: cleared when seen from its lower slot
-                    owner[gap] = NO_CHISEL
-                open_gaps.discard(gap)
-        ranked = rank_contributors(border_counts, self.active)
-        takes, leftover = shares(len(awarded), len(ranked), SHARE_CAP)
-        for p in range(n):
-            self.dull[p] += border_counts[p]
-            self.sharp[p] += inside_counts[p]
-            self.on_board[p] -= border_counts[p] + inside_counts[p]
-        for slot in awarded:
-            self.on_slab[slot] = False
-        self.slab_count -= len(awarded)
-        pool = sorted(awarded)
-        self.pool = pool
-        self.ranking = tuple((p, border_counts[p], take) for p, take in zip(ranked, takes))
-        cells = layout.cells
-        self.last_split = {
-            "awarded": [list(cells[s]) for s in pool],
-            "larger": sorted([list(cells[s]) for s in whole - awarded]),
-            "ranking": [
-                {"player": self.names[p], "chisels": border_counts[p], "takes": take}
-                for p, take in zip(ranked, takes)
-            ],
-            "field_leader": leftover,
-            "returned_dull": {self.names[p]: c for p, c in enumerate(border_counts) if c},
-            "returned_sharp": {self.names[p]: c for p, c in enumerate(inside_counts) if c},
-        }
-        self._reveal_then(pool, TAKE)
-
-    def _reveal_then(self, slots: list[int], after: int) -> None:
-        self.pending = [s for s in slots if self.fossil[s] < 0]
-        self.after_reveal = after
-        if self.pending:
-            self.phase = REVEAL
-        else:
-            self._after_reveals()
-
-    def _after_reveals(self) -> None:
-        if self.after_reveal == TAKE:
-            self.rank_pos = 0
-            self.taken = 0
-            self._advance_taker()
-        elif self.after_reveal == BUY:
-            self.after_reveal = TAKE
-            self.phase = MAIN
-            slot = self._buying
-            self._buying = -1
-            if self.fossil[slot] != BONES:  # a Pile of Bones stays on the slab, face up, unbought
-                self._take_from_slab(self.active, slot)
-        else:
-            self.phase = KEEP
-
-    def _advance_taker(self) -> None:
-        while self.rank_pos < len(self.ranking) and (
-            self.taken >= self.ranking[self.rank_pos][2] or not self.pool
-        ):
-            self.rank_pos += 1
-            self.taken = 0
-        if self.rank_pos < len(self.ranking):
-            self.phase = TAKE
-            return
-        # what no contributor claims belongs to the Field Leader
-        leader = list(self.leader)
-        for slot in self.pool:
-            leader[self.fossil[slot]] += 1
-        self.leader = tuple(leader)
-        self.pool = []
-        self.ranking = ()
-        self.rank_pos = 0
-        self.taken = 0
-        self._after_slab_change()
-
-    def _after_slab_change(self) -> None:
-        if self.slab_count <= 2 and not self.final:
-            last = [slot for slot, there in enumerate(self.on_slab) if there]
-            # the last tiles leave the slab; chisels on their gaps go back dull
-            for slot in last:
-                for _other, gap in self.layout.adjacency[slot]:
-                    self._return_chisel(gap, sharp=False)
-                self.on_slab[slot] = False
-            self.slab_count = 0
-            self.pool = last
-            if not last:
-                self.final = True
-                self.phase = MAIN
-                return
-            self._reveal_then(last, KEEP)
-        else:
-            self.phase = MAIN
-
-    def _return_chisel(self, gap: int, sharp: bool) -> None:
-        who = self.owner[gap]
-        self.open_gaps.discard(gap)
-        if who == NO_CHISEL:
-            return
-        self.owner[gap] = NO_CHISEL
-        self.on_board[who] -= 1
-        if sharp:
-            self.sharp[who] += 1
-        else:
-            self.dull[who] += 1
-
-    def _do_reveal(self, action: Reveal) -> None:
-        if self.phase != REVEAL:
-            raise self.game.illegal("JP-REVEAL", "no face-down tile is waiting to be turned up")
-        slot = self._slot(action.cell)
-        if slot is None or slot not in self.pending:
-            raise self.game.illegal("JP-FLIP", f"the tile at {action.cell} is not waiting to be turned up")
-        kind = KIND_OF.get(action.fossil, -1) if isinstance(action.fossil, str) else -1
-        if not 0 <= kind < len(FRONT_KINDS):
-            raise self.game.illegal("JP-REVEAL", f"{action.fossil!r} is not a fossil")
-        if self.unseen()[kind] <= 0:
-            raise self.game.illegal("JP-REVEAL", f"every {action.fossil} tile is already accounted for")
-        if not isinstance(action.tile, str):
-            raise self.game.illegal("JP-REVEAL", f"tile {action.tile!r} is not a tag id")
-        if action.tile:
-            comp = COMPONENT_BY_ID.get(action.tile)
-            if comp is None or comp.kind != kind:
-                raise self.game.illegal("JP-REVEAL", f"tile {action.tile!r} does not show {action.fossil}")
-            if action.tile in self.tile_id:
-                raise self.game.illegal("JP-REVEAL", f"tile {action.tile} is already elsewhere on the table")
-            self.tile_id[slot] = action.tile
-        self.fossil[slot] = kind
-        self.pending.remove(slot)
-        if not self.pending:
-            self._after_reveals()
-
-    def _do_take(self, action: TakeTile) -> None:
-        p = self._check_turn(action, action.player, TAKE)
-        slot = self._slot(action.cell)
-        if slot is None or slot not in self.pool:
-            raise self.game.illegal("JP-SHARES", f"no awarded tile at {action.cell}")
-        self.pool.remove(slot)
-        self._give(p, self.fossil[slot], from_split=True)
-        self.taken += 1
-        self._advance_taker()
-
-    def _do_keep(self, action: KeepTile) -> None:
-        p = self._check_turn(action, action.player, KEEP)
-        slot = self._slot(action.cell)
-        if slot is None or slot not in self.pool:
-            raise self.game.illegal("JP-END", f"no last tile at {action.cell}")
-        self.pool.remove(slot)
-        self._give(p, self.fossil[slot], from_split=True)
-        leader = list(self.leader)
-        for other in self.pool:
-            leader[self.fossil[other]] += 1
-        self.leader = tuple(leader)
-        self.pool = []
-        self.final = True
-        self.phase = MAIN
-
     def _pickup_actions(self, p: int) -> list[Action]:
         key = ("pick", p)
-        cached: list[PickUpChisel] | None = self.layout._actions.get(key)
+        cached: list[PickUpChisel] | None = self.layout.action_cache.get(key)
         if cached is None:
             name = self.names[p]
             cells = self.layout.cells
             cached = [PickUpChisel(name, cells[a], cells[b]) for a, b in self.layout.gaps]
-            self.layout._actions[key] = cached
+            self.layout.action_cache[key] = cached
         return [cached[g] for g, who in enumerate(self.owner) if who == p]
 
-    def _do_pickup(self, action: PickUpChisel) -> None:
-        p = self._check_turn(action, action.player, PICKUP)
-        gap = self.layout.gap_between(action.a, action.b) if self._slot(action.a) is not None and \
-            self._slot(action.b) is not None else None
-        if gap is None or self.owner[gap] != p:
-            raise self.game.illegal(
-                "JP-SHARPEN", f"{action.player} has no chisel on the gap {action.a}-{action.b}")
-        self.owner[gap] = NO_CHISEL
-        self.open_gaps.add(gap)
-        self.on_board[p] -= 1
-        self.sharp[p] += 1
-        self.need -= 1
-        if self.need <= 0:
-            self.need = 0
-            self.phase = MAIN
-
-    def _do_end_turn(self, action: EndTurn) -> None:
-        p = self._check_turn(action, action.player, MAIN)
-        keep = SAVED_SHARP + self._extra_kept(p)
-        if self.sharp[p] > SAVED_SHARP and keep > SAVED_SHARP:
-            self._reveal_cards(p, "extra_kept_chisels")
-        if self.sharp[p] > keep:
-            self.dull[p] += self.sharp[p] - keep
-            self.sharp[p] = keep
-        if self.final:
-            self.phase = OVER
-            return
-        self._start_turn((p + 1) % len(self.names))
-
-    def _extra_kept(self, p: int) -> int:
-        return sum(CARD_BY_ID[c].extra_kept_chisels for c in self.cards[p] if c in CARD_BY_ID)
-
-    def _reveal_cards(self, p: int, effect: str) -> None:
-        shown = list(self.revealed_cards[p])
-        for card in self.cards[p]:
-            if card in CARD_BY_ID and getattr(CARD_BY_ID[card], effect) and card not in shown:
-                shown.append(card)
-        self.revealed_cards[p] = tuple(shown)
-
-    def _start_turn(self, p: int) -> None:
-        self.active = p
-        self.turn_number += 1
-        self.purchases = 0
-        self.sold = False
-        self.ignore_rocks = 0
-        moved = min(SHARPEN_PER_TURN, self.dull[p])
-        self.dull[p] -= moved
-        self.sharp[p] += moved
-        self.need = min(SHARPEN_PER_TURN - moved, self.on_board[p])
-        self.phase = PICKUP if self.need > 0 else MAIN
-
-    def _pay(self, p: int, rule_id: str) -> None:
-        price = purchase_price(self.purchases)
-        if self.amber[p] < price:
-            raise self.game.illegal(
-                "JP-PURCHASE-COST", f"purchase {self.purchases + 1} this turn costs {price} amber; "
-                f"{self.names[p]} has {self.amber[p]}"
-            )
-        self.amber[p] -= price
-        self.supply += price
-        self.purchases += 1
-
-    def _do_buy_ignore(self, action: BuyIgnoreRocks) -> None:
-        p = self._check_turn(action, action.player, MAIN)
-        self._pay(p, "JP-BUY-IGNORE-ROCKS")
-        self.ignore_rocks += 2  # bought twice: the next 4 chisels
-
-    def _do_buy_sharpen(self, action: BuySharpen) -> None:
-        p = self._check_turn(action, action.player, MAIN)
-        if self.dull[p] == 0:
-            raise self.game.illegal("JP-BUY-SHARPEN", f"{action.player} has no dull chisel to sharpen")
-        self._pay(p, "JP-BUY-SHARPEN")
-        moved = min(2, self.dull[p])
-        self.dull[p] -= moved
-        self.sharp[p] += moved
-
-    def _do_buy_slab(self, action: BuySlabTile) -> None:
-        p = self._check_turn(action, action.player, MAIN)
-        slot = self._slot(action.cell)
-        if slot is None or not self.on_slab[slot]:
-            raise self.game.illegal("JP-BUY-SLAB-TILE", f"no slab tile at {action.cell}")
-        kind = self.fossil[slot]
-        if kind < 0 and self.options.get("slab_purchase", "any") != "any":
-            raise self.game.illegal("JP-BUY-SLAB-TILE", "only face-up tiles may be bought (house rule)")
-        if kind == BONES:
-            raise self.game.illegal("JP-BUY-SLAB-TILE", "a Pile of Bones cannot be bought from the slab")
-        if self.layout.removal_splits(slot, self.on_slab, self.owner):
-            raise self.game.illegal(
-                "JP-BUY-SLAB-TILE", f"taking the tile at {action.cell} would split the slab")
-        if kind < 0:
-            # turned up first: a Pile of Bones cannot be bought, so the purchase waits for the reveal
-            price = purchase_price(self.purchases)
-            if self.amber[p] < price:
-                self._pay(p, "JP-BUY-SLAB-TILE")  # raises, naming the price
-            self._buying = slot
-            self.pending = [slot]
-            self.after_reveal = BUY
-            self.phase = REVEAL
-            return
-        self._take_from_slab(p, slot)
-
-    def _take_from_slab(self, p: int, slot: int) -> None:
-        """The purchase of a (face-up, non-Bones, non-splitting) slab tile: pay, lift it, give it."""
-        self._pay(p, "JP-BUY-SLAB-TILE")
-        for _other, gap in self.layout.adjacency[slot]:
-            self._return_chisel(gap, sharp=False)
-        self.on_slab[slot] = False
-        self.slab_count -= 1
-        self._give(p, self.fossil[slot], from_split=False)
-        self._after_slab_change()
-
-    def _do_buy_leader(self, action: BuyLeaderTile) -> None:
-        p = self._check_turn(action, action.player, MAIN)
-        kind = KIND_OF.get(action.fossil, -1) if isinstance(action.fossil, str) else -1
-        if not 0 <= kind < len(self.leader) or self.leader[kind] == 0:
-            raise self.game.illegal("JP-BUY-LEADER-TILE", f"the Field Leader holds no {action.fossil}")
-        self._pay(p, "JP-BUY-LEADER-TILE")
-        leader = list(self.leader)
-        leader[kind] -= 1
-        self.leader = tuple(leader)
-        self._give(p, kind, from_split=False)
-
-    def _do_sell(self, action: Sell) -> None:
-        p = self._check_turn(action, action.player, MAIN)
-        kind = KIND_OF.get(action.fossil, -1) if isinstance(action.fossil, str) else -1
-        if self.sold:
-            raise self.game.illegal("JP-SELL", "only 1 tile may be sold per turn")
-        if kind == PLANT:
-            raise self.game.illegal("JP-SELL", "Plant tiles may not be sold")
-        if kind == PTERO and not self._may_sell_ptero(p):
-            if self.options.get("sell_pterodactyls", "never") == "never":
-                raise self.game.illegal("JP-SELL", "a Pterodactyl is a complete dinosaur and may not be sold")
-            raise self.game.illegal(
-                "JP-SELL", f"{action.player} holds no Pterodactyl that earned no amber (amber was collected)")
-        if kind >= COMMITTED:
-            raise self.game.illegal("JP-SELL", "a committed Pile of Bones cannot be moved")
-        if kind < 0 or self.loose[p][kind] == 0:
-            raise self.game.illegal("JP-SELL", f"{action.player} holds no loose {action.fossil}")
-        if self.supply == 0:
-            raise self.game.illegal("JP-AMBER", "the amber supply is empty")
-        holding = list(self.loose[p])
-        holding[kind] -= 1
-        self.loose[p] = tuple(holding)
-        leader = list(self.leader)
-        leader[kind] += 1
-        self.leader = tuple(leader)
-        if kind == PTERO:
-            self.unpaid_ptero[p] -= 1
-        self.amber[p] += 1
-        self.supply -= 1
-        self.sold = True
-
-    def _may_sell_ptero(self, p: int) -> bool:
+    def may_sell_ptero(self, p: int) -> bool:
         return self.unpaid_ptero[p] > 0 and self.options.get("sell_pterodactyls", "never") == "unpaid"
-
-    def _do_commit(self, action: CommitBones) -> None:
-        p = self._check_turn(action, action.player, MAIN, TAKE)
-        part = KIND_OF.get(action.part, -1) if isinstance(action.part, str) else -1
-        if self.loose[p][BONES] == 0:
-            raise self.game.illegal("JP-BONES", f"{action.player} holds no uncommitted Pile of Bones")
-        if not 0 <= part < N_PARTS or part not in self._commit_targets(p):
-            raise self.game.illegal(
-                "JP-BONES", f"{action.part} is not a missing part of a dinosaur {action.player} holds a real "
-                "tile of"
-            )
-        holding = list(self.loose[p])
-        holding[BONES] -= 1
-        holding[COMMITTED + part] += 1
-        self.loose[p] = tuple(holding)
-        self._complete(p, SPECIES_OF_PART[part])
-
-    def _give(self, p: int, kind: int, from_split: bool) -> None:
-        holding = list(self.loose[p])
-        holding[kind] += 1
-        self.loose[p] = tuple(holding)
-        if kind == PTERO:
-            if from_split and self.supply > 0:
-                self._earn(p)
-            else:  # bought, or the supply is empty: no amber was collected for this one
-                self.unpaid_ptero[p] += 1
-        elif kind < N_PARTS:
-            self._complete(p, SPECIES_OF_PART[kind])
-
-    def _earn(self, p: int) -> None:
-        if self.supply > 0:
-            self.supply -= 1
-            self.amber[p] += 1
-
-    def _complete(self, p: int, species_index: int) -> None:
-        """Assemble every complete dinosaur of this species the loose tiles allow (+1 amber each)."""
-        species = SPECIES[species_index]
-        while True:
-            holding = list(self.loose[p])
-            use: list[int] = []
-            for part in species.parts:
-                if holding[part]:
-                    use.append(part)
-                elif holding[COMMITTED + part]:
-                    use.append(COMMITTED + part)
-                else:
-                    return
-            if all(kind >= COMMITTED for kind in use):
-                return
-            sets = list(self.in_sets[p])
-            for kind in use:
-                holding[kind] -= 1
-                sets[kind] += 1
-            self.loose[p] = tuple(holding)
-            self.in_sets[p] = tuple(sets)
-            complete = list(self.complete[p])
-            complete[species_index] += 1
-            self.complete[p] = tuple(complete)
-            self._earn(p)
 
     # -- explanations ---------------------------------------------------------------------------------
     def rules_for(self, action: Action) -> list[Rule]:
@@ -886,7 +462,7 @@ class JurassicPartsState(State):
             return {
                 "pool": [list(cells[s]) for s in self.pool],
                 "reveal": [list(cells[s]) for s in self.pending],
-                "then": {KEEP: "keep", BUY: "buy"}.get(self.after_reveal, "take"),
+                "then": self.after_reveal.value,
                 "ranking": [
                     {"player": self.names[p], "chisels": c, "takes": t} for p, c, t in self.ranking
                 ],
@@ -939,22 +515,6 @@ class JurassicPartsState(State):
 def _counts_dict(counts: Sequence[int]) -> dict[str, int]:
     return {KIND_NAMES[k]: n for k, n in enumerate(counts) if n}
 
-
-_HANDLERS: dict[type, Any] = {
-    PlaceChisel: JurassicPartsState._do_place,
-    PickUpChisel: JurassicPartsState._do_pickup,
-    EndTurn: JurassicPartsState._do_end_turn,
-    BuyIgnoreRocks: JurassicPartsState._do_buy_ignore,
-    BuySharpen: JurassicPartsState._do_buy_sharpen,
-    BuySlabTile: JurassicPartsState._do_buy_slab,
-    BuyLeaderTile: JurassicPartsState._do_buy_leader,
-    Sell: JurassicPartsState._do_sell,
-    CommitBones: JurassicPartsState._do_commit,
-    AwardPart: JurassicPartsState._do_award,
-    Reveal: JurassicPartsState._do_reveal,
-    TakeTile: JurassicPartsState._do_take,
-    KeepTile: JurassicPartsState._do_keep,
-}
 
 _ACTION_RULES: dict[type, tuple[str, ...]] = {
     PlaceChisel: ("JP-CRACK", "JP-ROCKS", "JP-ONE-AT-A-TIME", "JP-SPLIT"),

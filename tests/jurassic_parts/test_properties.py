@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from engines.core import InputError, random_playout
 from engines.jurassic_parts import GAME, JurassicPartsState, Layout, PlaceChisel, split_ruling
+from engines.jurassic_parts.board import NO_CHISEL
 from engines.jurassic_parts.components import KIND_NAMES, PLANT, PTERO
-from engines.jurassic_parts.slab import NO_CHISEL
-from engines.jurassic_parts.state import PHASE_NAMES
+from engines.jurassic_parts.moves import PHASE_NAMES
 
 PLAYERS = ["red", "blue", "green", "yellow", "purple", "orange"]
 

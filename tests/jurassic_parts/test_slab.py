@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.jurassic_parts import Layout, rank_contributors, shares
-from engines.jurassic_parts.slab import NO_CHISEL, rotate_rocks
+from engines.jurassic_parts.board import NO_CHISEL, rotate_rocks
 
 
 def brute_parts(layout: Layout, on_slab: list[bool], owner: list[int]) -> list[set[int]]:

@@ -168,11 +168,12 @@ def _bad_cases() -> dict[str, tuple[Any, str]]:
         "more than two parts": ({"players": ["red", "blue"], "current": "red", "tiles": three_parts_tiles,
                                  "chisels": [{"a": "F01", "b": "F02", "player": "red"},
                                              {"a": "F02", "b": "F03", "player": "red"}]}, "3 parts"),
-        "not an object": ([1, 2], "expected"),
+        "not an object": ([1, 2], "$: must be an object"),
         "pieces that do not touch": (
             {"players": ["red", "blue"], "current": "red", "chisels": [],
              "tiles": [{"id": "F01", "q": 0, "r": 0}, {"id": "F02", "q": 5, "r": 0}]}, "do not touch"),
-        "bad coordinates": (variant(tiles=[{"id": "F01", "q": "x", "r": 0}]), "integer q and r"),
+        "bad coordinates": (
+            variant(tiles=[{"id": "F01", "q": "x", "r": 0}]), "$.tiles[0].q: must be an integer"),
     }
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.web.svg import attr, cell_of_value, hex_corner, hex_points, rgb
-from engines.jurassic_parts.slab import DIRECTIONS
+from engines.jurassic_parts.board import DIRECTIONS
 
 # -- Jurassic Parts: the hex slab, chisels, rocks, and a split with its cut line and shares ---------------
 SQRT3 = math.sqrt(3.0)

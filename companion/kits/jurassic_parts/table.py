@@ -43,7 +43,7 @@ from companion.kits.tabletop import (
 )
 from engines.jurassic_parts import components
 from engines.jurassic_parts.actions import Reveal
-from engines.jurassic_parts.slab import DIRECTIONS
+from engines.jurassic_parts.board import DIRECTIONS
 from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
 
 SQRT3 = math.sqrt(3.0)

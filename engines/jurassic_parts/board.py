@@ -1,4 +1,4 @@
-"""Slab geometry: tiles at axial hex cells, the gaps between neighbours, rocks, and split detection.
+"""The slab: tiles at axial hex cells, the gaps between neighbours, rocks, and split detection.
 
 A :class:`Layout` is built once per observed (or generated) slab and shared by every state of that game:
 cells, neighbours, gap indices, rocky sides and crack costs never change while tiles are taken away. What
@@ -28,7 +28,7 @@ class Layout:
     """The fixed geometry of one slab: slots (tiles) at cells, gaps between neighbouring slots."""
 
     __slots__ = (
-        "_actions",
+        "action_cache",
         "adjacency",
         "backs",
         "base_rocks",
@@ -114,7 +114,8 @@ class Layout:
                     row2.append((c, gap_ac, gap_of[(c, b)]))
             wings.append(tuple(row2))
         self.wings: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(wings)
-        self._actions: dict[Any, Any] = {}
+        #: action objects built once per slab and reused by every state (legal-move lists are long)
+        self.action_cache: dict[Any, Any] = {}
 
     @property
     def size(self) -> int:
