@@ -152,8 +152,10 @@ class Node:
 
     def choice(self, choices: Iterable[T]) -> T:
         options = list(choices)
-        if self.value not in options:
-            self.expected("one of " + ", ".join(_described(option) for option in options))
+        if isinstance(self.value, list | dict) or self.value not in options:
+            shown = ", ".join(_described(option) for option in options[:12])
+            more = f" ... ({len(options)} in all)" if len(options) > 12 else ""
+            self.expected(f"one of {shown}{more}")
         found: T = self.value
         return found
 

@@ -1,4 +1,4 @@
-"""The Isla Nublar Game: setup, options (expert variants), reading states, and the CLI rulings."""
+"""The Isla Nublar Game: options (expert variants and house rules) and the seeded setup."""
 
 from __future__ import annotations
 
@@ -7,22 +7,25 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import Action, Game, InputError, StateFormatError
+from engines.core import Action, Game, StateFormatError
 from engines.core.game import Option
 from engines.isla_nublar.actions import CODEC
 from engines.isla_nublar.board import Board, default_board
-from engines.isla_nublar.cards import CLIENTS, CardSet, default_cards
-from engines.isla_nublar.rules import RULEBOOK
-from engines.isla_nublar.scoring import RULE_OF_KIND
-from engines.isla_nublar.state import (
+from engines.isla_nublar.codec import state_from_dict
+from engines.isla_nublar.components import (
     BOXES_PER_PLAYER,
     CAMPS_PER_PLAYER,
+    CLIENTS,
     HAND_SIZE,
     SCORE_MARKERS,
-    IslaNublarState,
+    CardSet,
     add,
+    default_cards,
     take,
 )
+from engines.isla_nublar.rules import RULEBOOK
+from engines.isla_nublar.rulings import legal_report, score_report, state_from_position
+from engines.isla_nublar.state import IslaNublarState
 
 #: declared action field types that action_from_dict checks, and how an error names them
 _FIELD_TYPES: dict[str, type] = {"str": str, "int": int}
@@ -175,115 +178,7 @@ class IslaNublarGame(Game):
         return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> IslaNublarState:
-        from engines.isla_nublar.serial import state_from_dict
-
-        try:
-            return state_from_dict(self, data)
-        except StateFormatError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise StateFormatError(f"malformed {self.name} state: {error}") from error
-
-    # -- rulings for the CLI ----------------------------------------------------------------------------
-    def _state_for_report(self, data: Any) -> tuple[IslaNublarState, Any]:
-        if not isinstance(data, Mapping):
-            raise InputError('expected a JSON object: an isla-nublar state, or {"state": ..., "action": ...}')
-        action = None
-        if "position" in data:
-            return self.state_from_position(data["position"]), None
-        if "state" in data and "game" not in data:
-            action = data.get("action")
-            data = data["state"]
-        try:
-            return self.state_from_dict(data), action
-        except StateFormatError as error:
-            raise InputError(" ".join(str(error).split())) from None
-
-    def state_from_position(self, position: Any) -> IslaNublarState:
-        """A scoring position typed by hand: players, pieces on fields, optional score track and scoring row.
-
-        Everything not given is the seeded setup's (hands, decks); pieces come out of the personal supplies.
-        """
-        if not isinstance(position, Mapping):
-            raise InputError("'position' must be an object")
-        players = position.get("players")
-        if not isinstance(players, list):
-            raise InputError("position: 'players' must be a list of 2-4 names")
-        try:
-            state = self.new_initial_state(players, random.Random(0), position.get("options"))
-        except StateFormatError as error:
-            raise InputError(f"position: {error}") from None
-        fields = position.get("fields", {})
-        if not isinstance(fields, Mapping):
-            raise InputError("position: 'fields' must be an object of field id -> {camps, boxes}")
-        for fid, pieces in fields.items():
-            if fid not in self.board.fields:
-                raise InputError(f"position: unknown field {fid!r}")
-            if not isinstance(pieces, Mapping) or set(pieces) - {"camps", "boxes"}:
-                raise InputError(f"position: fields.{fid} takes 'camps' (bottom to top) and 'boxes'")
-            camps = pieces.get("camps", [])
-            boxes = pieces.get("boxes", {})
-            if not isinstance(camps, list) or not isinstance(boxes, Mapping):
-                raise InputError(f"position: fields.{fid}: camps is a list, boxes an object")
-            for owner in [*camps, *boxes]:
-                if owner not in state.players:
-                    raise InputError(f"position: fields.{fid}: {owner!r} is not a player")
-            for owner in camps:
-                state.personal[owner]["camps"] -= 1
-            state.camps[fid] = list(camps)
-            for owner, n in boxes.items():
-                if not isinstance(n, int) or n < 0:
-                    raise InputError(f"position: fields.{fid}.boxes.{owner} must be a whole number")
-                state.personal[owner]["boxes"] -= n
-                if n:
-                    state.boxes.setdefault(fid, {})[owner] = n
-            if not state.camps[fid]:
-                del state.camps[fid]
-        for owner in state.players:
-            for piece, left in state.personal[owner].items():
-                if left < 0:
-                    raise InputError(
-                        f"position: {owner} has more {piece} on the board than the game provides"
-                    )
-        score = position.get("score", {})
-        if not isinstance(score, Mapping) or set(score) - set(state.players):
-            raise InputError("position: 'score' maps players to points (or to named parts)")
-        for owner, points in score.items():
-            parts = {"track": points} if isinstance(points, int) else points
-            if not isinstance(parts, Mapping) or not all(
-                isinstance(v, int) and v >= 0 for v in parts.values()
-            ):
-                raise InputError(f"position: score.{owner} must be a whole number or parts")
-            state.score[owner] = {str(k): int(v) for k, v in parts.items()}
-        row = position.get("scoring_row")
-        if row is not None:
-            known = {c.card_id for c in self.cards.of_group("scoring")}
-            if (
-                not isinstance(row, list)
-                or len(row) != 5
-                or not all(isinstance(card, str) and card in known for card in row)
-                or len(set(row)) != 5
-            ):
-                raise InputError("position: 'scoring_row' lists 5 different scoring cards")
-            pool = state.scoring_deck if state.options["individual_ratings"] else state.box
-            for card in state.row:
-                if card is not None:
-                    add(pool, card)
-            for card in row:
-                take(pool, card)
-            state.row = list(row)
-        dinos = position.get("dinosaurs")
-        if dinos is not None:
-            if not isinstance(dinos, Mapping) or set(dinos) != set(state.dinos):
-                raise InputError("position: 'dinosaurs' places DINO-1..DINO-4 on fields")
-            for dino, at in dinos.items():
-                if not isinstance(at, str) or at not in self.board.fields:
-                    raise InputError(f"position: {dino} on unknown field {at!r}")
-                state.dinos[dino] = at
-        try:
-            return self.state_from_dict(state.to_dict())
-        except StateFormatError as error:
-            raise InputError(f"position: {' '.join(str(error).split())}") from None
+        return state_from_dict(self, data)
 
     def action_from_dict(self, data: Any) -> Action:
         """An action from JSON, with every field of the type it declares (str or int, never a bool)."""
@@ -299,54 +194,12 @@ class IslaNublarGame(Game):
                 )
         return action
 
+    # -- rulings for the CLI ----------------------------------------------------------------------------
+    def state_from_position(self, position: Any) -> IslaNublarState:
+        return state_from_position(self, position)
+
     def legal_report(self, data: Any) -> dict[str, Any]:
-        """The legal actions in a state (optionally: whether one given action is legal, and why)."""
-        if isinstance(data, Mapping) and "position" in data:
-            raise InputError("legal needs a full isla-nublar state (a position has no hands or decks)")
-        state, action_data = self._state_for_report(data)
-        report: dict[str, Any] = {
-            "game": self.name,
-            "to_move": state.current_player(),
-            "pending": state.tasks[0]["t"] if state.tasks else ("over" if state.over else "main"),
-        }
-        if state.is_chance_node():
-            report["chance"] = [
-                {"action": a.to_dict(), "probability": round(w, 6)} for a, w in state.chance_outcomes()
-            ]
-        legal = state.legal_actions()
-        report["count"] = len(legal)
-        report["actions"] = [a.to_dict() for a in legal]  # the key every game's legal ruling uses
-        if action_data is not None:
-            try:
-                action = self.action_from_dict(action_data)
-            except StateFormatError as error:
-                raise InputError(" ".join(str(error).split())) from None
-            try:
-                report["explanation"] = state.explain(action).to_dict()
-            except StateFormatError as error:  # a correction carrying a broken state
-                raise InputError(f"the corrected state: {' '.join(str(error).split())}") from None
-        return report
+        return legal_report(self, data)
 
     def score_report(self, data: Any) -> dict[str, Any]:
-        """Scores on the track, and what each scoring card would give each player on the board right now."""
-        state, _ = self._state_for_report(data)
-        outcome = state.scores()
-        cards: dict[str, Any] = {}
-        for card in self.cards.of_group("scoring"):
-            cards[card.card_id] = {
-                "kind": card.scoring["kind"],
-                "rule": RULE_OF_KIND[card.scoring["kind"]],
-                "in_row": [i for i, c in enumerate(state.row) if c == card.card_id],
-                "points": {p: state.scoring_card_points(card.card_id, p) for p in state.players},
-            }
-        return {
-            "game": self.name,
-            "over": state.over,
-            "ending": state.ending,
-            **outcome.to_dict(),
-            "scoring_row": list(state.row),
-            "active_scoring": [c for c in state.row[:3] if c is not None]
-            if not state.options["individual_ratings"]
-            else [],
-            "scoring_cards": cards,
-        }
+        return score_report(self, data)

@@ -9,8 +9,8 @@ from typing import Any, cast
 import pytest
 
 from engines.isla_nublar import GAME, IslaNublarState
-from engines.isla_nublar.serial import check_conservation
-from engines.isla_nublar.state import add, take
+from engines.isla_nublar.codec import check_conservation
+from engines.isla_nublar.components import add, take
 
 
 def fresh(players: tuple[str, ...] = ("red", "blue"), seed: int = 1, **options: Any) -> IslaNublarState:

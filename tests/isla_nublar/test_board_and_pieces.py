@@ -277,7 +277,7 @@ def test_camp_area_points_and_scoring_trigger_rotates_the_row(kit: SimpleNamespa
     row = list(s.row)
     s = s.apply(BuildCamp(player="red", field="C1R1"))  # area 1: 3 points
     assert s.score["red"] == {"camp areas": 3}
-    assert s.current_player() == "red" and s.tasks[0]["t"] == "choose-scoring"
+    assert s.current_player() == "red" and s.tasks[0].kind == "choose-scoring"
     assert {a.slot for a in s.legal_actions()} == {0, 1, 2}  # only the 3 active cards
     with pytest.raises(IllegalAction, match="IN-SCORING"):
         s.apply(ChooseScoring(player="red", slot=3))

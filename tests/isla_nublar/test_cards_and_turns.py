@@ -102,7 +102,7 @@ def test_inventory_discards_and_draws_one_more(kit: SimpleNamespace) -> None:
     s = s.apply(Select(player="red", card="EGG"))  # a red card may be discarded this way
     s = s.apply(Select(player="red", card="S-AMBER1"))
     s = s.apply(Finish(player="red"))
-    assert s.current_player() == CHANCE and s.tasks[0] == {"t": "draw", "player": "red", "n": 3}
+    assert s.current_player() == CHANCE and s.tasks[0].to_dict() == {"t": "draw", "player": "red", "n": 3}
     s = draw_all(s)
     assert sum(s.zones["red"]["hand"].values()) == 3
     assert s.zones["red"]["discard"] == {"EGG": 1, "S-AMBER1": 1}

@@ -18,6 +18,7 @@ from engines.isla_nublar.actions import (
     Select,
 )
 from engines.isla_nublar.scoring import RULE_OF_KIND
+from engines.isla_nublar.tasks import DrawCards
 
 
 def test_refusals_name_their_rule(kit: SimpleNamespace) -> None:
@@ -43,7 +44,7 @@ def test_choice_refusals_name_their_rule(kit: SimpleNamespace) -> None:
     s = s.apply(PlayCard(player="red", card="A4-INVENTORY", use="inventory"))
     assert s.explain(Select(player="red", card="S-BOXES2")).rules[0].rule_id == "IN-INVENTORY"
     kit.give(s, "red", "A2-REPLENISH")
-    s.tasks = [{"t": "draw", "player": "red", "n": 1}]
+    s.tasks = [DrawCards(player="red", n=1)]
     assert s.explain(Draw(player="red", card="A6-AMBER4")).rules[0].rule_id == "IN-DRAW"
 
 

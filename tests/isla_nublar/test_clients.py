@@ -39,7 +39,7 @@ def draw_all(s: Any) -> Any:
 
 def test_pending_choice_blocks_other_moves(kit: SimpleNamespace) -> None:
     s = lab_track(kit, "DEV-A02", "S-BOXES2")
-    assert s.tasks[0]["t"] == "retrieve"
+    assert s.tasks[0].kind == "retrieve"
     with pytest.raises(IllegalAction, match="IN-PHASE"):
         s.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
     with pytest.raises(IllegalAction, match="IN-PHASE"):
@@ -60,7 +60,7 @@ def test_remove_one_card_for_its_cost(kit: SimpleNamespace) -> None:
     kit.give(s, "red", "A5-IMPROVE")
     s = lab_track(kit, "DEV-A03")
     kit.give(s, "red", "A5-IMPROVE")
-    assert s.tasks[0] == {"t": "remove-one", "player": "red", "purpose": "for-cost"}
+    assert s.tasks[0].to_dict() == {"t": "remove-one", "player": "red", "purpose": "for-cost"}
     s = s.apply(Select(player="red", card="A5-IMPROVE"))
     assert s.score["red"] == {"clients": 5} and s.box["A5-IMPROVE"] == 1
 
@@ -82,7 +82,7 @@ def test_inventory_draws_two_more(kit: SimpleNamespace) -> None:
     s = lab_track(kit, "DEV-A07", "S-BOXES2")
     s = s.apply(Select(player="red", card="S-BOXES2"))
     s = s.apply(Finish(player="red"))
-    assert s.tasks[0] == {"t": "draw", "player": "red", "n": 3}
+    assert s.tasks[0].to_dict() == {"t": "draw", "player": "red", "n": 3}
 
 
 def test_improve_up_to_three_amber_dearer(kit: SimpleNamespace) -> None:
@@ -111,7 +111,8 @@ def test_amber_and_boxes_rewards(kit: SimpleNamespace) -> None:
 )
 def test_whisperer_moves(kit: SimpleNamespace, tile: str, dirs: list[str], most: int) -> None:
     s = lab_track(kit, tile)
-    assert s.tasks[0]["dirs"] == dirs and s.tasks[0]["max"] == most and s.tasks[0]["dino"] is None
+    task = s.tasks[0].to_dict()
+    assert task["dirs"] == dirs and task["max"] == most and task["dino"] is None
     moves = [a for a in s.legal_actions() if isinstance(a, MoveDinosaur)]
     assert {a.dinosaur for a in moves} == {"DINO-1", "DINO-2", "DINO-3", "DINO-4"}  # any figure
     assert max(a.steps for a in moves) == most
@@ -130,7 +131,7 @@ def test_whisperer_return_to_a_volcano_and_draw(kit: SimpleNamespace) -> None:
     s.dinos["DINO-3"] = "C3R6"
     s = s.apply(Divert(player="red", dinosaur="DINO-3", volcano="C4R0"))
     assert s.dinos["DINO-3"] == "C4R0"
-    assert s.tasks[0] == {"t": "draw", "player": "red", "n": 1}
+    assert s.tasks[0].to_dict() == {"t": "draw", "player": "red", "n": 1}
 
 
 def test_done_here_not_from_under_a_dinosaur(kit: SimpleNamespace) -> None:
@@ -164,4 +165,4 @@ def test_whisperer_north_may_end_on_a_volcano_another_figure_holds(kit: SimpleNa
     assert s.dinos["DINO-2"] == s.dinos["DINO-3"] == "C2R0"
     back = kit.game.state_from_dict(s.to_dict())
     assert back.to_dict() == s.to_dict()
-    assert back._empty_volcanoes() == ["C4R0"]
+    assert back.empty_volcanoes() == ["C4R0"]

@@ -66,7 +66,7 @@ def test_way_2_boxes_are_taken_camp_stays(kit: SimpleNamespace) -> None:
         s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=3))
     s = s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=2))
     # both box owners may defend, in turn order from the active player
-    assert s.current_player() == "red" and s.tasks[0]["t"] == "defence"
+    assert s.current_player() == "red" and s.tasks[0].kind == "defence"
     s = s.apply(Decline(player="red"))
     assert s.current_player() == "blue"
     s = s.apply(Decline(player="blue"))
@@ -86,7 +86,7 @@ def test_way_2_top_camp_is_taken_and_dinosaur_picks_a_volcano(kit: SimpleNamespa
     s = s.apply(MoveDinosaur(player="red", dinosaur="DINO-2", steps=1))
     s = s.apply(Decline(player="red"))  # red's own camp is on top
     assert s.camps["C2R1"] == ["blue"] and s.general["red"]["camps"] == 3
-    assert s.dinos["DINO-2"] == "C2R1" and s.tasks[0]["t"] == "return"
+    assert s.dinos["DINO-2"] == "C2R1" and s.tasks[0].kind == "return"
     assert {a.volcano for a in s.legal_actions()} == {"C1R0", "C2R0"}
     with pytest.raises(IllegalAction, match="IN-DINO-END"):
         s.apply(ReturnDinosaur(player="red", volcano="C4R0"))
@@ -169,7 +169,7 @@ def test_egg_reveals_a_dinosaur_card_that_joins_the_deck(kit: SimpleNamespace) -
     assert {a.card for a, _ in outcomes} == {"DINO-1", "DINO-2", "DINO-3", "DINO-4"}
     assert sum(w for _, w in outcomes) == pytest.approx(1.0)
     s = s.apply(RevealDinosaur(card="DINO-3"))
-    assert s.tasks[0] == {
+    assert s.tasks[0].to_dict() == {
         "t": "dino-move",
         "player": "red",
         "dino": "DINO-3",

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, get_game, random_playout, sample_chance
 from engines.isla_nublar import GAME
 from engines.isla_nublar.bots import bot_policy
-from engines.isla_nublar.serial import check_conservation
+from engines.isla_nublar.codec import check_conservation
 
 PLAYERS = ("red", "blue", "green", "yellow")
 VARIANTS: list[dict[str, Any]] = [

@@ -61,7 +61,7 @@ def test_individual_ratings_rulebook_example(kit: SimpleNamespace) -> None:
     assert s.score["red"]["scoring cards"] == 4 + 1  # both camp fields 2 each, the box field 1
     assert s.zones["red"]["discard"] == {"W-ON-PLAIN": 1}
     s = s.apply(EndTurn(player="red"))
-    while s.tasks and s.tasks[0]["t"] == "draw":
+    while s.tasks and s.tasks[0].kind == "draw":
         s = s.apply(s.chance_outcomes()[0][0])
     # "the scoring cards are moved to the right to fill the gap. A new scoring card is placed on the empty
     # left space": right is forward, the direction of the arrows in which the basic game closes its gaps

@@ -4,7 +4,7 @@ dinosaur cards. Camps and equipment boxes are found by colour, not tags."""
 from __future__ import annotations
 
 from companion.kits.kit import printed_set
-from engines.isla_nublar.cards import default_cards
+from engines.isla_nublar.components import default_cards
 from vision.tags import DEFAULT_SEED, ManifestEntry, PrintedSet, TagInventory
 
 CODE = "IN"

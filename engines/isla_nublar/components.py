@@ -251,3 +251,37 @@ def cards_from_dict(data: Any) -> CardSet:
 def default_cards() -> CardSet:
     text = resources.files("engines.isla_nublar").joinpath("data/cards.json").read_text("utf-8")
     return cards_from_dict(json.loads(text))
+
+
+# -- pieces and card zones -------------------------------------------------------------------------------
+#: each player's equipment boxes and camps (one camp marks the score), the hand, a camp's price in box
+#: points, the most camps one field holds
+BOXES_PER_PLAYER = 6
+CAMPS_PER_PLAYER = 9
+SCORE_MARKERS = 1
+HAND_SIZE = 5
+CAMP_COST = 4
+STACK_LIMIT = 3
+#: a player's card zones
+ZONES = ("hand", "draw", "discard", "played", "hidden")
+
+#: cards by id -> how many (a pile, a hand, a deck)
+Zone = dict[str, int]
+
+
+def add(zone: Zone, card: str, count: int = 1) -> None:
+    zone[card] = zone.get(card, 0) + count
+
+
+def take(zone: Zone, card: str, count: int = 1) -> None:
+    left = zone.get(card, 0) - count
+    if left < 0:
+        raise KeyError(card)
+    if left:
+        zone[card] = left
+    else:
+        del zone[card]
+
+
+def size(zone: Mapping[str, int]) -> int:
+    return sum(zone.values())
