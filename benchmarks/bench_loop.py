@@ -41,7 +41,7 @@ from companion.store import Store
 from engines.core import available_games, get_game
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
-from sim.render import recommended_camera
+from sim.camera_model import recommended_camera
 
 TARGET_S = 1 / 15
 

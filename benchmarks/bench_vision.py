@@ -40,8 +40,10 @@ import zxingcpp
 from pyzbar import pyzbar
 
 from companion.kits import kit_for
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
 from sim.fixtures import SlabTruth, colours_from_card, jp_slab_scene
-from sim.render import Effects, recommended_camera, render
+from sim.render import render
 from vision import calibration as cal
 from vision import detect, pegs, qr
 from vision.observation import LatticeFit

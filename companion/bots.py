@@ -15,8 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.infer import TableModel, state_key, state_seed
-from companion.infer.common import describe_action
+from companion.infer import TableModel, describe_action, state_key, state_seed
 from engines.core import Action, IllegalAction, Policy, State, sample_chance, steps_from, uniform_policy
 from vision.scene import Scene
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engines.core import EngineError, get_game
+from engines.core import EngineError, Game, get_game
 from hw.panel import DEFAULT_PINS, PanelPins
 from vision.scene import SEAT_RGB
 
@@ -183,19 +183,52 @@ def config_from_dict(
     unknown = set(data) - known - {"title", "available_options", "colours"}
     if unknown:
         raise _fail(source, ", ".join(sorted(unknown)), f"unknown key(s); known: {', '.join(sorted(known))}")
+    game = _read_game(data, source, base)
+    options, house_rules = _read_options(data, source, game)
+    seats = _read_seats(data, source, base, game)
+    pins = base.pins
+    if "pins" in data:
+        try:
+            pins = PanelPins.from_mapping(_table(data, "pins", source))
+        except (TypeError, ValueError) as error:
+            raise _fail(source, "pins", str(error)) from error
+    if len(seats) > len(pins.seats):
+        raise _fail(source, "pins.seats", f"{len(seats)} seats need {len(seats)} seat LED pins")
+    state_dir = base.state_dir
+    if "store" in data:
+        store = _table(data, "store", source)
+        if "state_dir" in store:
+            if not isinstance(store["state_dir"], str) or not store["state_dir"]:
+                raise _fail(source, "store.state_dir", "must be a directory path")
+            state_dir = Path(os.path.expanduser(store["state_dir"]))
+    seed = data.get("seed", base.seed if "game" not in data else None)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise _fail(source, "seed", f"must be an integer, not {seed!r}")
+    return Config(
+        game=game.name,
+        options=options,
+        house_rules=house_rules,
+        seats=seats,
+        seed=seed,
+        pins=pins,
+        camera=_read_camera(data, source, base.camera),
+        state_dir=state_dir,
+        web=_read_web(data, source, base.web),
+        source=source,
+    )
 
+
+def _read_game(data: Mapping[str, Any], source: str, base: Config) -> Game:
     game_name = data.get("game", base.game)
     if not isinstance(game_name, str):
         raise _fail(source, "game", "must be a game name")
     try:
-        game = get_game(game_name)
+        return get_game(game_name)
     except KeyError as error:
         raise _fail(source, "game", str(error.args[0])) from error
 
-    seed = data.get("seed", base.seed if "game" not in data else None)
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise _fail(source, "seed", f"must be an integer, not {seed!r}")
 
+def _read_options(data: Mapping[str, Any], source: str, game: Game) -> tuple[dict[str, Any], dict[str, Any]]:
     options = _table(data, "options", source) if "options" in data else {}
     house_rules = _table(data, "house_rules", source) if "house_rules" in data else {}
     house_names = {option.name for option in game.options if option.house_rule}
@@ -210,38 +243,38 @@ def config_from_dict(
         game.resolve_options({**options, **house_rules})
     except EngineError as error:
         raise _fail(source, "options", str(error)) from error
+    return options, house_rules
 
+
+def _read_seat(entry: Any, index: int, source: str) -> Seat:
+    if isinstance(entry, str):
+        entry = {"name": entry, "colour": entry}
+    if not isinstance(entry, Mapping):
+        raise _fail(source, f"seats[{index}]", "must be a table with name and colour")
+    colour = entry.get("colour")
+    if colour not in SEAT_COLOURS:
+        choices = ", ".join(SEAT_COLOURS)
+        raise _fail(source, f"seats[{index}].colour", f"must be one of {choices}, not {colour!r}")
+    name = entry.get("name", colour)
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(source, f"seats[{index}].name", "must be a non-empty text")
+    extra = set(entry) - {"name", "colour", "seat"}
+    if extra:
+        raise _fail(source, f"seats[{index}]", f"unknown key(s) {', '.join(sorted(extra))}")
+    return Seat(name.strip(), str(colour), index)
+
+
+def _read_seats(data: Mapping[str, Any], source: str, base: Config, game: Game) -> tuple[Seat, ...]:
     seats_data = data.get("seats")
     if seats_data is None:
-        seats = (
-            base.seats
-            if base.game == game.name
-            else tuple(Seat(c, c, i) for i, c in enumerate(DEFAULT_SEATS[: max(game.min_players, 2)]))
-        )
+        if base.game == game.name:
+            seats = base.seats
+        else:
+            seats = tuple(Seat(c, c, i) for i, c in enumerate(DEFAULT_SEATS[: max(game.min_players, 2)]))
     else:
         if not isinstance(seats_data, list) or not seats_data:
             raise _fail(source, "seats", "must be a list of [[seats]] tables with name and colour")
-        built = []
-        for index, entry in enumerate(seats_data):
-            if isinstance(entry, str):
-                entry = {"name": entry, "colour": entry}
-            if not isinstance(entry, Mapping):
-                raise _fail(source, f"seats[{index}]", "must be a table with name and colour")
-            colour = entry.get("colour")
-            if colour not in SEAT_COLOURS:
-                raise _fail(
-                    source,
-                    f"seats[{index}].colour",
-                    f"must be one of {', '.join(SEAT_COLOURS)}, not {colour!r}",
-                )
-            name = entry.get("name", colour)
-            if not isinstance(name, str) or not name.strip():
-                raise _fail(source, f"seats[{index}].name", "must be a non-empty text")
-            extra = set(entry) - {"name", "colour", "seat"}
-            if extra:
-                raise _fail(source, f"seats[{index}]", f"unknown key(s) {', '.join(sorted(extra))}")
-            built.append(Seat(name.strip(), str(colour), index))
-        seats = tuple(built)
+        seats = tuple(_read_seat(entry, index, source) for index, entry in enumerate(seats_data))
     if len({s.colour for s in seats}) != len(seats):
         raise _fail(source, "seats", "two seats share a colour")
     if len({s.name for s in seats}) != len(seats):
@@ -249,90 +282,56 @@ def config_from_dict(
     if len(seats) > 6:
         raise _fail(source, "seats", "at most 6 seats")
     if not game.min_players <= len(seats) <= game.max_players:
-        raise _fail(
-            source,
-            "seats",
-            f"{game.title} takes {game.min_players}-{game.max_players} players, not {len(seats)}",
-        )
+        takes = f"{game.min_players}-{game.max_players}"
+        raise _fail(source, "seats", f"{game.title} takes {takes} players, not {len(seats)}")
+    return seats
 
-    pins = base.pins
-    if "pins" in data:
-        try:
-            pins = PanelPins.from_mapping(_table(data, "pins", source))
-        except (TypeError, ValueError) as error:
-            raise _fail(source, "pins", str(error)) from error
-    if len(seats) > len(pins.seats):
-        raise _fail(source, "pins.seats", f"{len(seats)} seats need {len(seats)} seat LED pins")
 
-    camera = base.camera
-    if "camera" in data:
-        cam = _table(data, "camera", source)
-        extra = set(cam) - {"source", "fps", "max_age_s", "width", "height", "calibration"}
-        if extra:
-            raise _fail(source, "camera", f"unknown key(s) {', '.join(sorted(extra))}")
-        camera = CameraConfig(
-            source=str(cam.get("source", camera.source)),
-            fps=_number(cam, "fps", camera.fps, source, 0.1, 120),
-            max_age_s=_number(cam, "max_age_s", camera.max_age_s, source, 0.05, 60),
-            width=_size(cam, "width", camera.width, source),
-            height=_size(cam, "height", camera.height, source),
-            calibration=os.path.expanduser(str(cam.get("calibration", camera.calibration))),
-        )
-        if (camera.width is None) != (camera.height is None):
-            raise _fail(
-                source, "camera", "give both width and height, or neither (the full sensor resolution)"
-            )
-        if camera.kind not in CAMERA_KINDS:
-            raise _fail(
-                source,
-                "camera.source",
-                f"must start with one of {', '.join(CAMERA_KINDS)}, not {camera.source!r}",
-            )
-        if camera.kind in ("folder", "video") and not camera.argument:
-            raise _fail(
-                source, "camera.source", f"{camera.kind}: needs a path, e.g. {camera.kind}:/data/frames"
-            )
-
-    state_dir = base.state_dir
-    if "store" in data:
-        store = _table(data, "store", source)
-        if "state_dir" in store:
-            if not isinstance(store["state_dir"], str) or not store["state_dir"]:
-                raise _fail(source, "store.state_dir", "must be a directory path")
-            state_dir = Path(os.path.expanduser(store["state_dir"]))
-
-    web = base.web
-    if "web" in data:
-        table = _table(data, "web", source)
-        extra = set(table) - {"bind", "port", "lan", "pin"}
-        if extra:
-            raise _fail(source, "web", f"unknown key(s) {', '.join(sorted(extra))}")
-        lan = table.get("lan", web.lan)
-        if not isinstance(lan, bool):
-            raise _fail(source, "web.lan", "must be true or false")
-        pin = str(table.get("pin", web.pin))
-        bind = str(table.get("bind", "0.0.0.0" if lan else "127.0.0.1"))
-        port = table.get("port", web.port)
-        if not isinstance(port, int) or not 1 <= port <= 65535:
-            raise _fail(source, "web.port", f"must be a port number 1..65535, not {port!r}")
-        if lan and (len(pin) < 4 or not pin.isdigit()):
-            raise _fail(source, "web.pin", "LAN access needs a PIN of at least 4 digits")
-        if not lan and bind not in ("127.0.0.1", "localhost", "::1"):
-            raise _fail(source, "web.bind", "binding beyond loopback needs lan = true (and a PIN)")
-        web = WebConfig(bind=bind, port=port, lan=lan, pin=pin)
-
-    return Config(
-        game=game.name,
-        options=options,
-        house_rules=house_rules,
-        seats=seats,
-        seed=seed,
-        pins=pins,
-        camera=camera,
-        state_dir=state_dir,
-        web=web,
-        source=source,
+def _read_camera(data: Mapping[str, Any], source: str, camera: CameraConfig) -> CameraConfig:
+    if "camera" not in data:
+        return camera
+    cam = _table(data, "camera", source)
+    extra = set(cam) - {"source", "fps", "max_age_s", "width", "height", "calibration"}
+    if extra:
+        raise _fail(source, "camera", f"unknown key(s) {', '.join(sorted(extra))}")
+    camera = CameraConfig(
+        source=str(cam.get("source", camera.source)),
+        fps=_number(cam, "fps", camera.fps, source, 0.1, 120),
+        max_age_s=_number(cam, "max_age_s", camera.max_age_s, source, 0.05, 60),
+        width=_size(cam, "width", camera.width, source),
+        height=_size(cam, "height", camera.height, source),
+        calibration=os.path.expanduser(str(cam.get("calibration", camera.calibration))),
     )
+    if (camera.width is None) != (camera.height is None):
+        raise _fail(source, "camera", "give both width and height, or neither (the full sensor resolution)")
+    if camera.kind not in CAMERA_KINDS:
+        kinds = ", ".join(CAMERA_KINDS)
+        raise _fail(source, "camera.source", f"must start with one of {kinds}, not {camera.source!r}")
+    if camera.kind in ("folder", "video") and not camera.argument:
+        raise _fail(source, "camera.source", f"{camera.kind}: needs a path, e.g. {camera.kind}:/data/frames")
+    return camera
+
+
+def _read_web(data: Mapping[str, Any], source: str, web: WebConfig) -> WebConfig:
+    if "web" not in data:
+        return web
+    table = _table(data, "web", source)
+    extra = set(table) - {"bind", "port", "lan", "pin"}
+    if extra:
+        raise _fail(source, "web", f"unknown key(s) {', '.join(sorted(extra))}")
+    lan = table.get("lan", web.lan)
+    if not isinstance(lan, bool):
+        raise _fail(source, "web.lan", "must be true or false")
+    pin = str(table.get("pin", web.pin))
+    bind = str(table.get("bind", "0.0.0.0" if lan else "127.0.0.1"))
+    port = table.get("port", web.port)
+    if not isinstance(port, int) or not 1 <= port <= 65535:
+        raise _fail(source, "web.port", f"must be a port number 1..65535, not {port!r}")
+    if lan and (len(pin) < 4 or not pin.isdigit()):
+        raise _fail(source, "web.pin", "LAN access needs a PIN of at least 4 digits")
+    if not lan and bind not in ("127.0.0.1", "localhost", "::1"):
+        raise _fail(source, "web.bind", "binding beyond loopback needs lan = true (and a PIN)")
+    return WebConfig(bind=bind, port=port, lan=lan, pin=pin)
 
 
 def _number(

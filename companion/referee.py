@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.infer import Inference, TableModel, infer
-from companion.infer.common import describe_action
+from companion.infer import Inference, TableModel, describe_action, infer
 from engines.core import Action, IllegalAction, State
 from vision.observation import Observation
 

@@ -24,7 +24,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from sim.render import CameraModel, Effects, RenderedFrame, apply_effects, make_hand, render
+from sim.camera_model import CameraModel
+from sim.effects import Effects, apply_effects
+from sim.hands import make_hand
+from sim.render import RenderedFrame, render
 from vision.scene import Occluder, Point, Scene
 from vision.sources import Frame, SourceError
 

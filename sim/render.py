@@ -13,7 +13,6 @@ ArUco ``DICT_4X4_50`` markers, so the frames are readable by real decoders (zxin
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -21,160 +20,20 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.scene import Occluder, Peg, Point, Scene, Tag
+from sim.camera_model import CameraModel, apply_homography, local_scale
+from sim.effects import Effects, RngLike, apply_effects, as_random
+from sim.hands import make_hand
+from vision.scene import Peg, Point, Scene, Tag
 from vision.tags import qr_matrix
 
-#: White margin printed around every QR code, in modules (the tag's ``size`` excludes it).
 QUIET_ZONE_MODULES = 2
 #: White margin printed around every ArUco marker, as a fraction of its side.
 MARKER_MARGIN_FRACTION = 0.15
-DEFAULT_RESOLUTION = (2304, 1296)
 #: Upper bound on the table-space canvas (pixels); 1280 x 720 mm at 2.6 px/mm is about 7 million.
 MAX_CANVAS_PIXELS = 40_000_000
 
-RngLike = np.random.Generator | random.Random | int | None
 
 
-# ----------------------------------------------------------------------------------------------- camera
-@dataclass(frozen=True)
-class CameraModel:
-    """A pinhole camera looking at the table.
-
-    ``tilt`` (0..~30 degrees) swings the camera towards the table's south edge (the players in front of it)
-    while it keeps looking at the middle of the framed area, so the far (north) side appears smaller: a real
-    perspective, not an affine. ``yaw`` turns the whole rig about the vertical axis, ``roll`` turns the camera
-    about its own optical axis. The focal length and principal point are then chosen so the framed area
-    (table plus ``margin`` mm on every side) fills the frame, leaving ``border`` of the frame free.
-    ``distance`` is the camera's distance to the middle of the table in mm (None: 0.8 x the framed width,
-    about a 66-degree lens framing the table).
-    """
-
-    resolution: tuple[int, int] = DEFAULT_RESOLUTION
-    tilt: float = 0.0
-    yaw: float = 0.0
-    roll: float = 0.0
-    margin: float = 40.0
-    border: float = 0.02
-    distance: float | None = None
-
-    def __post_init__(self) -> None:
-        width, height = self.resolution
-        if int(width) <= 0 or int(height) <= 0:
-            raise ValueError(f"camera resolution must be positive, not {self.resolution}")
-        if self.margin < 0 or not 0 <= self.border < 0.5:
-            raise ValueError("camera margin must be >= 0 mm and border in [0, 0.5)")
-        if self.distance is not None and self.distance <= 0:
-            raise ValueError(f"camera distance must be positive, not {self.distance}")
-
-    def framed_area(self, scene_width: float, scene_height: float) -> tuple[float, float, float, float]:
-        """(x0, y0, x1, y1) of the table region the camera frames, in mm."""
-        return (-self.margin, -self.margin, scene_width + self.margin, scene_height + self.margin)
-
-    def homography(self, scene_width: float, scene_height: float) -> np.ndarray:
-        """3x3 matrix mapping table mm (x, y, 1) to frame pixels for a table of the given size."""
-        x0, y0, x1, y1 = self.framed_area(scene_width, scene_height)
-        cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-        distance = self.distance if self.distance is not None else 0.8 * (x1 - x0)
-        tilt, yaw, roll = (math.radians(a) for a in (self.tilt, self.yaw, self.roll))
-        # World frame: x east, y south, z down into the table (right-handed). Camera frame: x right, y down
-        # in the image, z forward. Untilted, the camera sits above the middle with axes equal to the world's.
-        position = np.array([0.0, distance * math.sin(tilt), -distance * math.cos(tilt)])
-        rotation = np.array(
-            [
-                [1.0, 0.0, 0.0],
-                [0.0, math.cos(tilt), math.sin(tilt)],
-                [0.0, -math.sin(tilt), math.cos(tilt)],
-            ]
-        )
-        yaw_matrix = np.array(
-            [[math.cos(yaw), -math.sin(yaw), 0.0], [math.sin(yaw), math.cos(yaw), 0.0], [0.0, 0.0, 1.0]]
-        )
-        position = yaw_matrix @ position
-        rotation = rotation @ yaw_matrix.T
-        roll_matrix = np.array(
-            [[math.cos(roll), -math.sin(roll), 0.0], [math.sin(roll), math.cos(roll), 0.0], [0.0, 0.0, 1.0]]
-        )
-        rotation = roll_matrix @ rotation
-        translation = -rotation @ position
-        projective = np.column_stack([rotation[:, 0], rotation[:, 1], translation])
-        centring = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])
-        raw = projective @ centring
-        corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
-        projected = apply_homography(raw, corners)
-        low, high = projected.min(axis=0), projected.max(axis=0)
-        width, height = self.resolution
-        usable_w, usable_h = width * (1.0 - 2 * self.border), height * (1.0 - 2 * self.border)
-        scale = min(usable_w / (high[0] - low[0]), usable_h / (high[1] - low[1]))
-        offset = np.array([width / 2.0, height / 2.0]) - scale * (low + high) / 2.0
-        fit = np.array([[scale, 0.0, offset[0]], [0.0, scale, offset[1]], [0.0, 0.0, 1.0]])
-        matrix: np.ndarray = fit @ raw
-        normalised: np.ndarray = matrix / float(matrix[2, 2])
-        return normalised
-
-
-def recommended_camera(tilt: float = 0.0, yaw: float = 0.0, roll: float = 0.0) -> CameraModel:
-    """The 2304x1296 camera framing a layout's table with just the markers' margin."""
-    return CameraModel(tilt=tilt, yaw=yaw, roll=roll, margin=28.0, border=0.015)
-
-
-def apply_homography(matrix: np.ndarray, points: np.ndarray | Sequence[Point]) -> np.ndarray:
-    """Map an (N, 2) array of points through a 3x3 homography."""
-    array = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    ones = np.ones((array.shape[0], 1))
-    mapped = np.hstack([array, ones]) @ np.asarray(matrix, dtype=np.float64).T
-    return mapped[:, :2] / mapped[:, 2:3]
-
-
-def local_scale(matrix: np.ndarray, point: Point) -> float:
-    """Pixels per millimetre of the homography near ``point`` (geometric mean of the two axes)."""
-    x, y = point
-    base, east, south = apply_homography(matrix, [(x, y), (x + 1.0, y), (x, y + 1.0)])
-    (ax, ay), (bx, by) = east - base, south - base
-    area = abs(ax * by - ay * bx)
-    return float(math.sqrt(area))
-
-
-# ---------------------------------------------------------------------------------------------- effects
-@dataclass(frozen=True)
-class Effects:
-    """What the camera and the room do to a frame. All defaults off: a clean frame.
-
-    ``blur``: Gaussian sigma in frame pixels (lens focus); ``noise``: sensor noise sigma in grey levels;
-    ``vignette``: 0..1, how much darker the corners are; ``gradient``: 0..1 light falling off across the table
-    towards ``gradient_angle`` (degrees, 0 = east, counter-clockwise); ``brightness``: overall gain;
-    ``jpeg_quality``: None for no compression, else 1..100; ``hands``: how many random hands (palm, fingers
-    and arm, entering from a table edge) to add over the scene's own occluders; ``white_balance``: gains on
-    (red, green, blue), e.g. (1.08, 1.0, 0.9) for warm indoor light; ``glare``: 0..1, a soft bright spot
-    (a lamp reflected by glossy tiles) of ``glare_radius`` pixels at a random place.
-    """
-
-    blur: float = 0.0
-    noise: float = 0.0
-    vignette: float = 0.0
-    gradient: float = 0.0
-    gradient_angle: float = 90.0
-    brightness: float = 1.0
-    jpeg_quality: int | None = None
-    hands: int = 0
-    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
-    glare: float = 0.0
-    glare_radius: float = 160.0
-
-    def __post_init__(self) -> None:
-        if min(self.blur, self.noise, self.vignette, self.gradient, self.glare, self.brightness) < 0:
-            raise ValueError("effects must not be negative")
-        if self.jpeg_quality is not None and not 1 <= int(self.jpeg_quality) <= 100:
-            raise ValueError(f"JPEG quality is 1..100, not {self.jpeg_quality}")
-        if self.hands < 0 or min(self.white_balance) <= 0:
-            raise ValueError("hands must be >= 0 and white balance gains positive")
-
-    @classmethod
-    def realistic(cls) -> Effects:
-        """A typical webcam over a living-room table."""
-        return cls(blur=0.6, noise=3.0, vignette=0.25, gradient=0.2, jpeg_quality=85)
-
-
-# ---------------------------------------------------------------------------------------------- truth
 @dataclass(frozen=True)
 class TagTruth:
     """Where a tag landed in the frame. ``corners`` follow the symbol: top-left, top-right, bottom-right,
@@ -331,85 +190,7 @@ def tag_corners(tag: Tag) -> list[Point]:
     return corners
 
 
-# ---------------------------------------------------------------------------------------------- hands
-def make_hand(
-    scene_width: float,
-    scene_height: float,
-    rng: random.Random,
-    reach: Point | None = None,
-    edge: str | None = None,
-    scale: float = 1.0,
-) -> Occluder:
-    """A hand-and-arm polygon entering the table from ``edge`` ("N", "E", "S", "W"), fingertips near
-    ``reach``. Sizes are an adult's (palm about 85 mm wide, arm about 75 mm wide)."""
-    edge = edge or rng.choice("NESW")
-    if edge not in ("N", "E", "S", "W"):
-        raise ValueError(f"a hand enters from edge N, E, S or W, not {edge!r}")
-    if reach is None:
-        reach = (rng.uniform(0.15, 0.85) * scene_width, rng.uniform(0.15, 0.85) * scene_height)
-    starts = {
-        "N": (reach[0] + rng.uniform(-150, 150), -120.0),
-        "S": (reach[0] + rng.uniform(-150, 150), scene_height + 120.0),
-        "W": (-120.0, reach[1] + rng.uniform(-120, 120)),
-        "E": (scene_width + 120.0, reach[1] + rng.uniform(-120, 120)),
-    }
-    start = starts[edge]
-    dx, dy = reach[0] - start[0], reach[1] - start[1]
-    length = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / length, dy / length  # along the arm, towards the fingertips
-    px, py = -uy, ux  # across the arm
-
-    def at(along: float, across: float) -> Point:
-        return (reach[0] + (ux * along + px * across) * scale, reach[1] + (uy * along + py * across) * scale)
-
-    tone = rng.choice([(196, 150, 120), (224, 180, 150), (150, 105, 80), (110, 75, 55), (235, 200, 175)])
-    # Walk round the outline: arm (one side), palm, four fingers, thumb, palm, arm (other side).
-    # The middle finger's tip is at ``reach``; the knuckles are one finger length behind it.
-    lengths = [rng.uniform(52, 62), rng.uniform(66, 76), rng.uniform(62, 72), rng.uniform(48, 58)]
-    knuckles = -lengths[1]
-    spread = rng.uniform(0.0, 0.25)  # fingers fan out a little
-    arm_end = -length / scale - 40.0
-    outline: list[Point] = [
-        at(arm_end, -36.0),
-        at(knuckles - 100.0, -34.0),
-        at(knuckles - 70.0, -42.0),
-        at(knuckles - 10.0, -41.0),
-    ]
-    for across, finger in zip([-28.5, -9.5, 9.5, 28.5], lengths):
-        tip_across = across * (1.0 + spread)
-        tip = knuckles + finger
-        outline += [
-            at(knuckles, across - 8.5),
-            at(tip - 7.0, tip_across - 7.5),
-            at(tip - 2.0, tip_across - 5.0),
-            at(tip, tip_across),
-            at(tip - 2.0, tip_across + 5.0),
-            at(tip - 7.0, tip_across + 7.5),
-            at(knuckles, across + 8.5),
-        ]
-    thumb = rng.uniform(0.0, 15.0)
-    outline += [
-        at(knuckles - 18.0, 40.0),
-        at(knuckles + 8.0 - thumb, 60.0 + thumb * 0.3),
-        at(knuckles + 4.0 - thumb, 71.0 + thumb * 0.3),
-        at(knuckles - 6.0 - thumb, 72.0 + thumb * 0.3),
-        at(knuckles - 45.0, 50.0),
-        at(knuckles - 80.0, 42.0),
-        at(knuckles - 100.0, 34.0),
-        at(arm_end, 36.0),
-    ]
-    return Occluder(polygon=tuple(outline), rgb=tone)
-
-
 # ---------------------------------------------------------------------------------------------- render
-def _as_random(rng: RngLike) -> random.Random:
-    if isinstance(rng, random.Random):
-        return rng
-    if isinstance(rng, np.random.Generator):
-        return random.Random(int(rng.integers(0, 2**63 - 1)))
-    return random.Random(rng if rng is not None else 0)
-
-
 def _bgr(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
     return (int(rgb[2]), int(rgb[1]), int(rgb[0]))
 
@@ -428,17 +209,6 @@ def _blank(height: int, width: int, bgr: tuple[int, int, int]) -> np.ndarray:
     blank: np.ndarray = cv2.merge([np.full((height, width), value, dtype=np.uint8) for value in bgr])
     blank.flags.writeable = False
     return blank
-
-
-@lru_cache(maxsize=4)
-def _noise_pool(height: int, width: int, sigma: float) -> np.ndarray:
-    """Gaussian sensor noise (int16) larger than a frame; each frame adds a randomly offset window of it,
-    which is much cheaper than drawing ~9 million fresh samples per frame."""
-    state = np.random.default_rng(20240611)
-    pool = np.round(state.standard_normal((height + 97, width + 131, 3), dtype=np.float32) * sigma)
-    noise: np.ndarray = pool.astype(np.int16)
-    noise.flags.writeable = False
-    return noise
 
 
 class _Canvas:
@@ -541,7 +311,7 @@ def render(
     """
     camera = camera or CameraModel()
     effects = effects or Effects()
-    chance = _as_random(rng)
+    chance = as_random(rng)
     homography = camera.homography(scene.width, scene.height)
     area = camera.framed_area(scene.width, scene.height)
     factor = max(1, int(supersample))
@@ -712,90 +482,3 @@ def _peg_truth(peg: Peg, homography: np.ndarray, mask: np.ndarray) -> PegTruth:
         visible=_visible_fraction(mask, box),
     )
 
-
-@lru_cache(maxsize=8)
-def _light_map(
-    width: int,
-    height: int,
-    vignette: float,
-    gradient: float,
-    gradient_angle: float,
-    brightness: float,
-    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0),
-) -> np.ndarray:
-    """Per-pixel gain (float32, HxWx3, BGR): radial vignetting times a linear gradient times brightness,
-    times the white balance per channel."""
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    nx = (xs - width / 2.0) / (width / 2.0)
-    ny = (ys - height / 2.0) / (height / 2.0)
-    radius2 = (nx * nx * (width / height) ** 2 + ny * ny) / (1.0 + (width / height) ** 2)
-    gain = 1.0 - vignette * radius2
-    radians = math.radians(gradient_angle)
-    along = nx * math.cos(radians) - ny * math.sin(radians)  # +1 towards the darker side
-    gain = gain * (1.0 - gradient * (along + 1.0) / 2.0) * brightness
-    red, green, blue = white_balance
-    result: np.ndarray = cv2.merge(
-        [np.clip(gain * factor, 0.0, 4.0).astype(np.float32) for factor in (blue, green, red)]
-    )
-    result.flags.writeable = False
-    return result
-
-
-def _add_glare(image: np.ndarray, strength: float, radius: float, chance: random.Random) -> np.ndarray:
-    """A soft white spot: each pixel moves towards white by ``strength`` times a Gaussian falloff."""
-    height, width = image.shape[:2]
-    cx, cy = chance.uniform(0.15, 0.85) * width, chance.uniform(0.15, 0.85) * height
-    reach = int(3 * radius)
-    x0, x1 = max(0, int(cx) - reach), min(width, int(cx) + reach)
-    y0, y1 = max(0, int(cy) - reach), min(height, int(cy) + reach)
-    if x1 <= x0 or y1 <= y0:
-        return image
-    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-    weight = strength * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2.0 * radius * radius))
-    out = image.copy()
-    roi = out[y0:y1, x0:x1].astype(np.float32)
-    roi += (255.0 - roi) * weight[:, :, None]
-    out[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
-    return out
-
-
-def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> np.ndarray:
-    """The camera's photometric effects (blur, uneven light, noise, JPEG) on a rendered frame; hands are
-    geometry and are drawn by :func:`render`. The input is returned unchanged when no effect is on."""
-    chance = _as_random(rng)
-    if effects.blur > 0:
-        image = cv2.GaussianBlur(image, (0, 0), effects.blur)
-    balanced = tuple(round(float(g), 4) for g in effects.white_balance)
-    if (
-        effects.vignette > 0
-        or effects.gradient > 0
-        or effects.brightness != 1.0
-        or balanced != (1.0, 1.0, 1.0)
-    ):
-        height, width = image.shape[:2]
-        gain = _light_map(
-            width,
-            height,
-            round(effects.vignette, 4),
-            round(effects.gradient, 4),
-            round(effects.gradient_angle, 2),
-            round(effects.brightness, 4),
-            (balanced[0], balanced[1], balanced[2]),
-        )
-        image = cv2.multiply(image, gain, dtype=cv2.CV_8U)
-    if effects.glare > 0:
-        image = _add_glare(image, effects.glare, effects.glare_radius, chance)
-    if effects.noise > 0:
-        height, width = image.shape[:2]
-        pool = _noise_pool(height, width, round(effects.noise, 3))
-        dy, dx = chance.randrange(pool.shape[0] - height + 1), chance.randrange(pool.shape[1] - width + 1)
-        image = cv2.add(image, pool[dy : dy + height, dx : dx + width], dtype=cv2.CV_8U)
-    if effects.jpeg_quality is not None:
-        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(effects.jpeg_quality)])
-        if not ok:
-            raise RuntimeError("JPEG encoding failed")
-        decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
-        if decoded is None:
-            raise RuntimeError("JPEG decoding failed")
-        image = decoded
-    return image

@@ -1,29 +1,25 @@
 """Move inference: observation vs engine state -> the action(s) that explain it, a question or an objection.
 
-:mod:`companion.infer.common` holds the game-independent search and the :class:`TableModel` that each game's
-kit refines (which actions to try first, how to name the rule an attempted move breaks, the split shares);
-the kit's ``model()`` gives a game's model.
+:mod:`~companion.infer.picture` reduces a table to what is compared; :mod:`~companion.infer.model` is the
+:class:`TableModel` each game's kit refines (its ``model()`` gives a game's); :mod:`~companion.infer.search`
+is the game-independent search.
 """
 
 from __future__ import annotations
 
-from companion.infer.common import (
-    Difference,
-    Inference,
-    Picture,
-    TableModel,
-    compare,
-    infer,
-    state_key,
-    state_seed,
-)
+from companion.infer.model import TableModel, state_key, state_seed
+from companion.infer.picture import Difference, Picture, Placed, compare, default_namer
+from companion.infer.search import Inference, describe_action, infer
 
 __all__ = [
     "Difference",
     "Inference",
     "Picture",
+    "Placed",
     "TableModel",
     "compare",
+    "default_namer",
+    "describe_action",
     "infer",
     "state_key",
     "state_seed",

@@ -103,6 +103,8 @@ class Game(abc.ABC):
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and validate setup options and house rules."""
+        if given is not None and not isinstance(given, Mapping):
+            raise StateFormatError(f"options must be an object of option name -> value, not {given!r:.40}")
         given = dict(given or {})
         resolved: dict[str, Any] = {}
         for option in self.options:

@@ -19,7 +19,7 @@ from companion.store import Store
 from engines.core import State, get_game
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
-from sim.render import recommended_camera
+from sim.camera_model import recommended_camera
 
 
 @dataclass

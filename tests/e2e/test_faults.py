@@ -12,7 +12,7 @@ import pytest
 from table import build_table
 
 from companion.bots import bot_game
-from companion.infer.common import state_key
+from companion.infer import state_key
 from vision import qr
 
 

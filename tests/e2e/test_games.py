@@ -10,7 +10,7 @@ import pytest
 from table import build_table
 
 from companion.bots import bot_game
-from companion.infer.common import state_key
+from companion.infer import state_key
 from engines.core import available_games
 from engines.jurassik import JurassikState
 

@@ -11,7 +11,9 @@ from helpers.playouts import seeded_states
 
 from companion.kits.isla_nublar.table import IslaNublarLayout, scene_for
 from engines.isla_nublar import GAME, IslaNublarState, default_board
-from sim.render import Effects, recommended_camera, render
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
+from sim.render import render
 from vision.scene import SEAT_RGB
 
 

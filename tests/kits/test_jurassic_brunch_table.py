@@ -12,7 +12,9 @@ from helpers.playouts import seeded_states
 from companion.kits import kit_for
 from companion.kits.jurassic_brunch.table import BrunchIds, BrunchLayout, scene_for
 from engines.jurassic_brunch import ARRANGEMENTS, GAME, BrunchState
-from sim.render import Effects, recommended_camera, render
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
+from sim.render import render
 from vision.tags import TagValidator
 
 

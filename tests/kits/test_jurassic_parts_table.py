@@ -30,7 +30,9 @@ from engines.core import TERMINAL
 from engines.jurassic_parts import GAME
 from engines.jurassic_parts.components import COMPONENT_BY_ID
 from engines.jurassic_parts.state import JurassicPartsState
-from sim.render import Effects, recommended_camera, render
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
+from sim.render import render
 from vision.scene import SEAT_RGB, Scene
 from vision.tags import TagValidator
 

@@ -11,7 +11,9 @@ from helpers.playouts import seeded_states
 from companion.kits import kit_for
 from companion.kits.jurassik.table import JurassikIds, JurassikLayout, scene_for
 from engines.jurassik import GAME, JurassikState
-from sim.render import Effects, recommended_camera, render
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
+from sim.render import render
 from vision.tags import TagValidator
 
 

@@ -22,8 +22,8 @@ from companion.loop import TableLoop
 from companion.store import Store
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
+from sim.camera_model import recommended_camera
 from sim.ideal import IdealPipeline
-from sim.render import recommended_camera
 
 MOVES = 6
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.infer.common import Picture, Placed, compare
+from companion.infer import Picture, Placed, compare
 
 
 def picture(**items: Any) -> Picture:

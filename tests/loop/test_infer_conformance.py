@@ -11,8 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.config import config_from_dict
-from companion.infer import infer
-from companion.infer.common import state_key
+from companion.infer import infer, state_key
 from companion.kits import kit_for
 from companion.loop import default_model
 from engines.core import available_games, get_game, uniform_policy

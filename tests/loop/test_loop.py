@@ -12,7 +12,7 @@ from typing import Any
 from loop_toygame import GRAB, GrabState, Pass, Reveal, Take, Toy
 
 from companion.bots import BotDriver, bot_game
-from companion.infer.common import state_key
+from companion.infer import state_key
 from companion.loop import TableLoop
 from companion.session import TableSession
 from companion.store import Store

@@ -19,7 +19,7 @@ from companion.pipeline import VisionPipeline, vision_pipeline
 from companion.store import Store
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
-from sim.render import recommended_camera
+from sim.camera_model import recommended_camera
 
 
 @dataclass

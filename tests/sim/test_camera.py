@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sim.camera import SyntheticCamera
-from sim.render import CameraModel, Effects
+from sim.camera_model import CameraModel
+from sim.effects import Effects
 from vision.scene import Peg, Scene, Tag
 from vision.sources import Frame, FrameSource, SourceError
 

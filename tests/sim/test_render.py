@@ -13,18 +13,10 @@ import zxingcpp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.render import (
-    CameraModel,
-    Effects,
-    RenderedFrame,
-    apply_effects,
-    apply_homography,
-    local_scale,
-    make_hand,
-    qr_matrix,
-    render,
-    tag_corners,
-)
+from sim.camera_model import CameraModel, apply_homography, local_scale
+from sim.effects import Effects, apply_effects
+from sim.hands import make_hand
+from sim.render import RenderedFrame, qr_matrix, render, tag_corners
 from vision.scene import SEAT_RGB, Occluder, Peg, Scene, Shape, Tag
 
 

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from companion.cli import main
-from sim.render import CameraModel, Effects, RenderedFrame, render
+from sim.camera_model import CameraModel
+from sim.effects import Effects
+from sim.render import RenderedFrame, render
 from vision import calibration as cal
 from vision.scene import Scene, Tag, Zone
 

@@ -13,8 +13,10 @@ from helpers.playouts import seeded_states
 
 from companion.cli import main
 from companion.kits import kit_for
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
 from sim.fixtures import colours_from_card
-from sim.render import Effects, RenderedFrame, recommended_camera, render
+from sim.render import RenderedFrame, render
 from vision import calibration as cal
 from vision import detect, pegs
 from vision.observation import Observation

@@ -10,8 +10,10 @@ from helpers.slab import jp_back_of, jp_hints, jp_manifest
 
 from companion.cli import main
 from companion.kits import kit_for
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
 from sim.fixtures import SlabTruth, colours_from_card, jp_slab_scene
-from sim.render import Effects, RenderedFrame, recommended_camera, render
+from sim.render import RenderedFrame, render
 from vision import calibration as cal
 from vision import detect, pegs
 from vision.observation import LatticeFit, Observation

@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 from helpers.slab import jp_back_of, jp_hints, jp_manifest
 
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
 from sim.fixtures import SlabTruth, jp_slab_scene
-from sim.render import Effects, make_hand, recommended_camera, render
+from sim.hands import make_hand
+from sim.render import render
 from vision import calibration as cal
 from vision import detect
 from vision.observation import LatticeFit, Observation

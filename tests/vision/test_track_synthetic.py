@@ -9,7 +9,8 @@ from typing import Any
 from companion.kits import kit_for
 from engines.core import CHANCE, TERMINAL
 from sim.camera import SyntheticCamera
-from sim.render import Effects, recommended_camera
+from sim.camera_model import recommended_camera
+from sim.effects import Effects
 from vision import calibration as cal
 from vision import detect
 from vision.sources import TupleSource

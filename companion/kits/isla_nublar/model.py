@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from companion.infer.common import Difference, TableModel
+from companion.infer import Difference, TableModel
 from companion.kits.isla_nublar import table as tables
 from engines.core import Action, State
 from engines.isla_nublar.bots import bot_policy

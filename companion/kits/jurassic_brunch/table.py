@@ -243,53 +243,51 @@ def scene_for(
     scene.zones = layout.zones(area)
     scene.shapes.append(Shape(rect_polygon(layout.box), BOX_RGB, shade(BOX_RGB, 0.6), "box"))
     scene.shapes.append(Shape(rect_polygon(layout.raptor_rest), shade(FELT, 1.2), (220, 220, 210), "raptor"))
-
     occupied: set[tuple[int, int]] = set(state.triceratops)
     if state.raptor is not None:
         occupied.add(state.raptor)
+    _draw_boards(scene, layout, state, occupied, boards_only)
+    if boards_only:
+        return scene
+    pieces_from = len(scene.shapes)
+    _draw_grass(scene, layout, state, ids, occupied)
+    _draw_figures(scene, layout, state, ids)
+    _draw_seats(scene, layout, state, ids)
+    add_shadows(scene, pieces_from)
+    return scene
+
+
+def _draw_boards(
+    scene: Scene, layout: BrunchLayout, state: Any, occupied: set[tuple[int, int]], boards_only: bool
+) -> None:
+    """The pasture boards, their cells and eggs, and each board's centre tag while nothing covers it."""
+    area = state.area
     half = layout.pitch / 2.0
     for board in area.boards:
         cx, cy = layout.cell_center(board.centre)
-        outline = (
-            (cx - 3 * half, cy - 3 * half),
-            (cx + 3 * half, cy - 3 * half),
-            (cx + 3 * half, cy + 3 * half),
-            (cx - 3 * half, cy + 3 * half),
-        )
+        outline = rect_polygon((cx - 3 * half, cy - 3 * half, cx + 3 * half, cy + 3 * half))
         scene.shapes.append(Shape(outline, PASTURE, BOARD_EDGE, label=board.board_id))
         for cell in board.cells():
-            scene.shapes.append(
-                Shape(
-                    square(layout.cell_center(cell), layout.pitch - 3.0),
-                    shade(PASTURE, 1.06),
-                    shade(PASTURE, 0.85),
-                )
-            )
+            tile = square(layout.cell_center(cell), layout.pitch - 3.0)
+            scene.shapes.append(Shape(tile, shade(PASTURE, 1.06), shade(PASTURE, 0.85)))
     for colour in COLOURS:
         for cell in area.egg_cells[colour]:
-            center = layout.cell_center(cell)
-            scene.shapes.append(
-                Shape(
-                    _egg((center[0] + 19.0, center[1] - 17.0), colour),
-                    EGG_RGB[colour],
-                    shade(EGG_RGB[colour], 0.7),
-                )
-            )
+            x, y = layout.cell_center(cell)
+            egg = _egg((x + 19.0, y - 17.0), colour)
+            scene.shapes.append(Shape(egg, EGG_RGB[colour], shade(EGG_RGB[colour], 0.7)))
     for board in area.boards:
         # a board's tag is seen while its centre cell is free (the setup view shows all four)
         if boards_only or (board.centre not in occupied and board.centre not in state.grass):
+            center = layout.cell_center(board.centre)
             scene.tags.append(
-                Tag(
-                    f"DT1:{CODE}:{board.board_id}",
-                    layout.cell_center(board.centre),
-                    (90.0 * board.rotation) % 360.0,
-                    layout.tag_size,
-                )
+                Tag(f"DT1:{CODE}:{board.board_id}", center, (90.0 * board.rotation) % 360.0, layout.tag_size)
             )
-    if boards_only:
-        return scene
 
-    pieces_from = len(scene.shapes)
+
+def _draw_grass(
+    scene: Scene, layout: BrunchLayout, state: Any, ids: BrunchIds, occupied: set[tuple[int, int]]
+) -> None:
+    """The face-down grass tokens (their back ids kept while they lie still)."""
     for cell in sorted(state.grass):
         if cell in occupied:
             continue  # a figure stands on it (about to eat it): the token is out of sight
@@ -302,32 +300,31 @@ def scene_for(
         if gone_from_grass or no_longer_hidden:
             ids.backs.release(key)
 
+
+def _draw_figures(scene: Scene, layout: BrunchLayout, state: Any, ids: BrunchIds) -> None:
+    """The triceratops on the area (a sleeping one darker, with a white bar) and the raptor."""
     for colour in COLOURS:
         cells = sorted(cell for cell, (owner, _) in state.triceratops.items() if owner == colour)
         for cell, name in ids.place_figures(colour, cells).items():
             asleep = state.triceratops[cell][1] is not None
             fill = shade(SEAT_RGB[colour], 0.6) if asleep else SEAT_RGB[colour]
-            center = layout.cell_center(cell)
-            _figure(scene, layout, center, name, fill)
+            x, y = layout.cell_center(cell)
+            _figure(scene, layout, (x, y), name, fill)
             if asleep:
-                bar = (
-                    (center[0] - 18.0, center[1] + 22.0),
-                    (center[0] + 18.0, center[1] + 22.0),
-                    (center[0] + 18.0, center[1] + 25.0),
-                    (center[0] - 18.0, center[1] + 25.0),
-                )
+                bar = rect_polygon((x - 18.0, y + 22.0, x + 18.0, y + 25.0))
                 scene.shapes.append(Shape(bar, (245, 245, 245)))
-    raptor_in_hand = (
-        state.pending is not None and state.pending[0] == "expel" and state.pending[1][0] == "raptor"
-    )
-    if raptor_in_hand:
-        pass  # expelled by a charge: in the charging player's hand until it is put down
-    elif state.raptor is not None:
+    pending = state.pending
+    if pending is not None and pending[0] == "expel" and pending[1][0] == "raptor":
+        return  # expelled by a charge: in the charging player's hand until it is put down
+    if state.raptor is not None:
         _figure(scene, layout, layout.cell_center(state.raptor), RAPTOR_TAG, RAPTOR_RGB)
     else:
         x0, y0, x1, y1 = layout.raptor_rest
         _figure(scene, layout, ((x0 + x1) / 2.0, (y0 + y1) / 2.0), RAPTOR_TAG, RAPTOR_RGB)
 
+
+def _draw_seats(scene: Scene, layout: BrunchLayout, state: Any, ids: BrunchIds) -> None:
+    """Each team's pool of triceratops and its tokens (face up; hidden ones face down) in its seat zone."""
     taken: set[str] = set()
     for seat in layout.seats:
         colour = seat.colour
@@ -349,5 +346,3 @@ def scene_for(
         for piece, place in ids.seat_places(colour, [p for p, _ in pieces], slots):
             draw = _figure if piece.startswith("TRI-") else _piece
             draw(scene, layout, place, piece, fills[piece], seat.facing)
-    add_shadows(scene, pieces_from)
-    return scene

@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.infer.common import Difference, TableModel
+from companion.infer import Difference, TableModel
 from companion.kits.jurassic_parts import table as tables
 from engines.core import Action, IllegalAction, State, sample_chance
 from engines.jurassic_parts import components

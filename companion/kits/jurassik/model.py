@@ -19,7 +19,7 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.infer.common import Difference, TableModel, default_namer
+from companion.infer import Difference, TableModel, default_namer
 from companion.kits.jurassik import table as tables
 from companion.kits.jurassik.tags import action_prefix
 from engines.core import Action, State

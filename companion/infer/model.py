@@ -1,0 +1,133 @@
+"""A game's table as inference sees it: :class:`TableModel`, which each game's kit refines (the expected
+scene of a state, which actions to try first where the table changed, how to name the rule an attempted
+move breaks, the split shares, the bots' policy and the physical table's chance)."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from companion.infer.picture import (
+    Difference,
+    Picture,
+    default_namer,
+    picture_from_observation,
+    picture_from_scene,
+)
+from engines.core import Action, State, sample_chance
+from vision.observation import Observation
+from vision.scene import Point, Scene, Zone
+
+
+class TableModel:
+    """What inference needs to know about one game's table. Per-game modules subclass it.
+
+    ``scene_for(state)`` gives the expected scene; ``is_back(component_id)`` tells face-down ids;
+    ``tolerance`` is how far (mm) a piece may lie from where it is expected; ``seat_of_colour`` maps seat
+    colours to player names (moves out of turn are named by the colour of the zone or peg that changed).
+    """
+
+    tolerance: float = 12.0
+
+    def __init__(
+        self,
+        scene_for: Callable[[State], Scene],
+        is_back: Callable[[str], bool],
+        players_by_colour: Mapping[str, str],
+        tolerance: float | None = None,
+    ) -> None:
+        self._scene_for = scene_for
+        self.is_back = is_back
+        self.players_by_colour = dict(players_by_colour)
+        if tolerance is not None:
+            self.tolerance = tolerance
+        self._cache: dict[str, Picture] = {}
+        self._zones_at: dict[Point, str | None] = {}
+        self.zones: list[Zone] = []
+
+    def scene(self, state: State) -> Scene:
+        scene = self._scene_for(state)
+        if scene.zones:
+            self.zones = list(scene.zones)
+        return scene
+
+    def expected(self, state: State, key: str | None = None) -> Picture:
+        key = key or state_key(state)
+        picture = self._cache.get(key)
+        if picture is None:
+            picture = picture_from_scene(
+                self.hypothesis_scene(state), self.is_back, self._zones_at, self.name_of
+            )
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = picture
+        return picture
+
+    def hypothesis_scene(self, state: State) -> Scene:
+        """The scene of a state inference tries out (games whose layouts keep printed ids stable from
+        frame to frame use throwaway ids here, so hypotheses never disturb what the table shows)."""
+        return self.scene(state)
+
+    def vision_hints(self) -> Any:
+        """Geometry hints for vision's detector (None: vision's defaults for the game)."""
+        return None
+
+    def chance_outcome(self, state: State, rng: Any) -> Action:
+        """What the physical table turns up at a chance node in a bot game (default: drawn by weight)."""
+        return sample_chance(state, rng)
+
+    def bot_policy(self) -> Any:
+        """The game's own bot policy for demos (None: uniformly random legal moves)."""
+        return None
+
+    def seen(self, observation: Observation) -> Picture:
+        return picture_from_observation(observation, self.zones, self.name_of)
+
+    def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
+        """What a tag counts as (see :func:`default_namer`); games make interchangeable pieces alike."""
+        return default_namer(component_id, is_back, zone)
+
+    def display_scene(self, before: State, action: Action, after: State) -> Scene:
+        """What the table shows once ``action`` has been made physically (the bot driver shows it). A
+        reveal may look different from the settled state after it (the tile lies face up on the reveal
+        spot before it goes where the rules send it)."""
+        return self.scene(after)
+
+    # -- hooks for the per-game modules ---------------------------------------------------------------
+    def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
+        """The legal actions worth trying first (all of them unless a game narrows the search)."""
+        return state.legal_actions()
+
+    def attempted_actions(
+        self, state: State, differences: Sequence[Difference], actor: str | None
+    ) -> list[Action]:
+        """Actions the players may have tried that the rules refuse (to cite the rule); none by default."""
+        return []
+
+    def split_shares(self, state: State) -> list[tuple[str, int]] | None:
+        """Jurassic Parts: the contributors of the split being shared out, in rank order, and their tiles."""
+        return None
+
+    def actor(self, state: State, differences: Sequence[Difference]) -> str | None:
+        """Who made the change: the owner of the seat zone or the peg colour involved (None: unknown)."""
+        for difference in differences:
+            for place in (difference.seen, difference.expected):
+                if place is not None and place.zone and place.zone.startswith("seat:"):
+                    colour = place.zone.split(":", 1)[1]
+                    if colour in self.players_by_colour:
+                        return self.players_by_colour[colour]
+            appeared = difference.what == "peg" and difference.change == "appeared"
+            if appeared and difference.item in self.players_by_colour:
+                return self.players_by_colour[difference.item]
+        return None
+
+
+def state_key(state: State) -> str:
+    return json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def state_seed(state: State, salt: int = 0) -> int:
+    """A deterministic seed from a state (bots resumed after a crash choose the same move again)."""
+    return zlib.crc32(state_key(state).encode()) ^ (salt & 0xFFFFFFFF)

@@ -1,0 +1,254 @@
+"""What inference compares: a table reduced to a :class:`Picture` (which front tag lies where, how many
+face-down tags lie where, which coloured pegs stand where), from an expected scene or from what the camera
+saw, and the :class:`Difference` list between two pictures. Face-down tags are anonymous "backs" (their ids
+say nothing about the front), so a reveal is a back replaced by a front at the same place."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from vision.observation import BACK, Observation
+from vision.scene import Point, Scene, Zone
+
+UNORDERED_PREFIXES = ("seat:", "box", "field-leader", "supply", "reveal", "leader")
+
+def is_positional(zone: str | None) -> bool:
+    return zone is None or not zone.startswith(UNORDERED_PREFIXES)
+
+
+@dataclass(frozen=True)
+class Placed:
+    zone: str | None
+    at: Point
+
+
+#: decides what a tag counts as: ``(component_id, is_back, zone) -> name`` or None to leave it out
+Namer = Callable[[str, bool, "str | None"], "str | None"]
+
+
+def default_namer(component_id: str, is_back: bool, zone: str | None) -> str | None:
+    """Fronts by their id, backs anonymous; whatever lies in the box is out of play and left out."""
+    if zone is not None and zone.startswith("box"):
+        return None
+    return "back" if is_back else component_id
+
+
+@dataclass
+class Picture:
+    """A table reduced to what inference compares: items by (what, name) -> where they lie.
+
+    ``what`` is ``front`` (name: the component id, or a class such as ``STEAL`` when a game's pieces of a
+    kind are interchangeable), ``back`` (all face-down tags are alike) or ``peg`` (name: the colour).
+    """
+
+    items: dict[tuple[str, str], list[Placed]] = field(default_factory=dict)
+    _keys: dict[float, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def add(self, what: str, name: str, placed: Placed) -> None:
+        self.items.setdefault((what, name), []).append(placed)
+
+    def key(self, tolerance: float) -> str:
+        """A stable text key (positions snapped to the tolerance): unchanged table -> same key."""
+        cached = self._keys.get(tolerance)
+        if cached is not None:
+            return cached
+        grid = max(tolerance, 1e-6)
+
+        def snap(p: Placed) -> str:
+            if not is_positional(p.zone):
+                return f"{p.zone}"
+            return f"{p.zone}@{round(p.at[0] / grid)},{round(p.at[1] / grid)}"
+
+        key = "|".join(
+            f"{what}:{name}=" + ";".join(sorted(snap(p) for p in places))
+            for (what, name), places in sorted(self.items.items())
+            if places
+        )
+        self._keys[tolerance] = key
+        return key
+
+
+def picture_from_scene(
+    scene: Scene,
+    back_ids: Callable[[str], bool],
+    zone_cache: dict[Point, str | None] | None = None,
+    namer: Namer = default_namer,
+) -> Picture:
+    """The picture of an expected scene. ``back_ids(component_id)`` tells a face-down tag from a front.
+    ``zone_cache`` remembers the zone of each position (layouts put pieces on the same spots again)."""
+    cache: dict[Point, str | None] = {} if zone_cache is None else zone_cache
+
+    def zone_at(point: Point) -> str | None:
+        if point not in cache:
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[point] = scene.zone_at(point)
+        return cache[point]
+
+    picture = Picture()
+    for tag in scene.tags:
+        component_id = tag.payload.rsplit(":", 1)[-1]
+        zone = zone_at(tag.center)
+        back = back_ids(component_id)
+        name = namer(component_id, back, zone)
+        if name is not None:
+            picture.add("back" if back else "front", name, Placed(zone, tag.center))
+    for peg in scene.pegs:
+        zone = zone_at(peg.center)
+        if zone is None or not zone.startswith("box"):
+            picture.add("peg", peg.colour, Placed(zone, peg.center))
+    return picture
+
+
+def picture_from_observation(
+    observation: Observation, zones: Sequence[Zone], namer: Namer = default_namer
+) -> Picture:
+    """The picture of what the camera saw (zones from the observation, or from the layout's zones)."""
+
+    def zone_of(point: Point | None, given: str | None) -> str | None:
+        if given is not None:
+            return given
+        if point is None:
+            return None
+        for zone in zones:
+            if zone.contains(point):
+                return zone.name
+        return None
+
+    picture = Picture()
+    for component_id, reading in observation.tags.items():
+        at = reading.center_mm if reading.center_mm is not None else reading.center_px
+        zone = zone_of(reading.center_mm, reading.zone)
+        back = reading.face == BACK
+        name = namer(component_id, back, zone)
+        if name is not None:
+            picture.add("back" if back else "front", name, Placed(zone, at))
+    for peg in observation.pegs:
+        zone = zone_of(peg.center_mm, peg.zone)
+        if zone is None or not zone.startswith("box"):
+            picture.add("peg", peg.colour or "?", Placed(zone, peg.center_mm))
+    return picture
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One way the seen table differs from the expected one."""
+
+    what: Literal["front", "back", "peg"]
+    change: Literal["appeared", "vanished", "moved"]
+    item: str  # component id, "back", or the peg colour
+    expected: Placed | None
+    seen: Placed | None
+
+    def describe(self) -> str:
+        def where(p: Placed | None) -> str:
+            if p is None:
+                return "nowhere"
+            if is_positional(p.zone):
+                return f"{p.zone or 'the table'} at ({p.at[0]:.0f}, {p.at[1]:.0f}) mm"
+            return str(p.zone)
+
+        name = {"front": f"tile {self.item}", "back": "a face-down tile", "peg": f"a {self.item} peg"}[
+            self.what
+        ]
+        if self.change == "appeared":
+            return f"{name} appeared in {where(self.seen)}"
+        if self.change == "vanished":
+            return f"{name} is gone from {where(self.expected)}"
+        return f"{name} moved from {where(self.expected)} to {where(self.seen)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        def out(p: Placed | None) -> Any:
+            return None if p is None else {"zone": p.zone, "at": [round(p.at[0], 1), round(p.at[1], 1)]}
+
+        return {
+            "what": self.what,
+            "change": self.change,
+            "item": self.item,
+            "expected": out(self.expected),
+            "seen": out(self.seen),
+            "text": self.describe(),
+        }
+
+
+def _match_anonymous(
+    expected: Sequence[Placed], seen: Sequence[Placed], tolerance: float
+) -> tuple[list[Placed], list[Placed]]:
+    """Pair anonymous items (backs, pegs of one colour) place by place; return the unmatched of each side."""
+    left_expected: list[Placed] = []
+    remaining = list(seen)
+    # unordered zones: by count; positional: nearest within tolerance (greedy by distance)
+    exp_unordered = Counter(p.zone for p in expected if not is_positional(p.zone))
+    seen_unordered = Counter(p.zone for p in remaining if not is_positional(p.zone))
+    left_seen: list[Placed] = []
+    for zone in set(exp_unordered) | set(seen_unordered):
+        surplus = exp_unordered[zone] - seen_unordered[zone]
+        exp_items = [p for p in expected if p.zone == zone]
+        seen_items = [p for p in remaining if p.zone == zone]
+        if surplus > 0:
+            left_expected += exp_items[:surplus]
+        elif surplus < 0:
+            left_seen += seen_items[:-surplus]
+    exp_pos = [p for p in expected if is_positional(p.zone)]
+    seen_pos = [p for p in remaining if is_positional(p.zone)]
+    cell = max(tolerance, 1e-6)
+    buckets: dict[tuple[str | None, int, int], list[int]] = {}
+    for j, s in enumerate(seen_pos):
+        buckets.setdefault((s.zone, int(s.at[0] // cell), int(s.at[1] // cell)), []).append(j)
+    pairs = []
+    for i, e in enumerate(exp_pos):
+        cx, cy = int(e.at[0] // cell), int(e.at[1] // cell)
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in buckets.get((e.zone, cx + dx, cy + dy), ()):
+                    d = math.dist(e.at, seen_pos[j].at)
+                    if d <= tolerance:
+                        pairs.append((d, i, j))
+    pairs.sort()
+    used_e: set[int] = set()
+    used_s: set[int] = set()
+    for _, i, j in pairs:
+        if i not in used_e and j not in used_s:
+            used_e.add(i)
+            used_s.add(j)
+    left_expected += [p for i, p in enumerate(exp_pos) if i not in used_e]
+    left_seen += [p for j, p in enumerate(seen_pos) if j not in used_s]
+    return left_expected, left_seen
+
+
+def compare(expected: Picture, seen: Picture, tolerance: float) -> list[Difference]:
+    """Every difference between an expected picture and a seen one (empty: they match).
+
+    A peg whose colour vision could not name (``?``) may stand for any expected peg at its place: such
+    a reading matches, and :func:`low_confidence` makes inference ask before acting on it.
+    """
+    differences: list[Difference] = []
+    unnamed = list(seen.items.get(("peg", "?"), []))
+    peg_gone: list[tuple[str, Placed]] = []
+    for what, name in sorted(set(expected.items) | set(seen.items)):
+        if (what, name) == ("peg", "?"):
+            continue
+        gone, new = _match_anonymous(
+            expected.items.get((what, name), []), seen.items.get((what, name), []), tolerance
+        )
+        if what == "front" and len(gone) == 1 and len(new) == 1:
+            differences.append(Difference("front", "moved", name, gone[0], new[0]))
+            continue
+        kind: Literal["front", "back", "peg"] = (
+            "front" if what == "front" else "back" if what == "back" else "peg"
+        )
+        if kind == "peg":
+            peg_gone += [(name, p) for p in gone]
+        else:
+            differences += [Difference(kind, "vanished", name, p, None) for p in gone]
+        differences += [Difference(kind, "appeared", name, None, p) for p in new]
+    if unnamed and peg_gone:
+        left, unnamed = _match_anonymous([p for _, p in peg_gone], unnamed, tolerance)
+        peg_gone = [(name, p) for name, p in peg_gone if any(p is q for q in left)]
+    differences += [Difference("peg", "vanished", name, p, None) for name, p in peg_gone]
+    differences += [Difference("peg", "appeared", "?", None, p) for p in unnamed]
+    return differences

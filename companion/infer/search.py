@@ -1,0 +1,267 @@
+"""The search: which legal action(s) explain what the camera now sees?
+
+The idea: a game's table layout (its kit's ``table.scene_for(state, layout)``) says what the table
+looks like in any engine state. Both that expected :class:`~vision.scene.Scene` and the stable
+:class:`~vision.observation.Observation` are reduced to a :class:`Picture` (which front tag lies where,
+how many face-down tags lie where, which coloured pegs stand where) and compared. The change from the
+current state is explained by searching the legal actions (and short sequences of them, e.g. a tile taken
+and then revealed) for those whose expected picture matches what is seen:
+
+- nothing changed: nothing to do (and a pending objection is cleared: the table was put right);
+- exactly one resulting state: apply the action(s);
+- several: a question (Confirm takes the first, or the web page chooses);
+- none: an objection naming what was expected, what was seen, who moved (out of turn?) and the rule that
+  forbids the move when the game's module can tell which action was attempted.
+
+Face-down tags are compared as anonymous "backs" (their ids say nothing about the front), so a reveal is
+seen as a back replaced by a front at the same place, and hidden identities enter the engine as chance
+actions exactly when the camera sees them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from companion.infer.model import TableModel, state_key
+from companion.infer.picture import Difference, Picture, compare
+from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Rule, State
+from vision.observation import Observation
+
+TABLE_RULE = Rule(
+    "TABLE-MATCH",
+    "The table shows a legal move",
+    "companion",
+    "The companion applies a change on the table only when a legal move (or a sequence of them) explains it.",
+    "A change that no legal move explains is signalled until the table is put right or a correction is "
+    "confirmed; nothing is applied meanwhile.",
+)
+
+
+@dataclass
+class Inference:
+    """The outcome of comparing one stable observation with the engine state."""
+
+    kind: Literal["unchanged", "apply", "question", "objection"]
+    actions: list[Action] = field(default_factory=list)
+    options: list[list[Action]] = field(default_factory=list)
+    states: list[State] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
+    text: str = ""
+    rule: Rule | None = None
+    actor: str | None = None
+    expected: str = ""
+    seen: str = ""
+    low_confidence: bool = False
+    explored: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "actions": [a.to_dict() for a in self.actions],
+            "options": [[a.to_dict() for a in option] for option in self.options],
+            "rule": None if self.rule is None else self.rule.to_dict(),
+            "actor": self.actor,
+            "expected": self.expected,
+            "seen": self.seen,
+            "differences": [d.to_dict() for d in self.differences],
+            "low_confidence": self.low_confidence,
+        }
+
+
+def describe_action(action: Action) -> str:
+    data = action.to_dict()
+    kind = data.pop("kind")
+    if kind == "correct":
+        return "correction"
+    parts = ", ".join(f"{k}={_short(v)}" for k, v in data.items())
+    return f"{kind}({parts})" if parts else kind
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def low_confidence(observation: Observation, threshold: float = 0.5) -> bool:
+    """A reading not to act on without asking: an unknown peg colour, a weak peg, untrusted geometry."""
+    if observation.calibration.state in ("bumped", "uncalibrated"):
+        return True
+    return any(peg.colour is None or peg.confidence < threshold for peg in observation.pegs)
+
+
+def infer(
+    state: State,
+    observation: Observation,
+    model: TableModel,
+    max_depth: int = 4,
+    beam: int = 12,
+    budget: int = 3000,
+    max_stalls: int = 2,
+) -> Inference:
+    """Explain ``observation`` from ``state``: see the module docstring.
+
+    The game's model first narrows the search to the actions where the table changed; when that finds
+    nothing, every legal action is tried (shallower) before the change is objected to: a chisel whose
+    split sends it straight back, say, leaves no trace at its own gap.
+    """
+    expected_now = model.expected(state)
+    seen = model.seen(observation)
+    differences = compare(expected_now, seen, model.tolerance)
+    if not differences:
+        return Inference("unchanged")
+    unsure = low_confidence(observation)
+    result = _search(state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls)
+    if result is None:
+        result = _search(state, seen, differences, model, unsure, False, 2, beam, budget, max_stalls)
+    return result if result is not None else objection(state, model, differences)
+
+
+def _search(
+    state: State,
+    seen: Picture,
+    differences: list[Difference],
+    model: TableModel,
+    unsure: bool,
+    narrow: bool,
+    max_depth: int,
+    beam: int,
+    budget: int,
+    max_stalls: int,
+) -> Inference | None:
+
+    # breadth-first by depth; a step must not move the picture further from what is seen, and at most
+    # ``max_stalls`` steps may leave the distance unchanged (a take shown face down, then its reveal)
+    frontier: list[tuple[int, int, State, list[Action]]] = [(len(differences), 0, state, [])]
+    visited = {state_key(state)}
+    explored = 0
+    for _depth in range(max_depth):
+        children: list[tuple[int, int, State, list[Action]]] = []
+        solutions: dict[str, tuple[State, list[Action]]] = {}
+        for distance, stalls, node, path in frontier:
+            if node.current_player() == TERMINAL:
+                continue
+            node_diffs = compare(model.expected(node), seen, model.tolerance) if path else differences
+            # chance nodes always ask the model: it names the reveal from what the camera read
+            use_model = narrow or node.is_chance_node()
+            actions = model.candidate_actions(node, node_diffs) if use_model else node.legal_actions()
+            for action in actions:
+                if explored >= budget:
+                    break
+                try:
+                    child = node.apply(action)
+                except IllegalAction:
+                    continue
+                explored += 1
+                key = state_key(child)
+                if key in visited:
+                    continue
+                visited.add(key)
+                child_picture = model.expected(child, key)
+                if child_picture.key(model.tolerance) == model.expected(node).key(model.tolerance):
+                    # invisible to the camera (a pass, a purchase): never guessed, it comes by button or web
+                    continue
+                child_distance = len(compare(child_picture, seen, model.tolerance))
+                if child_distance == 0:
+                    solutions[key] = (child, [*path, action])
+                elif child_distance < distance or (child_distance == distance and stalls < max_stalls):
+                    children.append(
+                        (child_distance, stalls + (child_distance == distance), child, [*path, action])
+                    )
+        if solutions:
+            found = list(solutions.values())
+            actor = _path_actor(state, found[0][1])
+            if len(found) == 1 and not unsure:
+                return Inference(
+                    "apply",
+                    actions=found[0][1],
+                    states=[found[0][0]],
+                    differences=differences,
+                    actor=actor,
+                    explored=explored,
+                    text=", ".join(describe_action(a) for a in found[0][1]),
+                )
+            options = [path for _, path in found]
+            text = (
+                "Low-confidence reading: is this the move?"
+                if len(found) == 1
+                else f"{len(found)} moves explain the table: which one?"
+            )
+            return Inference(
+                "question",
+                options=options,
+                states=[s for s, _ in found],
+                differences=differences,
+                text=text,
+                actor=actor,
+                low_confidence=unsure,
+                explored=explored,
+                expected=_summary(differences, "expected"),
+                seen=_summary(differences, "seen"),
+            )
+        children.sort(key=lambda item: (item[0], item[1]))
+        frontier = children[:beam]
+        if not frontier or explored >= budget:
+            break
+    return None
+
+
+def _path_actor(state: State, path: Sequence[Action]) -> str | None:
+    player = state.current_player()
+    return None if player in (CHANCE, TERMINAL) else player
+
+
+def _summary(differences: Sequence[Difference], side: str) -> str:
+    return "; ".join(d.describe() for d in differences[:6]) + (" ..." if len(differences) > 6 else "")
+
+
+def objection(state: State, model: TableModel, differences: list[Difference], explored: int = 0) -> Inference:
+    """No legal move explains the table: say what was expected, what is seen, who moved, and which rule."""
+    actor = model.actor(state, differences)
+    current = state.current_player()
+    rule: Rule | None = None
+    detail = ""
+    for attempt in model.attempted_actions(state, differences, actor):
+        explanation = state.explain(attempt)
+        if not explanation.legal and explanation.rules:
+            rule = explanation.rules[0]
+            detail = explanation.summary
+            break
+    seen_text = "; ".join(d.describe() for d in differences[:6])
+    if current == TERMINAL:
+        expected_text = "nothing: the game is over"
+    elif current == CHANCE:
+        expected_text = "a face-down piece to be revealed"
+    else:
+        expected_text = f"a move by {current}"
+    if actor is not None and current not in (CHANCE, TERMINAL) and actor != current:
+        text = f"{actor} moved out of turn: it is {current}'s turn"
+        if rule is None:
+            rule = TURN_RULE
+    elif detail:
+        text = f"Illegal move: {detail}"
+    else:
+        text = "The table changed in a way no legal move explains"
+    if rule is None:
+        rule = TABLE_RULE
+    return Inference(
+        "objection",
+        differences=differences,
+        text=text,
+        rule=rule,
+        actor=actor,
+        expected=expected_text,
+        seen=seen_text,
+        explored=explored,
+    )
+
+
+TURN_RULE = Rule(
+    "TABLE-TURN",
+    "Play in turn",
+    "companion",
+    "Players act in turn; only the player to act may move pieces (the camera names who moved).",
+)
