@@ -1,6 +1,6 @@
 """Jurassic Parts engine benchmark: split ruling on a 58-tile slab, whole random playouts per second.
 
-Goals (issue 2): a split ruling under 0.5 ms; at least 50 whole random playouts per second on one core.
+Goals: a split ruling under 0.5 ms; at least 50 whole random playouts per second on one core.
 Times are CPU time of this process (``time.process_time``), so other work on a shared machine disturbs them
 less; the figures are printed next to the goals.
 

@@ -48,7 +48,7 @@ from engines.core import EngineError, Game, get_game
 from hw.panel import DEFAULT_PINS, PanelPins
 from vision.scene import SEAT_RGB
 
-#: seat colour name -> nominal RGB, in seat order: the one definition (vision.scene, CONVENTIONS.md)
+#: seat colour name -> nominal RGB, in seat order: the one definition (vision.scene)
 SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
 DEFAULT_GAME = "jurassic-parts"
 DEFAULT_SEATS = ("red", "blue", "green")

@@ -1,6 +1,6 @@
 """Play-area geometry fitted from tag centres in table millimetres.
 
-- :func:`fit_hex`: Jurassic Parts' slab, pointy-top hexes in axial (q, r) (CONVENTIONS.md), pitch, rotation
+- :func:`fit_hex`: Jurassic Parts' slab, pointy-top hexes in axial (q, r), pitch, rotation
   and origin estimated; robust to missing tiles and placement noise.
 - :func:`fit_square`: Jurassik's excavation grid, (col, row).
 - :func:`fit_boards`: Jurassic Brunch's four free-placed 3x3 pasture boards from their ``BOARD-n`` tags
@@ -219,7 +219,7 @@ def _clashes(cells: Mapping[str, str]) -> dict[str, list[str]]:
 def fit_hex(
     centres: Mapping[str, Point], prior: LatticeFit | None = None, pitch: float | None = None
 ) -> LatticeFit:
-    """Jurassic Parts: axial (q, r) of every tile from its tag centre (pointy-top, CONVENTIONS.md)."""
+    """Jurassic Parts: axial (q, r) of every tile from its tag centre (pointy-top)."""
     return _fit_lattice(centres, HEX, "hex", prior, pitch)
 
 

@@ -4,7 +4,7 @@ An :class:`Observation` is built by :func:`vision.detect.observe` from one frame
 :mod:`vision.track`. Everything is a frozen value object with ``to_dict()`` (JSON-ready, stable key order)
 and ``from_dict()`` (the store keeps observations in its event log).
 
-Conventions (see ``CONVENTIONS.md`` and :mod:`vision.scene`): table positions in millimetres, x east, y south,
+Conventions (see :mod:`vision.scene`): table positions in millimetres, x east, y south,
 origin at calibration marker 0; angles in degrees counter-clockwise seen from above, 0 = tag top edge north.
 Pixel positions are (x, y) in the camera frame.
 

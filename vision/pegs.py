@@ -4,7 +4,7 @@ Colours are classified in CIE Lab (OpenCV's 8-bit Lab) by the nearest learned ce
 weighted down (light falls unevenly over a table; hue and chroma are what tell the seats apart) and a
 reject threshold: a sample far from every seat colour, or nearer a learned background colour (empty gap,
 tile edge, felt), is "no piece". Centroids are learned at calibration from the seats' own pieces
-(:meth:`ColourModel.learn`); the CONVENTIONS nominal colours are the fallback.
+(:meth:`ColourModel.learn`); the nominal seat colours are the fallback.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from vision.scene import SEAT_RGB
 Point = tuple[float, float]
 Lab = tuple[float, float, float]
 
-#: CONVENTIONS.md nominal seat colours (RGB).
+#: the nominal seat colours (RGB).
 NOMINAL_RGB: dict[str, tuple[int, int, int]] = SEAT_RGB
 BACKGROUND = "background"
 

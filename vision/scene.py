@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
-#: Seat colours in seat order with their nominal RGB (CONVENTIONS.md); also the chisel, camp, box and LED
+#: Seat colours in seat order with their nominal RGB; also the chisel, camp, box and LED
 #: colours. The renderer paints pieces in them; the colour model starts from them before it learns.
 SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
 SEAT_RGB: dict[str, RGB] = {

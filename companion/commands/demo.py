@@ -34,7 +34,6 @@ class Demo:
     camera: Any
     driver: Any
     state_dir: Path
-    pipeline_name: str
     web: Any = None
     url: str = ""
 
@@ -85,7 +84,7 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
     seat_colours = [s.colour for s in config.seats]
     panel = Panel(config.pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin))
     store = Store(directory)
-    source, pipeline, name = _camera_and_pipeline(config, seed, fps)
+    source, pipeline = _camera_and_pipeline(config, seed, fps)
     loop = TableLoop(config, store=store, panel=panel, source=source, pipeline=pipeline, resume=False)
     show = source.show
     source.show(loop.model.scene(loop.current_state()))
@@ -98,7 +97,7 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
             return loop.process_read(source.read())
     driver = BotDriver(loop, show, seed=seed, pump=pump, max_frames=240,
                        frame_wait=1.0 / fps if fps else 0.02)
-    return Demo(loop, source, driver, directory, name)
+    return Demo(loop, source, driver, directory)
 
 
 def _with_hands(camera: Any) -> Callable[[Any], None]:
@@ -111,13 +110,13 @@ def _with_hands(camera: Any) -> Callable[[Any], None]:
     return show
 
 
-def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any, str]:
+def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any]:
     """The synthetic camera and the real vision pipeline over it (detect + track)."""
     from companion.pipeline import vision_pipeline
     from sim.camera import SyntheticCamera
 
     camera = SyntheticCamera(seed=seed, fps=fps)
-    return camera, vision_pipeline(config, camera), "vision"
+    return camera, vision_pipeline(config, camera)
 
 
 # -- output ---------------------------------------------------------------------------------------------
@@ -271,14 +270,10 @@ def _run(args: argparse.Namespace) -> int:
             shutil.rmtree(state_dir_made, ignore_errors=True)
         raise
     try:
-        if demo.pipeline_name != "vision":
-            print("note: the vision pipeline is not available; the table is read by a perfect camera",
-                  file=sys.stderr)
         if args.headless:
             title = demo.loop.snapshot()["title"]
             players = ", ".join(s["name"] for s in demo.loop.snapshot()["players"])
-            print(f"{title}: a bot-played game for {players} (seed {args.seed}), read by the "
-                  f"{'camera' if demo.pipeline_name == 'vision' else 'perfect camera'}")
+            print(f"{title}: a bot-played game for {players} (seed {args.seed}), read by the camera")
             return run_headless(demo, args.until_end, args.max_actions, args.verbose)
         return run_with_page(demo, args)
     finally:

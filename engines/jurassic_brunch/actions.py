@@ -1,4 +1,4 @@
-"""Jurassic Brunch actions: frozen value objects with the JSON forms of issue 7.
+"""Jurassic Brunch actions: frozen value objects with their JSON forms.
 
 Board actions use ``"from"`` in JSON, a Python keyword, so the field is called ``origin`` and the codec
 renames it both ways.

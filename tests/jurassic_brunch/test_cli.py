@@ -1,4 +1,4 @@
-"""`companion score jurassic-brunch FILE` and `companion legal jurassic-brunch FILE` (issue 7 contracts)."""
+"""`companion score|legal jurassic-brunch FILE`: input formats and answers."""
 
 from __future__ import annotations
 

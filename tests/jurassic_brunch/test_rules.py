@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
+from helpers.rulebooks import rulebook_text
 
 from engines.jurassic_brunch import GAME, RULES
-
-RULEBOOK = Path("/work/shared/rulebooks/jurassic-brunch.txt")
 
 
 def normalise(text: str) -> str:
@@ -18,11 +15,7 @@ def normalise(text: str) -> str:
 
 
 def test_every_passage_is_quoted_from_the_rulebook() -> None:
-    candidates = [RULEBOOK, Path(__file__).resolve().parents[3] / "shared/rulebooks/jurassic-brunch.txt"]
-    source = next((path for path in candidates if path.exists()), None)
-    if source is None:
-        pytest.skip("the shared rulebook is not beside this checkout")
-    book = normalise(source.read_text(encoding="utf-8"))
+    book = normalise(rulebook_text("jurassic-brunch.txt"))
     for rule in RULES.values():
         assert rule.source == "jurassic-brunch.txt"
         # a passage may join list items or sentences; each piece must be the rulebook's own words

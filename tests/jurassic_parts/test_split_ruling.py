@@ -1,5 +1,5 @@
-"""`companion split FILE` (split_ruling): the issue-2 contract, the rulebook's share examples, equal halves,
-interior rings, and every bad-input case through companion.cli.main."""
+"""`companion split FILE` (split_ruling): the input format and answer, the rulebook's share examples, equal
+halves, interior rings, and every bad-input case through companion.cli.main."""
 
 from __future__ import annotations
 

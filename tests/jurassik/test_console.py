@@ -1,4 +1,4 @@
-"""The CLI contract of issue 6 through the installed console script and, fuzzed, through cli.main."""
+"""The CLI contract (JSON out, one error line, exit 2): the console script, and cli.main fuzzed."""
 
 from __future__ import annotations
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.rulebooks import rulebook_text
 
 from engines.core import CHANCE, TERMINAL, IllegalAction
 from engines.jurassik import (
@@ -350,15 +350,11 @@ def test_every_rule_quotes_both_rulebooks(game: Any) -> None:
         assert english[rule_id].source == "jurassik-en.txt" and spanish[rule_id].source == "jurassik-es.txt"
 
 
-RULEBOOK_DIR = Path(__file__).resolve().parents[3] / "shared" / "rulebooks"
-
-
-@pytest.mark.skipif(not RULEBOOK_DIR.is_dir(), reason="the shared rulebooks are not beside this checkout")
 @pytest.mark.parametrize("edition", ["en", "es"])
 def test_passages_are_quoted_from_the_rulebook(edition: str) -> None:
     from engines.jurassik import RULEBOOKS
 
-    text = " ".join((RULEBOOK_DIR / f"jurassik-{edition}.txt").read_text(encoding="utf-8").split())
+    text = " ".join(rulebook_text(f"jurassik-{edition}.txt").split())
     for rule in RULEBOOKS[edition].values():
         if (rule.rule_id in ("JK-SETUP", "JK-RETURN") and edition == "en") or rule.rule_id == "JK-RETURN":
             continue  # a table and a contents list, restated in one line

@@ -168,7 +168,7 @@ def test_the_camera_size_defaults_to_the_full_sensor_resolution(tmp_path: Path, 
 
 
 def test_seat_colours_have_one_definition() -> None:
-    """The config's and the web drawing's seat colours are vision.scene's (CONVENTIONS.md), not copies."""
+    """The config's and the web drawing's seat colours are vision.scene's, not copies."""
     from companion import config
     from companion.web.svg import SEAT_COLOURS as SVG_SEAT_COLOURS
     from companion.web.svg import rgb

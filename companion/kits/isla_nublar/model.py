@@ -44,10 +44,10 @@ class IslaNublarModel(TableModel):
 
     def _centre(self, state: State, field_id: str) -> Any:
         if field_id not in self._centres:
-            try:
-                self._centres[field_id] = self.layout.field_center(cast(Any, state).board, field_id)
-            except Exception:  # not a field (a card, a pile): no place on the board
-                self._centres[field_id] = None
+            board = cast(Any, state).board
+            # not a field (a card, a pile): no place on the board
+            on_board = field_id in board.fields
+            self._centres[field_id] = self.layout.field_center(board, field_id) if on_board else None
         return self._centres[field_id]
 
     def bot_policy(self) -> Any:

@@ -7,7 +7,7 @@ with ``c`` the middle of the fields' extent; with the default ``board_angle`` 90
 volcanoes) points to the table's west. The corner tags ``BOARD-NW``, ``BOARD-NE``, ``BOARD-SE``,
 ``BOARD-SW`` sit at the board's corners, their tops facing the board's north.
 
-Pieces are found by colour, not tags (CONVENTIONS.md): camps are pegs of ``camp_radius`` at a field's
+Pieces are found by colour, not tags: camps are pegs of ``camp_radius`` at a field's
 centre, ``height`` = the stack, coloured by the top camp's owner; equipment boxes are smaller pegs on a ring
 round the centre, one per box, in their owners' colours. Dinosaur figures carry tags ``DINO-1``..``DINO-4`` on
 round bases; a figure off the island waits in the "dinosaur pen" south-east of the board. A figure on a

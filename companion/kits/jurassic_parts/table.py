@@ -1,7 +1,7 @@
 """Jurassic Parts at the table: the hex slab in the middle, seats along the west and east edges, the Field
 Leader's area north of the slab, the box and the amber supply south of it.
 
-Slab geometry (CONVENTIONS.md): pointy-top hexes, axial ``(q, r)``, centre of ``(q, r)`` =
+Slab geometry: pointy-top hexes, axial ``(q, r)``, centre of ``(q, r)`` =
 ``slab_origin + pitch * (q + r/2, sqrt(3)/2 * r)``; edge/direction ``k`` counter-clockwise from east
 (E, NE, NW, W, SW, SE). A tile turned ``rho`` sixth turns carries its tag at ``60 * rho`` degrees; direction
 ``k`` is rocky iff ``rocks[(k - rho) % 6]``; a chisel stands at the midpoint of the two tiles' centres.
