@@ -7,13 +7,14 @@ is the game-independent search.
 
 from __future__ import annotations
 
-from companion.infer.model import TableModel, state_key, state_seed
+from companion.infer.model import LaidOutModel, TableModel, state_key, state_seed
 from companion.infer.picture import Difference, Picture, Placed, compare, default_namer
 from companion.infer.search import Inference, describe_action, infer
 
 __all__ = [
     "Difference",
     "Inference",
+    "LaidOutModel",
     "Picture",
     "Placed",
     "TableModel",

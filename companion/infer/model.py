@@ -4,6 +4,7 @@ move breaks, the split shares, the bots' policy and the physical table's chance)
 
 from __future__ import annotations
 
+import copy
 import json
 import zlib
 from collections.abc import Callable, Mapping, Sequence
@@ -122,6 +123,38 @@ class TableModel:
             if appeared and difference.item in self.players_by_colour:
                 return self.players_by_colour[difference.item]
         return None
+
+
+class LaidOutModel(TableModel):
+    """A model whose expected scenes are drawn by the game's table layout. ``display_ids`` (None where no
+    printed id needs keeping) is the ids object the layout uses to keep printed ids stable for the whole
+    game; hypotheses are drawn with a throwaway copy of it so that they never disturb the table shown."""
+
+    def __init__(
+        self,
+        is_back: Callable[[str], bool],
+        players_by_colour: Mapping[str, str],
+        display_ids: Any = None,
+        tolerance: float | None = None,
+    ) -> None:
+        self.display_ids = display_ids
+        super().__init__(self.scene, is_back, players_by_colour, tolerance)
+
+    def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
+        """The layout's scene of ``state`` with printed ids from ``ids``."""
+        raise NotImplementedError
+
+    def scene(self, state: State, **extra: Any) -> Scene:
+        scene = self.draw(state, self.display_ids, **extra)
+        if scene.zones:
+            self.zones = list(scene.zones)
+        return scene
+
+    def hypothesis_scene(self, state: State) -> Scene:
+        scene = self.draw(state, copy.deepcopy(self.display_ids))
+        if scene.zones and not self.zones:
+            self.zones = list(scene.zones)
+        return scene
 
 
 def state_key(state: State) -> str:

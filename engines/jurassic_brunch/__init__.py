@@ -3,8 +3,8 @@
 ``import engines.jurassic_brunch`` registers the game as ``"jurassic-brunch"``. The full state format is in
 docs/jurassic-brunch.md; the readings of the rulebook are in shared/RULES-NOTES.md and in :mod:`.rules`.
 
-Files, in import order: ``rules``, ``components`` (the grass tokens and figures), ``actions``, ``board``
-(the pasture boards and the playing area), ``scoring``, ``moves`` (what each action does), ``state``,
+Files, in import order: ``rules``, ``board`` (the pasture boards and the playing area), ``components`` (the
+grass tokens and figures), ``actions``, ``scoring``, ``moves`` (what each action does), ``state``,
 ``codec`` (reading the state JSON), ``rulings`` (the command-line rulings), ``game``.
 """
 

@@ -6,8 +6,8 @@
 * :func:`split_ruling`: ``companion split FILE``.
 * :data:`COMPONENTS` / :func:`component`: the 58 tiles with their (default, to be checked) rocky edges.
 
-Files, in import order: ``rules``, ``components`` (with the generated default rocks, ``_default_set``),
-``actions``, ``board`` (the slab), ``scoring``, ``moves`` (phases and what each action does), ``state``,
+Files, in import order: ``rules``, ``board`` (the slab), ``components`` (with the generated default rocks,
+``_default_set``), ``actions``, ``scoring``, ``moves`` (phases and what each action does), ``state``,
 ``codec`` (reading the state JSON), ``rulings`` (the command-line rulings), ``bots``, ``game``.
 """
 

@@ -1,7 +1,7 @@
 """Jurassik (English and Spanish editions): registered as ``"jurassik"`` on import.
 
-Files, in import order: ``rules`` (the rulebook passages), ``components``, ``actions``, ``board`` (the
-excavation grid), ``scoring``, ``state``, ``codec`` (the state JSON), ``rulings`` (the command-line
+Files, in import order: ``rules`` (the rulebook passages), ``board`` (the excavation grid), ``components``,
+``actions``, ``scoring``, ``state``, ``codec`` (the state JSON), ``rulings`` (the command-line
 rulings), ``game``.
 """
 

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from companion.infer import Difference, TableModel
+from companion.infer import Difference, LaidOutModel
 from companion.kits.isla_nublar import table as tables
 from engines.core import Action, State
 from engines.isla_nublar.bots import bot_policy
@@ -23,7 +23,7 @@ FIELD_FIELDS = ("field", "origin", "target", "volcano")
 DINOSAUR_FIELDS = ("dinosaur", "first", "second")
 
 
-class IslaNublarModel(TableModel):
+class IslaNublarModel(LaidOutModel):
     def __init__(
         self,
         is_back: Callable[[str], bool],
@@ -33,13 +33,11 @@ class IslaNublarModel(TableModel):
         self.tables = tables
         colours = tuple(players_by_colour)
         self.layout = layout or tables.IslaNublarLayout(seats=len(colours), colours=colours)
-        super().__init__(self.scene, is_back, players_by_colour, tolerance=14.0)
+        super().__init__(is_back, players_by_colour, tolerance=14.0)
         self._centres: dict[str, Any] = {}
 
-    def scene(self, state: State) -> Scene:
+    def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
         scene: Scene = self.tables.scene_for(state, self.layout)
-        if scene.zones:
-            self.zones = list(scene.zones)
         return scene
 
     def _centre(self, state: State, field_id: str) -> Any:

@@ -16,13 +16,12 @@ gap or cell lies where the table changed (the slab has hundreds of legal chisel 
 
 from __future__ import annotations
 
-import copy
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.infer import Difference, TableModel
+from companion.infer import Difference, LaidOutModel
 from companion.kits.jurassic_parts import table as tables
 from engines.core import Action, IllegalAction, State, sample_chance
 from engines.jurassic_parts import components
@@ -33,7 +32,7 @@ from vision.observation import LatticeFit, Observation
 from vision.scene import Point, Scene
 
 
-class JurassicPartsModel(TableModel):
+class JurassicPartsModel(LaidOutModel):
     def __init__(
         self,
         is_back: Callable[[str], bool],
@@ -44,22 +43,13 @@ class JurassicPartsModel(TableModel):
         self.components = components
         colours = tuple(players_by_colour)
         self.layout = layout or tables.JurassicPartsLayout(seats=len(colours), colours=colours)
-        self.display_ids = tables.JurassicPartsIds()
-        super().__init__(self.scene, is_back, players_by_colour, tolerance=self.layout.pitch * 0.35)
+        super().__init__(is_back, players_by_colour, tables.JurassicPartsIds(), self.layout.pitch * 0.35)
         self.slab_fronts: dict[tuple[int, int], str] = {}
         self.seen_fronts: list[str] = []
 
     # -- scenes ---------------------------------------------------------------------------------------
-    def scene(self, state: State) -> Scene:
-        scene: Scene = self.tables.scene_for(state, self.layout, ids=self.display_ids)
-        if scene.zones:
-            self.zones = list(scene.zones)
-        return scene
-
-    def hypothesis_scene(self, state: State) -> Scene:
-        scene: Scene = self.tables.scene_for(state, self.layout, ids=copy.deepcopy(self.display_ids))
-        if scene.zones and not self.zones:
-            self.zones = list(scene.zones)
+    def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
+        scene: Scene = self.tables.scene_for(state, self.layout, ids=ids)
         return scene
 
     def fossil(self, component_id: str) -> str | None:

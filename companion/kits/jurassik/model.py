@@ -15,11 +15,10 @@ compared by kind; whatever lies face up on the reveal spot is only read for the 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.infer import Difference, TableModel, default_namer
+from companion.infer import Difference, LaidOutModel, default_namer
 from companion.kits.jurassik import table as tables
 from companion.kits.jurassik.tags import action_prefix
 from engines.core import Action, State
@@ -35,7 +34,7 @@ def action_kind(component_id: str) -> str | None:
     return FACE_BY_TAG.get(prefix) if "-" in component_id else None
 
 
-class JurassikModel(TableModel):
+class JurassikModel(LaidOutModel):
     tolerance = 22.0  # tiles on a 60 mm grid
 
     def __init__(
@@ -47,20 +46,12 @@ class JurassikModel(TableModel):
         self.tables = tables
         colours = tuple(players_by_colour)
         self.layout = layout or tables.JurassikLayout(seats=len(colours), colours=colours)
-        self.display_ids = tables.JurassikIds()
-        super().__init__(self.scene, is_back, players_by_colour)
+        super().__init__(is_back, players_by_colour, tables.JurassikIds())
         self.revealed_kinds: set[str] = set()
 
-    def scene(self, state: State, reveal: str | None = None) -> Scene:
-        scene: Scene = self.tables.scene_for(state, self.layout, ids=self.display_ids, reveal=reveal)
-        if scene.zones:
-            self.zones = list(scene.zones)
-        return scene
-
-    def hypothesis_scene(self, state: State) -> Scene:
-        scene: Scene = self.tables.scene_for(state, self.layout, ids=copy.deepcopy(self.display_ids))
-        if scene.zones and not self.zones:
-            self.zones = list(scene.zones)
+    def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
+        """``reveal``: the printed id lying face up on the reveal spot."""
+        scene: Scene = self.tables.scene_for(state, self.layout, ids=ids, reveal=extra.get("reveal"))
         return scene
 
     def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
