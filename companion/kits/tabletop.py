@@ -185,6 +185,14 @@ class SeatedLayout:
     def seat_places(self) -> tuple[Seat, ...]:
         return seats_around(self.seats, self.colours, self.width, self.height, self.seat_strip)
 
+    def empty_table(self, players: Sequence[str], felt: RGB) -> Scene:
+        """The bare table for ``players``: felt and the corner markers (a layout is made for a seat count)."""
+        if self.seats != len(players):
+            raise ValueError(f"layout has {self.seats} seats, the game {len(players)} players")
+        scene = Scene.with_corner_markers(self.width, self.height)
+        scene.background = felt
+        return scene
+
 
 def keep_places(pieces: Sequence[str], count: int, previous: Mapping[str, int]) -> dict[int, str]:
     """Which of ``count`` places each of a holder's ``pieces`` takes: a piece keeps its ``previous``

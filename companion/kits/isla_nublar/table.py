@@ -316,11 +316,8 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
     board = state.board
     players: Sequence[str] = state.players
     layout = layout or IslaNublarLayout(seats=len(players))
-    if layout.seats != len(players):
-        raise ValueError(f"layout has {layout.seats} seats, the game {len(players)} players")
     colour_of = dict(zip(players, layout.colours))
-    scene = Scene.with_corner_markers(layout.width, layout.height)
-    scene.background = FELT
+    scene = layout.empty_table(players, FELT)
     scene.zones = layout.zones(board)
     scene.shapes.append(Shape(layout.board_polygon(board), SEA, shade(SEA, 0.6), "island board"))
     for field_id, field in board.fields.items():

@@ -517,11 +517,8 @@ def scene_for(
     comps = components
     players: Sequence[str] = state.players
     layout = layout or JurassicPartsLayout(seats=len(players))
-    if layout.seats != len(players):
-        raise ValueError(f"layout has {layout.seats} seats, the game {len(players)} players")
     ids = ids or JurassicPartsIds()
-    scene = Scene.with_corner_markers(layout.width, layout.height)
-    scene.background = FELT
+    scene = layout.empty_table(players, FELT)
     scene.zones = layout.zones()
     scene.shapes.append(
         Shape(layout.field_leader_polygon(), LEADER_RGB, shade(LEADER_RGB, 0.8), "field leader")

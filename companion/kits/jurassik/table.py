@@ -189,11 +189,8 @@ def scene_for(
     rows, cols = int(state.rows), int(state.cols)
     players: Sequence[str] = state.players
     layout = layout or JurassikLayout(seats=len(players))
-    if layout.seats != len(players):
-        raise ValueError(f"layout has {layout.seats} seats, the game {len(players)} players")
     ids = ids or JurassikIds()
-    scene = Scene.with_corner_markers(layout.width, layout.height)
-    scene.background = FELT
+    scene = layout.empty_table(players, FELT)
     scene.markers = [Marker(m.marker_id, m.center, m.size) for m in scene.markers]
     scene.zones = layout.zones(rows, cols)
     scene.shapes.append(Shape(rect_polygon(layout.grid_rect(rows, cols)), MAT, shade(MAT, 0.8)))
