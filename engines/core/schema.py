@@ -45,14 +45,37 @@ def _described(value: Any) -> str:
 
 
 class Node:
-    """A JSON value and where it was found (see the module docstring)."""
+    """A JSON value and where it was found (see the module docstring). The path is put together only
+    when an error names it, so reading a valid document costs little more than reading the dict."""
 
-    __slots__ = ("error", "path", "value")
+    __slots__ = ("_key", "_parent", "_path", "error", "value")
 
     def __init__(self, value: Any, path: str = "$", error: type[EngineError] = StateFormatError) -> None:
         self.value = value
-        self.path = path
+        self._path: str | None = path
+        self._parent: Node | None = None
+        self._key: str | int = ""
         self.error = error
+
+    def _at(self, key: str | int, value: Any) -> Node:
+        child = Node.__new__(Node)
+        child.value = value
+        child._path = None
+        child._parent = self
+        child._key = key
+        child.error = self.error
+        return child
+
+    @property
+    def path(self) -> str:
+        if self._path is None:
+            assert self._parent is not None
+            key = self._key
+            if isinstance(key, int):
+                self._path = f"{self._parent.path}[{key}]"
+            else:
+                self._path = f"{self._parent.path}.{key if key.isidentifier() else repr(key)}"
+        return self._path
 
     # -- failing --------------------------------------------------------------------------------------
     def fail(self, message: str) -> NoReturn:
@@ -63,54 +86,61 @@ class Node:
 
     # -- objects --------------------------------------------------------------------------------------
     def mapping(self) -> Mapping[str, Any]:
-        if not isinstance(self.value, Mapping):
+        value = self.value
+        if type(value) is not dict and not isinstance(value, Mapping):
             self.expected("an object")
-        return self.value
-
-    def _child(self, key: str, value: Any) -> Node:
-        name = key if key.isidentifier() else repr(key)
-        return Node(value, f"{self.path}.{name}", self.error)
+        return value
 
     def __getitem__(self, key: str) -> Node:
         mapping = self.mapping()
         if key not in mapping:
             self.fail(f"missing {key!r}")
-        return self._child(key, mapping[key])
+        return self._at(key, mapping[key])
 
     def get(self, key: str, default: Any = None) -> Node:
         """The member ``key``, or a node holding ``default`` when it is absent."""
         mapping = self.mapping()
-        return self._child(key, mapping.get(key, default))
+        return self._at(key, mapping.get(key, default))
 
     def has(self, key: str) -> bool:
         return key in self.mapping()
 
     def only(self, keys: Collection[str]) -> Node:
         """Refuse members nobody reads (a misspelt key names itself)."""
-        unknown = sorted(str(key) for key in self.mapping() if key not in keys)
-        if unknown:
-            known = ", ".join(sorted(keys))
-            self.fail(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
-                      f"(known: {known})")
-        return self
+        mapping = self.mapping()
+        if mapping.keys() <= keys if isinstance(keys, frozenset | set) else all(k in keys for k in mapping):
+            return self
+        unknown = sorted(str(key) for key in mapping if key not in keys)
+        known = ", ".join(sorted(keys))
+        self.fail(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+                  f"(known: {known})")
 
     def members(self) -> Iterator[tuple[str, Node]]:
         """The members of an object, in order, each as a node."""
         for key, value in self.mapping().items():
             if not isinstance(key, str):
                 self.fail(f"keys must be text, not {_described(key)}")
-            yield key, self._child(key, value)
+            yield key, self._at(key, value)
 
     # -- lists ----------------------------------------------------------------------------------------
     def items_of(self, min_len: int = 0, max_len: int | None = None) -> list[Node]:
         """The elements of a list, each as a node (``$.players[2]``)."""
+        return [self._at(index, item) for index, item in enumerate(self.values_of(min_len, max_len))]
+
+    def values_of(self, min_len: int = 0, max_len: int | None = None) -> Sequence[Any]:
+        """The plain elements of a list, for long lists read in a hot path; :meth:`item` gives the node of
+        one of them when it needs an error."""
         value = self.value
         if not isinstance(value, list | tuple):
             self.expected("a list")
         if len(value) < min_len or (max_len is not None and len(value) > max_len):
             bound = f"{min_len} to {max_len}" if max_len is not None else f"at least {min_len}"
             self.fail(f"must hold {bound} items, not {len(value)}")
-        return [Node(item, f"{self.path}[{index}]", self.error) for index, item in enumerate(value)]
+        return value
+
+    def item(self, index: int) -> Node:
+        """The node of element ``index`` of a list read by :meth:`values_of`."""
+        return self._at(index, self.value[index])
 
     def list_of(self, read: Callable[[Node], T], min_len: int = 0, max_len: int | None = None) -> list[T]:
         return [read(item) for item in self.items_of(min_len, max_len)]
@@ -118,7 +148,7 @@ class Node:
     # -- scalars --------------------------------------------------------------------------------------
     def integer(self, low: int | None = None, high: int | None = None) -> int:
         value = self.value
-        if not isinstance(value, int) or isinstance(value, bool):
+        if type(value) is not int and (not isinstance(value, int) or isinstance(value, bool)):
             self.expected("an integer")
         lowest = -MAX_INTEGER if low is None else low
         highest = MAX_INTEGER if high is None else high
@@ -161,6 +191,12 @@ class Node:
 
     def pair(self) -> tuple[int, int]:
         """Two integers, e.g. a cell ``[q, r]`` or ``[row, col]``."""
+        value = self.value
+        if type(value) is list and len(value) == 2:  # the usual case, without a node per number
+            first_value, second_value = value
+            if (type(first_value) is int and type(second_value) is int
+                    and abs(first_value) <= MAX_INTEGER and abs(second_value) <= MAX_INTEGER):
+                return (first_value, second_value)
         first, second = self.items_of(2, 2)
         return (first.integer(), second.integer())
 

@@ -61,6 +61,10 @@ class _Slab:
     cracked: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
+TILE_KEYS = frozenset({"id", "q", "r"})
+CHISEL_KEYS = frozenset({"a", "b", "player"})
+
+
 def _read_players(doc: Node) -> tuple[list[str], int]:
     node = doc["players"]
     players = [item.text(max_len=60) for item in node.items_of()]
@@ -75,22 +79,27 @@ def _read_players(doc: Node) -> tuple[list[str], int]:
 
 
 def _read_tiles(slab: _Slab, node: Node) -> None:
+    # plain values first (a slab is read for every ruling); a node names the path only for an error
     cell_owner: dict[tuple[int, int], str] = {}
     physical: set[str] = set()
-    for tile in node.items_of(1):
-        tile.only({"id", "q", "r"})
-        tile_id = tile["id"].value
+    low, high = -MAX_COORDINATE, MAX_COORDINATE
+    for index, raw in enumerate(node.values_of(1)):
+        if type(raw) is not dict or not raw.keys() <= TILE_KEYS:
+            node.item(index).only(TILE_KEYS)
+        tile_id = raw.get("id")
         if not isinstance(tile_id, str) or tile_id not in PHYSICAL_TILE:
-            tile["id"].fail(f"unknown tile {brief(tile_id)} (front id F01-F58 or back id)")
+            node.item(index)["id"].fail(f"unknown tile {brief(tile_id)} (front id F01-F58 or back id)")
         if tile_id in slab.slot_of_id:
-            tile["id"].fail(f"duplicate tile {tile_id}")
+            node.item(index)["id"].fail(f"duplicate tile {tile_id}")
         if PHYSICAL_TILE[tile_id] in physical:  # named by neither id: that would tell what is face down
-            tile["id"].fail("a tile is listed twice, by its front and by its back id")
+            node.item(index)["id"].fail("a tile is listed twice, by its front and by its back id")
         physical.add(PHYSICAL_TILE[tile_id])
-        bound = (-MAX_COORDINATE, MAX_COORDINATE)
-        cell = (tile["q"].integer(*bound), tile["r"].integer(*bound))
+        q, r = raw.get("q"), raw.get("r")
+        if not (type(q) is int and type(r) is int and low <= q <= high and low <= r <= high):
+            q, r = node.item(index)["q"].integer(low, high), node.item(index)["r"].integer(low, high)
+        cell = (q, r)
         if cell in cell_owner:
-            tile.fail(f"tiles {cell_owner[cell]} and {tile_id} are both on cell {cell}")
+            node.item(index).fail(f"tiles {cell_owner[cell]} and {tile_id} are both on cell {cell}")
         cell_owner[cell] = tile_id
         slab.slot_of_id[tile_id] = len(slab.ids)
         slab.ids.append(tile_id)
@@ -98,29 +107,29 @@ def _read_tiles(slab: _Slab, node: Node) -> None:
 
 
 def _read_chisels(slab: _Slab, node: Node) -> None:
-    players = slab.players
-    for chisel in node.items_of():
-        chisel.only({"a", "b", "player"})
-        slots = []
-        for end in ("a", "b"):
-            tile = chisel[end]
-            slot = slab.slot_of_id.get(tile.value) if isinstance(tile.value, str) else None
-            if slot is None:
-                tile.fail(f"unknown tile {brief(tile.value)} (not on the slab)")
-            slots.append(slot)
-        who = chisel["player"]
-        if who.value not in players:
-            who.fail(f"unknown player {brief(who.value)} (players: {', '.join(players)})")
-        sa, sb = slots
+    seat_of = {name: index for index, name in enumerate(slab.players)}
+    slot_of_id = slab.slot_of_id
+    for index, raw in enumerate(node.values_of()):
+        if type(raw) is not dict or not raw.keys() <= CHISEL_KEYS:
+            node.item(index).only(CHISEL_KEYS)
+        a, b, who = raw.get("a"), raw.get("b"), raw.get("player")
+        sa = slot_of_id.get(a) if isinstance(a, str) else None
+        sb = slot_of_id.get(b) if isinstance(b, str) else None
+        if sa is None or sb is None:
+            end = node.item(index)["a" if sa is None else "b"]
+            end.fail(f"unknown tile {brief(end.value)} (not on the slab)")
+        if not isinstance(who, str) or who not in seat_of:
+            known = ", ".join(slab.players)
+            node.item(index)["player"].fail(f"unknown player {brief(who)} (players: {known})")
         (qa, ra), (qb, rb) = slab.cells[sa], slab.cells[sb]
         if (qb - qa, rb - ra) not in NEIGHBOUR_STEPS:
-            chisel.fail(f"chisel between {slab.ids[sa]} and {slab.ids[sb]}: the tiles are not adjacent")
+            node.item(index).fail(f"chisel between {a} and {b}: the tiles are not adjacent")
         key = (sa, sb) if sa < sb else (sb, sa)
         if key in slab.cracked:
-            chisel.fail(f"two chisels on the gap between {slab.ids[sa]} and {slab.ids[sb]}")
-        slab.cracked[key] = players.index(who.value)
-    for index, player in enumerate(players):
-        count = sum(1 for who in slab.cracked.values() if who == index)
+            node.item(index).fail(f"two chisels on the gap between {a} and {b}")
+        slab.cracked[key] = seat_of[who]
+    for seat, player in enumerate(slab.players):
+        count = sum(1 for who in slab.cracked.values() if who == seat)
         if count > CHISELS_PER_PLAYER:
             node.fail(f"{player} has {count} chisels on the slab; a player has {CHISELS_PER_PLAYER}")
 
@@ -140,7 +149,9 @@ def _parts(slab: _Slab) -> list[set[int]]:
         for dq, dr in HALF_STEPS:
             j = cell_slot.get((q + dq, r + dr))
             if j is not None and ((i, j) if i < j else (j, i)) not in slab.cracked:
-                parent[find(i)] = find(j)
+                root_i, root_j = find(i), find(j)
+                if root_i != root_j:
+                    parent[root_i] = root_j
     parts: dict[int, set[int]] = {}
     for slot in range(len(slab.cells)):
         parts.setdefault(find(slot), set()).add(slot)

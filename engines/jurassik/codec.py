@@ -47,7 +47,7 @@ def _cell_token(node: Node, universe: set[str]) -> str | None:
         return None
     if not isinstance(value, str):
         node.expected("a tile id or null")
-    if value in (HIDDEN, START, ROCK):
+    if value in (HIDDEN, START, ROCK) or value in universe:  # the usual tokens, as written by to_dict
         return value
     if face_of_tag(value) == "rock":
         return ROCK
@@ -63,7 +63,11 @@ def _cell_token(node: Node, universe: set[str]) -> str | None:
 
 def _dino_list(node: Node, universe: set[str]) -> list[str]:
     tiles = []
-    for item in node.items_of():
+    for index, value in enumerate(node.values_of()):
+        if isinstance(value, str) and value in universe:
+            tiles.append(value)
+            continue
+        item = node.item(index)
         tile = normalize_dino(item.value)
         if tile is None:
             item.fail(f"{item.value!r} is not a dinosaur tile id")
