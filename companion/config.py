@@ -28,11 +28,17 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
     #                                # from the first frame showing the four markers (nominal colours)
     [store]
     state_dir = "~/.local/state/dinotable"   # $STATE_DIRECTORY under systemd
-    [web]
-    bind = "127.0.0.1"
+    [web]                            # phones at the table reach the page over the LAN
+    lan = true                       # false: only this machine (bind 127.0.0.1)
     port = 8080
-    lan = false                      # true binds 0.0.0.0 and requires a PIN
-    pin = ""
+    pin = ""                         # 6-12 digits or a passphrase; empty: generated at first start,
+    #                                # kept in the state directory and shown in the journal
+    # bind = "0.0.0.0"
+    # allowed_hosts = ["dinotable.cafe.example"]   # names beyond this machine's own (hostname, .local)
+    # https = false                  # true: TLS with a self-signed certificate made at first start
+    # spectators = true              # offer a watch-only link on the Pair page
+    # session_hours = 12             # a phone stays paired this long at most
+    # idle_hours = 4                 # ... and this long unused
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.pairing import pin_problem
 from engines.core import EngineError, Game, get_game
 from hw.panel import DEFAULT_PINS, PanelPins
 from vision.scene import SEAT_RGB
@@ -55,6 +62,14 @@ DEFAULT_SEATS = ("red", "blue", "green")
 CAMERA_KINDS = ("picamera", "usb", "folder", "video", "synthetic")
 
 EXAMPLE = __doc__.split("Example::", 1)[1] if __doc__ else ""
+
+
+def value_error_text(error: ValueError) -> str:
+    """A ValueError from parsing, in words (Python's own message for a huge integer is about its API)."""
+    text = " ".join(str(error).split())
+    if "integer string conversion" in text:
+        return "it holds an integer of more than 4300 digits"
+    return text[:200]
 
 
 class ConfigError(ValueError):
@@ -103,10 +118,17 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class WebConfig:
-    bind: str = "127.0.0.1"
+    """The ``[web]`` table: LAN access is the normal mode (a Pi has no screen); see EXAMPLE."""
+
+    bind: str = "0.0.0.0"
     port: int = 8080
-    lan: bool = False
+    lan: bool = True
     pin: str = ""
+    allowed_hosts: tuple[str, ...] = ()
+    https: bool = False
+    spectators: bool = True
+    session_hours: float = 12.0
+    idle_hours: float = 4.0
 
 
 def default_state_dir() -> Path:
@@ -312,26 +334,50 @@ def _read_camera(data: Mapping[str, Any], source: str, camera: CameraConfig) -> 
     return camera
 
 
+WEB_KEYS = frozenset({"bind", "port", "lan", "pin", "allowed_hosts", "https", "spectators", "session_hours",
+                      "idle_hours"})
+
+
 def _read_web(data: Mapping[str, Any], source: str, web: WebConfig) -> WebConfig:
     if "web" not in data:
         return web
     table = _table(data, "web", source)
-    extra = set(table) - {"bind", "port", "lan", "pin"}
+    extra = set(table) - WEB_KEYS
     if extra:
         raise _fail(source, "web", f"unknown key(s) {', '.join(sorted(extra))}")
-    lan = table.get("lan", web.lan)
-    if not isinstance(lan, bool):
-        raise _fail(source, "web.lan", "must be true or false")
-    pin = str(table.get("pin", web.pin))
+    flags = {}
+    for key in ("lan", "https", "spectators"):
+        flags[key] = table.get(key, getattr(web, key))
+        if not isinstance(flags[key], bool):
+            raise _fail(source, f"web.{key}", "must be true or false")
+    lan = flags["lan"]
+    pin = table.get("pin", web.pin)
+    if not isinstance(pin, str):
+        raise _fail(source, "web.pin", "must be text in quotes, e.g. pin = \"204718\"")
+    problem = pin_problem(pin) if pin else None
+    if problem:
+        raise _fail(source, "web.pin", problem)
     bind = str(table.get("bind", "0.0.0.0" if lan else "127.0.0.1"))
     port = table.get("port", web.port)
-    if not isinstance(port, int) or not 1 <= port <= 65535:
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
         raise _fail(source, "web.port", f"must be a port number 1..65535, not {port!r}")
-    if lan and (len(pin) < 4 or not pin.isdigit()):
-        raise _fail(source, "web.pin", "LAN access needs a PIN of at least 4 digits")
     if not lan and bind not in ("127.0.0.1", "localhost", "::1"):
         raise _fail(source, "web.bind", "binding beyond loopback needs lan = true (and a PIN)")
-    return WebConfig(bind=bind, port=port, lan=lan, pin=pin)
+    hosts = table.get("allowed_hosts", list(web.allowed_hosts))
+    if not isinstance(hosts, list) or not all(isinstance(h, str) and 0 < len(h) <= 253 for h in hosts):
+        raise _fail(source, "web.allowed_hosts", "must be a list of host names")
+    hours = {key: _hours(table, key, getattr(web, key), source) for key in ("session_hours", "idle_hours")}
+    if hours["idle_hours"] > hours["session_hours"]:
+        raise _fail(source, "web.idle_hours", "must not be longer than session_hours")
+    return WebConfig(bind=bind, port=port, lan=lan, pin=pin, allowed_hosts=tuple(hosts),
+                     https=flags["https"], spectators=flags["spectators"], **hours)
+
+
+def _hours(table: Mapping[str, Any], key: str, default: float, source: str) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.05 <= value <= 720:
+        raise _fail(source, f"web.{key}", f"must be a number of hours 0.05..720, not {value!r}")
+    return float(value)
 
 
 def _number(
@@ -360,10 +406,14 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         raise ConfigError(f"{file}: no such config file") from error
     except OSError as error:
         raise ConfigError(f"{file}: cannot read it ({error.strerror})") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{file}: not UTF-8 text") from error
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{file}: not valid TOML ({error})") from error
+    except ValueError as error:  # an integer of thousands of digits
+        raise ConfigError(f"{file}: not usable TOML ({value_error_text(error)})") from error
     return config_from_dict(data, source=str(file))
 
 

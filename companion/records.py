@@ -35,13 +35,20 @@ class GameRecords:
         return self.current if game_id is None else game_id
 
     def history(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        """The events of a game; an unknown ``game_id`` is a LookupError."""
+        if game_id is not None:
+            self.store.game(game_id)
         try:
             return [event_dict(e) for e in self.store.events(self._game(game_id))]
         except StoreError:
             return []
 
     def state_at(self, seq: int, game_id: int | None = None) -> dict[str, Any]:
+        """The shared view after event ``seq`` (0: the start); LookupError for an unknown game or event."""
         gid = self._game(game_id)
+        seqs = {event.seq for event in self.store.events(gid)} if seq else set()
+        if seq and seq not in seqs:
+            raise LookupError(f"no event {seq} in game {gid}")
         state = self.store.replay(gid, upto=seq).state
         return {
             "game_id": gid,
@@ -52,7 +59,9 @@ class GameRecords:
         }
 
     def event_photo(self, seq: int, game_id: int | None = None) -> bytes | None:
-        return self.store.photo(self._game(game_id), seq)
+        gid = self._game(game_id)
+        self.store.game(gid)
+        return self.store.photo(gid, seq)
 
     def games(self) -> list[dict[str, Any]]:
         return [record.summary() for record in self.store.games()]

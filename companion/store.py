@@ -94,6 +94,10 @@ class StoreError(Exception):
     """The store cannot do what was asked (unknown game, an event log the engine no longer accepts)."""
 
 
+class UnknownGame(StoreError, LookupError):
+    """No game with that id in the store."""
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     """One committed event as stored."""
@@ -279,7 +283,7 @@ class Store:
                 (game_id,),
             ).fetchone()
         if row is None:
-            raise StoreError(f"no game {game_id} in the store")
+            raise UnknownGame(f"no game {game_id} in the store")
         return GameRecord(
             row[0],
             row[1],

@@ -195,6 +195,11 @@ class Calibration:
             raise ValueError(f"cannot read {path}: {error.strerror or error}") from error
         except json.JSONDecodeError as error:
             raise ValueError(f"{path} is not JSON: {error.msg}") from error
+        except ValueError as error:  # not UTF-8, or an integer of thousands of digits
+            words = " ".join(str(error).split())
+            if "integer string conversion" in words:
+                words = "it holds an integer of more than 4300 digits"
+            raise ValueError(f"{path} is not a calibration: {words[:200]}") from error
         return cls.from_dict(data)
 
 

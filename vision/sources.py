@@ -22,6 +22,8 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from vision.images import ImageError, read_image_file
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".mjpeg")
 
@@ -209,7 +211,6 @@ class FolderSource:
         self._position = 0
 
     def read(self) -> Frame | None:
-        import cv2
 
         if self._video is not None:
             frame = self._video.read()
@@ -224,7 +225,10 @@ class FolderSource:
                 self._position = 0
             path = self._files[self._position]
             self._position += 1
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            try:
+                image = read_image_file(str(path))  # the size is checked before decoding
+            except ImageError:
+                image = None
             if image is None:
                 self.skipped.append(path.name)
                 if len(self.skipped) > 10 * max(1, len(self._files)):

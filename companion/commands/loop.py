@@ -95,7 +95,7 @@ def _run(args: argparse.Namespace) -> int:
         from companion.web import WebConfig, create_app
         from companion.web import server as web_server
 
-        web_config = WebConfig.from_config(config.web)
+        web_config = WebConfig.from_config(config.web, state_dir=config.state_dir)
         running = web_server.start(create_app(loop, web_config), web_config)
         print(f"web page: {running.url}", flush=True)
     snapshot = loop.snapshot()
@@ -248,7 +248,10 @@ def _history(args: argparse.Namespace) -> int:
             if args.export == "-":
                 print(text)
             else:
-                Path(args.export).write_text(text + "\n", encoding="utf-8")
+                try:
+                    Path(args.export).write_text(text + "\n", encoding="utf-8")
+                except OSError as error:
+                    return _fail("history", f"cannot write {args.export}: {error.strerror or error}")
                 print(f"game {game_id} exported to {args.export}", file=sys.stderr)
             return 0
         if args.game_id is None:

@@ -56,6 +56,10 @@ def read_json(path: str) -> Any:
         raise BadInput(f"malformed JSON in {where}: {error.msg} at {position}") from None
     except RecursionError:
         raise BadInput(f"{where} is nested too deeply") from None
+    except ValueError as error:  # an integer of thousands of digits: Python refuses to convert it
+        from companion.config import value_error_text
+
+        raise BadInput(f"{where}: {value_error_text(error)}") from None
 
 
 def _check_nesting(text: str, where: str) -> None:

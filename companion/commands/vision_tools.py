@@ -25,20 +25,15 @@ def _fail(message: str) -> int:
 
 
 def read_image(path: str) -> Any:
-    """A BGR image from a file, or BadInput naming why not."""
-    import cv2
-    import numpy as np
+    """A BGR image from a file, or BadInput naming why not (its size is checked before decoding)."""
+    from vision.images import ImageError, read_image_file
 
     if not os.path.isfile(path):
         raise BadInput(f"cannot read {path}: no such file")
     try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as error:
-        raise BadInput(f"cannot read {path}: {error.strerror or error}") from error
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise BadInput(f"cannot read {path}: not an image OpenCV can decode")
-    return image
+        return read_image_file(path)
+    except ImageError as error:
+        raise BadInput(str(error)) from None
 
 
 def _print_json(value: Any) -> None:

@@ -117,8 +117,8 @@ def _serve(args: argparse.Namespace) -> int:
         overrides: dict[str, Any] = {}
         if args.port is not None:
             overrides["port"] = args.port
-        web_config = WebConfig.from_config(config.web, **overrides)
-    except (ConfigError, ValueError) as error:
+        web_config = WebConfig.from_config(config.web, state_dir=config.state_dir, **overrides)
+    except (ConfigError, ValueError, OSError) as error:
         print(f"companion serve: {error}", file=sys.stderr)
         return 2
     loop = TableLoop(config, pipeline=vision_pipeline(config))
@@ -133,7 +133,13 @@ def _serve(args: argparse.Namespace) -> int:
         return 1
     loop.start()
     url = running.url
-    log.info("serving %s (LAN access %s)", url, "on, PIN required for changes" if web_config.lan else "off")
+    log.info("serving %s (LAN access %s)", url, "on: the PIN opens the page" if web_config.lan else "off")
+    if web_config.lan:
+        log.info("pair a phone: open %s and enter the PIN %s (or print the card: companion pair --out "
+                 "card.svg)", lan_url(web_config), web_config.pin)
+    fingerprint = getattr(running, "fingerprint", None)
+    if fingerprint:
+        log.info("HTTPS certificate fingerprint (SHA-256): %s", fingerprint)
     stopping = threading.Event()
 
     def stop(signum: int, _frame: Any) -> None:
@@ -157,7 +163,75 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def lan_url(web_config: Any) -> str:
+    """The page's address as phones on the LAN reach it: the mDNS name Raspberry Pi OS announces."""
+    import socket
+
+    scheme = "https" if web_config.https else "http"
+    return f"{scheme}://{socket.gethostname().lower()}.local:{web_config.port}/"
+
+
+def _pair(args: argparse.Namespace) -> int:
+    """Print the pairing link and PIN with a QR code, and write a printable card."""
+    from companion.config import ConfigError, load_config
+    from companion.pairing import pairing_url, qr_svg
+    from companion.web import WebConfig
+
+    try:
+        config = load_config(args.config)
+        web_config = WebConfig.from_config(config.web, state_dir=config.state_dir)
+    except (ConfigError, ValueError, OSError) as error:
+        print(f"companion pair: {' '.join(str(error).split())}", file=sys.stderr)
+        return 2
+    if not web_config.lan or not web_config.pin:
+        print("companion pair: LAN access is off ([web] lan = false): nothing to pair", file=sys.stderr)
+        return 2
+    base = args.url or lan_url(web_config)
+    link = pairing_url(base, web_config.pin)
+    import segno
+
+    print(f"open {base} and enter the PIN {web_config.pin}, or scan:")
+    segno.make(link, error="m", micro=False).terminal(compact=True)
+    if args.out:
+        card = _pairing_card(base, web_config.pin, qr_svg(link, scale=8))
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                handle.write(card)
+        except OSError as error:
+            print(f"companion pair: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+            return 2
+        print(f"wrote the pairing card {args.out} (print it; it shows the PIN)")
+    return 0
+
+
+def _pairing_card(base: str, pin: str, qr: str) -> str:
+    from html import escape
+
+    body = qr.split(">", 1)[1].rsplit("</svg>", 1)[0] if qr.startswith("<svg") else qr
+    size = qr.split('width="', 1)[1].split('"', 1)[0] if 'width="' in qr else "300"
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="105mm" height="148mm" viewBox="0 0 420 592">'
+        '<rect width="420" height="592" fill="#fff"/>'
+        '<text x="210" y="48" font-family="sans-serif" font-size="26" text-anchor="middle">Dino Table</text>'
+        '<text x="210" y="80" font-family="sans-serif" font-size="15" text-anchor="middle">'
+        "Scan to open the table on your phone</text>"
+        f'<svg x="60" y="100" width="300" height="300" viewBox="0 0 {size} {size}">{body}</svg>'
+        '<text x="210" y="440" font-family="sans-serif" font-size="15" text-anchor="middle">'
+        f"{escape(base)}</text>"
+        '<text x="210" y="490" font-family="monospace" font-size="32" text-anchor="middle">'
+        f"PIN {escape(pin)}</text>"
+        "</svg>\n"
+    )
+
+
 def register(subparsers: Any) -> None:
+    pair = subparsers.add_parser(
+        "pair", help="print the pairing link, PIN and QR code for phones; write a printable card")
+    pair.add_argument("--config", default=None, help="the TOML config file (default: built-in defaults)")
+    pair.add_argument("--url", default=None, help="the page's address (default: http://HOSTNAME.local:PORT/)")
+    pair.add_argument("--out", default=None, metavar="FILE.svg", help="write a printable pairing card")
+    pair.set_defaults(handler=_pair)
+
     serve = subparsers.add_parser(
         "serve", help="run the table with its web page (the systemd service)", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from companion.privacy import shareable
 from companion.session import TableSession
+from companion.store import StoreError
 from companion.web import svg
 from companion.web.validate import field, json_object, only_fields, query_int
 from engines.core import EngineError
@@ -36,6 +37,8 @@ def ask(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         abort(404, description=_message(error, "not found"))
     except (EngineError, ValueError, TypeError) as error:
         abort(400, description=_message(error, "bad request"))
+    except StoreError as error:  # the stored game cannot answer (an event log the engine refuses)
+        abort(409, description=_message(error, "the store cannot answer that"))
 
 
 def _message(error: Exception, fallback: str) -> str:

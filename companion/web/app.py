@@ -5,19 +5,18 @@ from __future__ import annotations
 import dataclasses
 import ipaddress
 import logging
-import re
-import secrets
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from companion.pairing import pin_problem, resolve_pin, resolve_secret
 from companion.session import TableSession
 
 log = logging.getLogger(__name__)
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-PIN_PATTERN = re.compile(r"^[0-9]{4,12}$")
 
 
 def is_loopback(host: str) -> bool:
@@ -33,13 +32,18 @@ def is_loopback(host: str) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class WebConfig:
-    """How the web page is served. LAN access is off unless switched on with a PIN.
+    """How the web page is served.
 
-    ``host``/``port``: where to listen (loopback by default). ``lan``: accept other machines; then ``pin``
-    (4-12 digits) is required and every change needs a PIN-backed session. ``secret_key`` signs the session
-    cookie (random per process when not given). ``max_body``: largest request body in bytes.
-    ``max_streams``: live-update connections served at once. ``login_attempts``: wrong PINs allowed per
-    client per minute.
+    ``host``/``port``: where to listen. ``lan``: other machines may connect; then every page, the camera
+    and every change need a session opened with ``pin`` (6-12 digits or a passphrase: see
+    :mod:`companion.pairing`), and only this machine's own names are answered (``allowed_hosts`` adds
+    names, e.g. a DNS name of the café's). ``spectators``: offer a watch-only link. ``secret_key`` signs
+    session cookies (kept in ``state_dir`` when not given); ``state_dir`` also keeps the open sessions.
+    Sessions end after ``idle_hours`` without use, after ``session_hours`` in all, at logout and when the
+    PIN changes. ``https``: the page is served over TLS (cookies get the Secure flag). ``max_body``:
+    largest request body; ``max_streams``: live-update connections at once; ``login_attempts``: free wrong
+    PINs per address before it is blocked, ``login_budget``: wrong PINs per 10 minutes from everyone.
+    ``connection_limit``, ``channel_timeout``: the server's open connections and idle timeout (s).
     """
 
     host: str = "127.0.0.1"
@@ -47,30 +51,57 @@ class WebConfig:
     lan: bool = False
     pin: str | None = None
     secret_key: str | None = None
+    state_dir: Path | None = None
+    https: bool = False
+    allowed_hosts: tuple[str, ...] = ()
+    spectators: bool = True
+    session_hours: float = 12.0
+    idle_hours: float = 4.0
     max_body: int = 256 * 1024
     max_streams: int = 16
     login_attempts: int = 5
-    allowed_hosts: tuple[str, ...] = ()
+    login_budget: int = 30
+    connection_limit: int = 100
+    channel_timeout: float = 60.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.port, int) or not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0..65535, not {self.port!r}")
         if self.lan:
-            if not isinstance(self.pin, str) or not PIN_PATTERN.match(self.pin):
-                raise ValueError("LAN access needs a PIN of 4 to 12 digits (web.pin in the config)")
+            problem = pin_problem(self.pin) if isinstance(self.pin, str) else "LAN access needs a PIN"
+            if problem:
+                raise ValueError(f"LAN access needs a good PIN (web.pin in the config): {problem}")
         elif not is_loopback(self.host):
             raise ValueError(
                 f"refusing to listen on {self.host}: LAN access is off (switch it on with a PIN to serve "
                 "other machines)"
             )
+        if not 0 < self.idle_hours <= self.session_hours <= 24 * 30:
+            raise ValueError("sessions need 0 < idle_hours <= session_hours <= 720")
+
+    @property
+    def threads(self) -> int:
+        """Request threads: one per live-update stream, and some for everything else."""
+        return self.max_streams + 8
 
     @classmethod
-    def from_config(cls, web: Any, **overrides: Any) -> WebConfig:
-        """From the config file's ``[web]`` table (``companion.config.WebConfig``: bind, port, lan, pin)."""
-        values = {"host": web.bind, "port": web.port, "lan": web.lan, "pin": web.pin or None}
+    def from_config(cls, web: Any, state_dir: Path | None = None, **overrides: Any) -> WebConfig:
+        """From the config file's ``[web]`` table (``companion.config.WebConfig``). In LAN mode with no PIN
+        set, the PIN kept in ``state_dir`` is used, or one is generated there (and logged)."""
+        values: dict[str, Any] = {
+            "host": web.bind, "port": web.port, "lan": web.lan, "pin": web.pin or None,
+            "state_dir": state_dir, "https": web.https, "allowed_hosts": tuple(web.allowed_hosts),
+            "spectators": web.spectators, "session_hours": web.session_hours, "idle_hours": web.idle_hours,
+        }
         values.update(overrides)
-        if values["lan"] and is_loopback(values["host"]):
-            values["host"] = "0.0.0.0"
+        if values["lan"]:
+            if is_loopback(values["host"]):
+                values["host"] = "0.0.0.0"
+            pin, generated = resolve_pin(values["pin"] or "", values["state_dir"])
+            values["pin"] = pin
+            if generated:
+                where = f" (kept in {values['state_dir']})" if values["state_dir"] else ""
+                log.warning("generated the table's PIN%s: set [web] pin to choose your own", where)
         return cls(**values)
 
     @classmethod
@@ -96,13 +127,15 @@ def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | No
     # Never the debugger, whatever the environment says: it runs arbitrary code for whoever reaches it.
     app.debug = False
     app.config.update(
-        SECRET_KEY=config.secret_key or secrets.token_hex(32),
+        SECRET_KEY=config.secret_key or resolve_secret(config.state_dir),
         MAX_CONTENT_LENGTH=config.max_body,
         MAX_FORM_MEMORY_SIZE=min(config.max_body, 64 * 1024),
         MAX_FORM_PARTS=50,
         SESSION_COOKIE_NAME="dinotable",
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_SECURE=config.https,
+        PERMANENT_SESSION_LIFETIME=int(config.session_hours * 3600),
         JSON_SORT_KEYS=False,
         TEMPLATES_AUTO_RELOAD=False,
         PROPAGATE_EXCEPTIONS=False,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from companion import pairing
 from companion.web import security, svg
 from companion.web.api import ask, shared_snapshot, table
 from companion.web.validate import query_int
@@ -194,19 +195,46 @@ def panel_page() -> str:
 
 @blueprint.route("/login", methods=["GET", "POST"])
 def login() -> Response | str | tuple[str, int]:
-    if not security.web_config().lan:
-        return redirect(url_for("pages.table_page"))
+    config = security.web_config()
+    target = security.safe_next(request.args.get("next"))
+    if not config.lan:
+        return redirect(target)
+    numeric = pairing.is_numeric(config.pin)
     if request.method == "POST":
         pin = request.form.get("pin", "")
-        if len(pin) > 12 or not security.check_pin(pin):
-            return render_template("login.html", page="login", wrong=True), 401
-        target = request.args.get("next", "")
-        safe = target.startswith("/") and not target.startswith("//") and "\\" not in target
-        return redirect(target if safe else url_for("pages.table_page"))
-    return render_template("login.html", page="login", wrong=False)
+        if len(pin) > pairing.PASSPHRASE_MAX or not security.check_pin(pin):
+            return render_template("login.html", page="login", wrong=True, numeric=numeric), 401
+        return redirect(target)
+    return render_template("login.html", page="login", wrong=False, numeric=numeric)
 
 
 @blueprint.post("/logout")
 def logout() -> Response:
-    session.clear()
+    security.end_session()
+    return redirect(url_for("pages.login") if security.web_config().lan else url_for("pages.table_page"))
+
+
+@blueprint.get("/watch/<token>")
+def watch(token: str) -> Response:
+    """The spectator link: a watch-only session, no PIN."""
+    if len(token) > 64 or not security.watch(token):
+        abort(404, description="this watch link is not (or no longer) valid: ask for the new one")
     return redirect(url_for("pages.table_page"))
+
+
+@blueprint.get("/pair")
+def pair_page() -> str:
+    """Pair another phone: the login link with the PIN as a QR code, and the watch-only link."""
+    if not security.is_unlocked():
+        abort(403, description="pairing needs the table's PIN")
+    config = security.web_config()
+    base = request.host_url.rstrip("/")
+    login_link = pairing.pairing_url(base, config.pin) if config.lan and config.pin else None
+    token = security.spectator_link_token()
+    watch_link = f"{base}{url_for('pages.watch', token=token)}" if token else None
+    return render_template(
+        "pair.html", page="pair", login_link=login_link, watch_link=watch_link,
+        login_qr=pairing.qr_data_uri(login_link) if login_link else None,
+        watch_qr=pairing.qr_data_uri(watch_link) if watch_link else None,
+        pin=config.pin if config.lan else None, **_common(),
+    )

@@ -1,31 +1,39 @@
-"""Who may change the table: loopback by default; on the LAN, a PIN-backed session.
+"""Who may see and change the table.
 
-Every state-changing request (any method but GET/HEAD/OPTIONS) must carry the session's CSRF token and come
-from this page's own origin, LAN or not: a page on another site open in the same browser must not be able
-to press Confirm. With LAN access on, changes also need a session unlocked with the PIN. In loopback mode
-the Host header must name this machine, which stops DNS-rebinding pages from reading the table.
+- Loopback mode (LAN access off): only this machine can connect, and the Host header must name this
+  machine, which stops DNS-rebinding pages from reading the table.
+- LAN mode, the normal mode on a Pi: only this machine's own names and addresses are answered
+  (:mod:`companion.web.hosts`); every page, the camera and the live stream need a session opened with the
+  PIN (:mod:`companion.web.sessions`), or a watch-only session from the spectator link; wrong PINs are
+  throttled (:mod:`companion.web.throttle`).
+- Every state-changing request (any method but GET/HEAD/OPTIONS) must carry the session's CSRF token and
+  come from this page's own origin, LAN or not: a page on another site open in the same browser must not be
+  able to press Confirm.
 """
 
 from __future__ import annotations
 
-import collections
-import hashlib
 import hmac
+import math
 import secrets
-import threading
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, abort, current_app, jsonify, request, session
-from werkzeug.exceptions import HTTPException
+from flask import Flask, Response, abort, current_app, jsonify, redirect, render_template, request, session
+from werkzeug.exceptions import HTTPException, TooManyRequests
 
+from companion.pairing import pin_mark, spectator_token
 from companion.web.app import WebConfig, is_loopback
+from companion.web.hosts import OwnHosts
+from companion.web.sessions import SessionBook
+from companion.web.throttle import LoginThrottle
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
-LOGIN_WINDOW_S = 60.0
+#: what a browser without a session may ask for in LAN mode
+PUBLIC_ENDPOINTS = frozenset({"pages.login", "pages.watch", "static"})
+MAX_NEXT = 512
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -38,6 +46,11 @@ def web_config() -> WebConfig:
     return config
 
 
+def _book() -> SessionBook:
+    book: SessionBook = current_app.extensions["session_book"]
+    return book
+
+
 def csrf_token() -> str:
     """This browser session's CSRF token (made on first use)."""
     token = session.get("csrf")
@@ -47,60 +60,80 @@ def csrf_token() -> str:
     return token
 
 
-def pin_fingerprint(config: WebConfig) -> str:
-    """Binds a login to the PIN it was made with: changing the PIN logs every browser out."""
-    key = str(current_app.config["SECRET_KEY"]).encode()
-    return hmac.new(key, (config.pin or "").encode(), hashlib.sha256).hexdigest()[:32]
+def access() -> str | None:
+    """What this browser may do: ``player`` (watch and change), ``spectator`` (watch), or None."""
+    if not web_config().lan:
+        return "player"
+    return _book().kind_of(session.get("sid"))
 
 
 def is_unlocked() -> bool:
     """May this browser change the table? Always in loopback mode; with the PIN on the LAN."""
+    return access() == "player"
+
+
+def _open_session(kind: str) -> None:
+    """A fresh session of ``kind`` (a new id and token: a session id fixed before login is worth nothing)."""
+    _book().close(session.get("sid"))
+    session.clear()
+    session.permanent = True
+    session["sid"] = _book().open(kind)
+    csrf_token()
+
+
+def end_session() -> None:
+    _book().close(session.get("sid"))
+    session.clear()
+
+
+def spectator_link_token() -> str | None:
     config = web_config()
-    if not config.lan:
-        return True
-    given = session.get("pin")
-    return isinstance(given, str) and hmac.compare_digest(given, pin_fingerprint(config))
+    if not config.lan or not config.spectators or not config.pin:
+        return None
+    return spectator_token(str(current_app.config["SECRET_KEY"]), config.pin)
 
 
-class LoginLimiter:
-    """At most ``attempts`` wrong PINs per client address per minute (a 4-digit PIN is guessable)."""
-
-    def __init__(self, attempts: int) -> None:
-        self.attempts = attempts
-        self._failures: dict[str, collections.deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def _recent(self, address: str, now: float) -> collections.deque[float]:
-        failures = self._failures.setdefault(address, collections.deque())
-        while failures and now - failures[0] > LOGIN_WINDOW_S:
-            failures.popleft()
-        return failures
-
-    def blocked(self, address: str) -> bool:
-        with self._lock:
-            return len(self._recent(address, time.monotonic())) >= self.attempts
-
-    def failed(self, address: str) -> None:
-        with self._lock:
-            self._recent(address, time.monotonic()).append(time.monotonic())
-            if len(self._failures) > 10_000:  # bounded memory under a flood of spoofed clients
-                self._failures.clear()
+def watch(token: str) -> bool:
+    """Open a watch-only session when ``token`` is the spectator link's."""
+    expected = spectator_link_token()
+    if expected is None or not hmac.compare_digest(token.encode(), expected.encode()):
+        return False
+    if access() != "player":
+        _open_session("spectator")
+    return True
 
 
 def check_pin(given: str) -> bool:
-    """Check a PIN attempt, counting failures; a blocked client gets 429 before the PIN is compared."""
+    """Check a PIN attempt; a blocked client gets 429 before the PIN is compared."""
     config = web_config()
-    limiter: LoginLimiter = current_app.extensions["login_limiter"]
+    throttle: LoginThrottle = current_app.extensions["login_throttle"]
     address = request.remote_addr or "?"
-    if limiter.blocked(address):
-        abort(429, description="too many wrong PINs: wait a minute")
+    wait = throttle.wait_s(address)
+    if wait > 0:
+        refusal = TooManyRequests(description=f"too many wrong PINs: try again in {math.ceil(wait)} s")
+        refusal.retry_after = math.ceil(wait)
+        raise refusal
     if config.pin is not None and hmac.compare_digest(given.encode(), config.pin.encode()):
-        session.clear()
-        session["pin"] = pin_fingerprint(config)
-        csrf_token()
+        throttle.succeeded(address)
+        _open_session("player")
         return True
-    limiter.failed(address)
+    throttle.failed(address)
+    current_app.logger.warning("wrong PIN from %s", address)
     return False
+
+
+def safe_next(target: str | None) -> str:
+    """Where to go after logging in: a path on this site, never another site (``//evil``, ``/\\t/evil``)."""
+    if not target or len(target) > MAX_NEXT or "\\" in target:
+        return "/"
+    if any(ord(char) <= 0x20 or ord(char) == 0x7F for char in target):
+        return "/"  # browsers drop tabs and newlines from URLs: "/\\t/evil" would become "//evil"
+    if not target.startswith("/") or target.startswith("//"):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return "/"
+    return target
 
 
 def _same_origin(url: str) -> bool:
@@ -110,11 +143,28 @@ def _same_origin(url: str) -> bool:
 
 def _check_host(config: WebConfig) -> None:
     hostname = urlsplit(f"//{request.host}").hostname or ""
-    if not config.lan and not is_loopback(hostname):
+    if is_loopback(hostname):
+        return
+    if not config.lan:
         abort(400, description="this page only answers on this machine (LAN access is off)")
-    listed = hostname in config.allowed_hosts or is_loopback(hostname)
-    if config.lan and config.allowed_hosts and not listed:
-        abort(400, description="unknown Host")
+    hosts: OwnHosts = current_app.extensions["own_hosts"]
+    if not hosts.allows(hostname):
+        abort(400, description="unknown Host: this table answers only to its own names and addresses")
+
+
+def _check_reader(config: WebConfig) -> Any:
+    if not config.lan or request.endpoint in PUBLIC_ENDPOINTS or access() is not None:
+        return None
+    if _wants_json() or request.endpoint in (None, "api.events"):
+        abort(401, description="enter the table's PIN first")
+    target = request.full_path if request.query_string else request.path
+    return redirect(f"/login?next={_quoted(safe_next(target))}")
+
+
+def _quoted(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path, safe="/")
 
 
 def _check_change_allowed(config: WebConfig) -> None:
@@ -136,7 +186,12 @@ def _check_change_allowed(config: WebConfig) -> None:
         expected.encode(), given.encode()
     ):
         abort(403, description="missing or wrong CSRF token: reload the page")
-    if request.endpoint != "pages.login" and not is_unlocked():
+    if request.endpoint == "pages.login":
+        return
+    kind = access()
+    if kind == "spectator":
+        abort(403, description="this is a watch-only link: enter the table's PIN to change the game")
+    if kind != "player":
         abort(401, description="enter the table's PIN first")
 
 
@@ -145,15 +200,25 @@ def _wants_json() -> bool:
 
 
 def install(app: Flask, config: WebConfig) -> None:
-    app.extensions["login_limiter"] = LoginLimiter(config.login_attempts)
+    app.extensions["login_throttle"] = LoginThrottle(
+        free_attempts=config.login_attempts, budget=config.login_budget
+    )
+    book_path = config.state_dir / "web-sessions.json" if config.state_dir is not None else None
+    book = SessionBook(config.idle_hours * 3600, config.session_hours * 3600, book_path)
+    book.bind_pin(pin_mark(str(app.config["SECRET_KEY"]), config.pin or ""))
+    app.extensions["session_book"] = book
+    app.extensions["own_hosts"] = OwnHosts(config.allowed_hosts)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["is_unlocked"] = is_unlocked
+    app.jinja_env.globals["access"] = access
 
     @app.before_request
-    def guard() -> None:
+    def guard() -> Any:
         _check_host(config)
         if request.method not in SAFE_METHODS:
             _check_change_allowed(config)
+            return None
+        return _check_reader(config)
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -162,10 +227,16 @@ def install(app: Flask, config: WebConfig) -> None:
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "same-origin"
         response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
-        if request.path.startswith("/api/"):
+        if config.https:
+            response.headers["Strict-Transport-Security"] = "max-age=31536000"
+        if request.path.startswith("/api/") or config.lan:
             response.headers.setdefault("Cache-Control", "no-store")
         return response
 
+    install_error_pages(app)
+
+
+def install_error_pages(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
         code = error.code or 500
@@ -173,10 +244,13 @@ def install(app: Flask, config: WebConfig) -> None:
         if _wants_json():
             response = jsonify({"ok": False, "error": message, "status": code})
             response.status_code = code
-            return response
-        from flask import render_template
-
-        return render_template("error.html", code=code, name=error.name, message=message), code
+        else:
+            response = Response(render_template("error.html", code=code, name=error.name, message=message),
+                                status=code, mimetype="text/html")
+        retry_after = getattr(error, "retry_after", None)
+        if retry_after is not None:
+            response.headers["Retry-After"] = str(retry_after)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:

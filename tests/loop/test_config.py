@@ -37,7 +37,7 @@ state_dir = "/tmp/dinotable-test"
 
 [web]
 lan = true
-pin = "4821"
+pin = "482190"
 """
 
 
@@ -59,11 +59,30 @@ def test_a_full_config_loads(tmp_path: Path) -> None:
     assert config.web.lan and config.web.bind == "0.0.0.0"
 
 
-def test_defaults_are_safe() -> None:
+def test_defaults_serve_the_lan_behind_a_generated_pin(tmp_path: Path) -> None:
+    """LAN access is how a Pi is used: on by default, and never without a PIN of 6 digits or more."""
+    from companion.web import WebConfig
+
     config = Config()
-    assert config.web.bind == "127.0.0.1" and not config.web.lan
+    assert config.web.lan and config.web.bind == "0.0.0.0" and config.web.pin == ""
     assert config.pins.confirm == 23
     assert load_config(None) == config
+    served = WebConfig.from_config(config.web, state_dir=tmp_path)
+    assert served.lan and served.pin is not None and len(served.pin) == 6 and served.pin.isdigit()
+    assert (tmp_path / "web-pin").stat().st_mode & 0o077 == 0
+    again = WebConfig.from_config(config.web, state_dir=tmp_path)
+    assert again.pin == served.pin  # kept: the same PIN after a restart
+
+
+@pytest.mark.parametrize("pin", ["4821", "12345", "1234567890123", "short pas", " padded passphrase"])
+def test_guessable_pins_are_refused(tmp_path: Path, pin: str) -> None:
+    with pytest.raises(ConfigError, match=r"web\.pin"):
+        load_config(write(tmp_path, GOOD.replace('pin = "482190"', f'pin = "{pin}"')))
+
+
+@pytest.mark.parametrize("pin", ["204718", "123456789012", "correct horse battery"])
+def test_good_pins_and_passphrases_are_taken(tmp_path: Path, pin: str) -> None:
+    assert load_config(write(tmp_path, GOOD.replace('pin = "482190"', f'pin = "{pin}"'))).web.pin == pin
 
 
 def test_the_documented_example_is_valid_toml_and_loads(tmp_path: Path) -> None:
@@ -81,7 +100,7 @@ def test_the_documented_example_is_valid_toml_and_loads(tmp_path: Path) -> None:
         ('colour = "purple"', "share a colour"),
         ('edition = "fr"', "options: option 'edition'"),
         ('source = "folder:/tmp/frames"\nfps = "fast"', "camera.fps"),
-        ('pin = "4821"', "web.pin"),
+        ('pin = "482190"', "web.pin"),
         ("buzzer = 12", "pins"),
         ("seed = 7", "seed"),
     ],
@@ -93,7 +112,7 @@ def test_bad_values_are_named(tmp_path: Path, change: str, message: str) -> None
         'colour = "purple"': ('colour = "purple"', 'colour = "red"'),
         'edition = "fr"': ('edition = "es"', 'edition = "fr"'),
         'source = "folder:/tmp/frames"\nfps = "fast"': ("fps = 10", 'fps = "fast"'),
-        'pin = "4821"': ('pin = "4821"', 'pin = "48"'),
+        'pin = "482190"': ('pin = "482190"', 'pin = "4821"'),
         "buzzer = 12": ("buzzer = 12", "buzzer = 5"),
         "seed = 7": ("seed = 7", 'seed = "seven"'),
     }
@@ -114,7 +133,7 @@ def test_unreadable_and_malformed_files(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="takes 2-5 players"):
         load_config(write(tmp_path, 'game = "jurassik"\n[[seats]]\ncolour = "red"'))
     with pytest.raises(ConfigError, match="needs lan"):
-        load_config(write(tmp_path, 'game = "jurassik"\n[web]\nbind = "0.0.0.0"'))
+        load_config(write(tmp_path, 'game = "jurassik"\n[web]\nlan = false\nbind = "0.0.0.0"'))
 
 
 def test_web_settings_change_the_game_but_not_the_hardware(tmp_path: Path) -> None:

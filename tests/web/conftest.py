@@ -324,8 +324,11 @@ def fingerprint() -> Any:
 
 
 def csrf_of(client: Any) -> str:
-    """Open the table page as a browser would and read the page's CSRF token."""
+    """Open the table page as a browser would (the PIN form, in LAN mode without a session) and read the
+    page's CSRF token."""
     page = client.get("/", headers={"Host": "localhost"})
+    if page.status_code == 302 and "/login" in page.headers["Location"]:
+        page = client.get("/login", headers={"Host": "localhost"})
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     marker = 'name="csrf-token" content="'

@@ -217,31 +217,41 @@ def chisel_out_of_turn(demo: Any) -> Any:
 
 
 
-def test_lan_mode_in_the_browser_needs_the_pin(demo: Any, page: Any) -> None:
-    """LAN mode (served on loopback here): watching is free, a button press asks for the PIN first."""
+def test_lan_mode_in_the_browser_needs_the_pin(demo: Any, page: Any, tmp_path: Any) -> None:
+    """LAN mode (served on loopback here): the page asks for the PIN, a wrong one is refused, the right one
+    opens the page; the pairing link's QR logs a second phone in with no typing."""
     from companion.web import WebConfig, create_app
     from companion.web import server as web_server
 
-    config = WebConfig(host="127.0.0.1", port=0, lan=True, pin="2468")
+    config = WebConfig(host="127.0.0.1", port=0, lan=True, pin="246802", state_dir=tmp_path)
     running = web_server.start(create_app(demo.loop, config), config)
     try:
-        page.set_viewport_size({"width": 1280, "height": 860})
+        page.set_viewport_size({"width": 390, "height": 844})
         page.goto(running.url + "panel")
-        assert "enter PIN" in page.inner_text("header")
+        page.wait_for_url("**/login?next=**", timeout=10_000)
         before = demo.loop.snapshot()["panel"]["presses"]["mode"]
-        page.click("#press-mode")  # refused (401): the page sends the browser to the PIN form
-        page.wait_for_url("**/login?next=*", timeout=10_000)
-        assert demo.loop.snapshot()["panel"]["presses"]["mode"] == before
-        page.fill("input[name=pin]", "1111")
+        page.fill("input[name=pin]", "111111")
         page.click("button.primary")
         assert "Wrong PIN" in page.inner_text("main")
-        page.fill("input[name=pin]", "2468")
+        page.fill("input[name=pin]", "246802")
         page.click("button.primary")
         page.wait_for_url("**/panel", timeout=10_000)
-        assert "lock" in page.inner_text("header")
+        assert "log out" in page.inner_text("header")
         page.click("#press-mode")
         wait_for(page, "document.getElementById('toast').innerText === 'done'")
         assert demo.loop.snapshot()["panel"]["presses"]["mode"] == before + 1
+        page.goto(running.url + "pair")
+        link = page.get_attribute("#pair-qr", "src")
+        assert link and link.startswith("data:image/svg+xml")
+        second = page.context.browser.new_context()
+        try:
+            phone = second.new_page()
+            phone.goto(running.url.rstrip("/") + "/login#pin=246802")  # what the QR code holds
+            phone.wait_for_url(running.url, timeout=10_000)
+            assert "log out" in phone.inner_text("header")
+            assert "pin=" not in phone.url
+        finally:
+            second.close()
     finally:
         running.stop()
     assert PAGE_ERRORS == []

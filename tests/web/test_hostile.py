@@ -9,7 +9,8 @@ import pytest
 
 HOST = {"Host": "localhost"}
 HOSTILE_QUERIES = ["seq=abc", "seq=-1", "seq=99999999999999999999", "game=1e9", "game=%00", "raw=2",
-                   "seq=1&seq=2", "game=" + "9" * 5000, "n=<script>alert(1)</script>"]
+                   "seq=1&seq=2", "game=" + "9" * 5000, "n=<script>alert(1)</script>", "game=999999",
+                   "seq=1&game=99999", "seq=999999", "size=huge", "next=//evil.example"]
 TWIN = {"name": "a", "colour": "red"}
 PINK = {"name": "<b>", "colour": "pink"}
 HOSTILE_BODIES: list[tuple[str, bytes]] = [
@@ -54,7 +55,7 @@ def endpoints(app: Any) -> list[tuple[str, set[str]]]:
     for rule in app.url_map.iter_rules():
         if rule.endpoint == "static":
             continue
-        url = rule.rule.replace("<int:seq>", "1")
+        url = rule.rule.replace("<int:seq>", "1").replace("<token>", "not-a-token")
         found.append((url, set(rule.methods or ()) - {"HEAD", "OPTIONS"}))
     return found
 
@@ -114,7 +115,7 @@ def test_wrong_methods_are_refused(app: Any, client: Any, csrf: Any, origin: str
 def test_hostile_login_forms(table: Any, csrf: Any, origin: str) -> None:
     from companion.web import WebConfig, create_app
 
-    app = create_app(table, WebConfig(lan=True, pin="4321", login_attempts=100))
+    app = create_app(table, WebConfig(lan=True, pin="204718", login_attempts=100))
     browser = app.test_client()
     token = csrf(browser)
     headers = {**HOST, "Origin": origin}
@@ -122,7 +123,7 @@ def test_hostile_login_forms(table: Any, csrf: Any, origin: str) -> None:
                  {"csrf_token": token, "pin": "' OR 1=1 --"}, {"csrf_token": token, "pin": "４３２１"}]:
         answer = browser.post("/login", data=form, headers=headers)
         assert answer.status_code in (401, 413), (form, answer.status_code)
-    redirect = browser.post("/login?next=//evil.example/x", data={"csrf_token": token, "pin": "4321"},
+    redirect = browser.post("/login?next=//evil.example/x", data={"csrf_token": token, "pin": "204718"},
                             headers=headers)
     assert redirect.status_code == 302 and "evil" not in redirect.headers["Location"]
 
@@ -171,7 +172,11 @@ def test_hostile_input_against_the_real_loop(tmp_path: Any, origin: str, csrf: A
                     answer = client.post(url, data=body, headers=headers)
                     assert 400 <= answer.status_code < 500, (url, body[:60], answer.status_code)
         assert fingerprint() == before
-        assert client.get("/api/state/99999", headers=HOST).status_code in (200, 404)
+        assert client.get("/api/state/99999", headers=HOST).status_code == 404
+        assert client.get("/api/state/1?game=999999", headers=HOST).status_code == 404
+        assert client.get("/api/board.svg?seq=1&game=99999", headers=HOST).status_code == 404
+        assert client.get("/api/history?game=99999", headers=HOST).status_code == 404
+        assert client.get("/api/photo/1.jpg?game=99999", headers=HOST).status_code == 404
         assert client.get("/history?seq=99999", headers=HOST).status_code == 404
     finally:
         demo.close()

@@ -1,8 +1,12 @@
-"""Who may change the table: CSRF token, Origin, Host, the LAN PIN, the listener, never the debugger."""
+"""Who may see and change the table: CSRF token, Origin, Host, the LAN PIN and its sessions, the spectator
+link, the login's next, the listener, never the debugger."""
 
 from __future__ import annotations
 
 import ipaddress
+import re
+import socket
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -10,10 +14,25 @@ import pytest
 
 from companion.web import WebConfig, create_app
 from companion.web import server as web_server
+from companion.web.hosts import OwnHosts
+from companion.web.security import safe_next
 
 ORIGIN = "http://localhost"
+PIN = "204718"
 CHANGES = [("/api/press", {"button": "next"}), ("/api/choose", {"index": 0}),
            ("/api/submit", {"action": {"kind": "correct"}})]
+LOCAL = {"Host": "localhost"}
+
+
+def lan_app(table: Any, tmp_path: Path | None = None, **settings: Any) -> Any:
+    return create_app(table, WebConfig(host="0.0.0.0", lan=True, pin=settings.pop("pin", PIN),
+                                       state_dir=tmp_path, **settings))
+
+
+def log_in(browser: Any, csrf: Any, pin: str = PIN, address: str = "192.0.2.7") -> Any:
+    token = csrf(browser)
+    return browser.post("/login", data={"pin": pin, "csrf_token": token},
+                        headers={**LOCAL, "Origin": ORIGIN}, environ_base={"REMOTE_ADDR": address})
 
 
 @pytest.mark.parametrize(("url", "body"), CHANGES)
@@ -60,50 +79,172 @@ def test_loopback_mode_refuses_foreign_host_names(client: Any) -> None:
     assert client.get("/", headers={"Host": "[::1]:8080"}).status_code == 200
 
 
-def test_lan_needs_a_pin_and_a_pin_backed_session(table: Any, csrf: Any, post: Any, fingerprint: Any) -> None:
-    with pytest.raises(ValueError, match="PIN"):
-        WebConfig(host="0.0.0.0", lan=True)
-    with pytest.raises(ValueError, match="PIN"):
-        WebConfig(host="0.0.0.0", lan=True, pin="12ab")
-    app = create_app(table, WebConfig(host="0.0.0.0", lan=True, pin="4321", login_attempts=3))
-    browser = app.test_client()
+@pytest.mark.parametrize("url", ["/api/snapshot", "/api/frame.jpg", "/api/photo/1.jpg", "/api/events", "/",
+                                 "/history", "/login"])
+def test_lan_mode_answers_only_this_machines_names(table: Any, tmp_path: Path, url: str) -> None:
+    browser = lan_app(table, tmp_path, allowed_hosts=("table.cafe.example",)).test_client()
+    for foreign in ("evil.example", "evil.example:8080", "192.0.2.99", "vm.local.evil.example", "[::2]"):
+        assert browser.get(url, headers={"Host": foreign}).status_code == 400, foreign
+    hostname = socket.gethostname().lower()
+    for own in ("localhost", f"{hostname}.local:8080", hostname, "table.cafe.example", "127.0.0.1:8080"):
+        assert browser.get(url, headers={"Host": own}).status_code != 400, own
+
+
+def test_own_hosts_follow_the_machines_addresses() -> None:
+    addresses = {"vm", "192.168.1.20"}
+    clock = [0.0]
+    hosts = OwnHosts(["Cafe.Example."], refresh_s=10, discover=lambda: set(addresses), clock=lambda: clock[0])
+    assert hosts.allows("192.168.1.20") and hosts.allows("cafe.example") and hosts.allows("VM")
+    addresses.add("10.0.0.5")  # DHCP gave a new address
+    assert not hosts.allows("10.0.0.5")  # read again at most every 10 s
+    clock[0] = 11
+    assert hosts.allows("10.0.0.5") and not hosts.allows("fe80::1%eth0") and not hosts.allows("")
+
+
+def test_lan_mode_needs_a_session_to_read_the_table_or_its_camera(table: Any, tmp_path: Path) -> None:
+    browser = lan_app(table, tmp_path).test_client()
+    page = browser.get("/history?game=1", headers=LOCAL)
+    assert page.status_code == 302 and page.headers["Location"] == "/login?next=/history%3Fgame%3D1"
+    for url in ("/api/snapshot", "/api/frame.jpg", "/api/photo/1.jpg", "/api/events", "/api/board.svg",
+                "/api/history", "/api/state/1", "/nowhere"):
+        assert browser.get(url, headers=LOCAL).status_code == 401, url
+    assert browser.get("/static/style.css", headers=LOCAL).status_code == 200
+    assert browser.get("/login", headers=LOCAL).status_code == 200
+
+
+def test_lan_needs_a_good_pin_and_a_pin_backed_session(table: Any, tmp_path: Path, csrf: Any, post: Any,
+                                                       fingerprint: Any) -> None:
+    for weak in (None, "4321", "12345", "12ab", "short"):
+        with pytest.raises(ValueError, match="PIN"):
+            WebConfig(host="0.0.0.0", lan=True, pin=weak)
+    WebConfig(host="0.0.0.0", lan=True, pin="correct horse battery")
+    browser = lan_app(table, tmp_path).test_client()
     before = fingerprint(table)
     token = csrf(browser)
-    refused = post(browser, "/api/press", {"button": "next"}, token)
-    assert refused.status_code == 401
+    assert post(browser, "/api/press", {"button": "next"}, token).status_code == 401
     assert fingerprint(table) == before
-    # watching needs no PIN: the shared view holds nothing private
-    assert browser.get("/scores", headers={"Host": "localhost"}).status_code == 200
-    wrong = browser.post("/login", data={"pin": "0000", "csrf_token": token},
-                         headers={"Host": "localhost", "Origin": ORIGIN})
+    wrong = browser.post("/login", data={"pin": "000000", "csrf_token": token},
+                         headers={**LOCAL, "Origin": ORIGIN})
     assert wrong.status_code == 401
-    no_token = browser.post("/login", data={"pin": "4321"}, headers={"Host": "localhost", "Origin": ORIGIN})
+    no_token = browser.post("/login", data={"pin": PIN}, headers={**LOCAL, "Origin": ORIGIN})
     assert no_token.status_code == 403
-    right = browser.post("/login", data={"pin": "4321", "csrf_token": token},
-                         headers={"Host": "localhost", "Origin": ORIGIN})
+    right = browser.post("/login", data={"pin": PIN, "csrf_token": token},
+                         headers={**LOCAL, "Origin": ORIGIN})
     assert right.status_code == 302
     token = csrf(browser)  # a login starts a new session with a new token
     assert post(browser, "/api/press", {"button": "next"}, token).status_code == 200
     assert len(table.history()) == before[0] + 1
-    logout = browser.post("/logout", data={"csrf_token": token},
-                          headers={"Host": "localhost", "Origin": ORIGIN})
-    assert logout.status_code == 302
-    assert post(browser, "/api/press", {"button": "next"}, csrf(browser)).status_code == 401
+    assert browser.get("/api/frame.jpg", headers=LOCAL).status_code == 200
 
 
-def test_wrong_pins_are_rate_limited(table: Any, csrf: Any) -> None:
-    app = create_app(table, WebConfig(lan=True, pin="4321", login_attempts=3))
+def _cookie(browser: Any) -> str:
+    cookie = browser.get_cookie("dinotable")
+    assert cookie is not None
+    return str(cookie.value)
+
+
+def test_logout_ends_the_session_for_a_captured_cookie_too(table: Any, tmp_path: Path, csrf: Any,
+                                                           post: Any) -> None:
+    app = lan_app(table, tmp_path)
     browser = app.test_client()
+    assert log_in(browser, csrf).status_code == 302
+    captured = _cookie(browser)
     token = csrf(browser)
-    headers = {"Host": "localhost", "Origin": ORIGIN}
-    codes = [
-        browser.post("/login", data={"pin": f"{n:04d}", "csrf_token": token}, headers=headers).status_code
-        for n in range(4)
-    ]
-    assert codes == [401, 401, 401, 429]
-    # even the right PIN waits now: guessing cannot go on
-    right = browser.post("/login", data={"pin": "4321", "csrf_token": token}, headers=headers)
-    assert right.status_code == 429
+    assert browser.post("/logout", data={"csrf_token": token},
+                        headers={**LOCAL, "Origin": ORIGIN}).status_code == 302
+    thief = app.test_client()
+    thief.set_cookie("dinotable", captured, domain="localhost")
+    assert thief.get("/api/snapshot", headers=LOCAL).status_code == 401
+    assert post(thief, "/api/press", {"button": "next"}, token).status_code == 401
+
+
+def test_sessions_survive_a_restart_but_not_a_pin_change(table: Any, tmp_path: Path, csrf: Any) -> None:
+    browser = lan_app(table, tmp_path).test_client()
+    assert log_in(browser, csrf).status_code == 302
+    captured = _cookie(browser)
+    restarted = lan_app(table, tmp_path).test_client()  # same state dir: same secret, same book
+    restarted.set_cookie("dinotable", captured, domain="localhost")
+    assert restarted.get("/api/snapshot", headers=LOCAL).status_code == 200
+    new_pin = lan_app(table, tmp_path, pin="731905").test_client()
+    new_pin.set_cookie("dinotable", captured, domain="localhost")
+    assert new_pin.get("/api/snapshot", headers=LOCAL).status_code == 401
+    assert (tmp_path / "web-sessions.json").stat().st_mode & 0o077 == 0
+    assert captured not in (tmp_path / "web-sessions.json").read_text()
+
+
+def test_wrong_pins_are_throttled_across_addresses_and_the_right_one_waits(table: Any, tmp_path: Path,
+                                                                           csrf: Any) -> None:
+    app = lan_app(table, tmp_path, login_attempts=3, login_budget=10)
+    throttle = app.extensions["login_throttle"]
+    clock = [1000.0]
+    throttle.clock = lambda: clock[0]
+    browser = app.test_client()
+    codes = [log_in(browser, csrf, pin=f"{n:06d}", address=f"198.51.100.{n % 20}").status_code
+             for n in range(12)]
+    assert codes == [401] * 10 + [429, 429]  # ten wrong PINs from 20 addresses spend the whole budget
+    refused = log_in(browser, csrf, address="203.0.113.1")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    clock[0] += 601  # the window has passed: the right PIN works again
+    assert log_in(browser, csrf, address="203.0.113.1").status_code == 302
+
+
+def test_one_address_is_blocked_for_longer_each_time(table: Any, tmp_path: Path, csrf: Any) -> None:
+    app = lan_app(table, tmp_path, login_attempts=3)
+    throttle = app.extensions["login_throttle"]
+    clock = [0.0]
+    throttle.clock = lambda: clock[0]
+    browser = app.test_client()
+    assert [log_in(browser, csrf, pin="111111").status_code for _ in range(3)] == [401, 401, 401]
+    assert log_in(browser, csrf).status_code == 429  # blocked 30 s after the third
+    waits = []
+    for _ in range(3):
+        clock[0] += throttle.wait_s("192.0.2.7") + 0.1
+        assert log_in(browser, csrf, pin="111111").status_code == 401
+        waits.append(throttle.wait_s("192.0.2.7"))
+    assert waits[0] < waits[1] < waits[2]
+    assert log_in(browser, csrf, address="192.0.2.8").status_code == 302  # another phone is not blocked
+
+
+def test_the_spectator_link_only_watches(table: Any, tmp_path: Path, csrf: Any, post: Any,
+                                         fingerprint: Any) -> None:
+    app = lan_app(table, tmp_path)
+    player = app.test_client()
+    assert log_in(player, csrf).status_code == 302
+    pair = player.get("/pair", headers=LOCAL).get_data(as_text=True)
+    link = re.search(r'id="watch-link">http://localhost(/watch/[^<]+)<', pair)
+    assert link and 'id="pair-qr"' in pair and PIN in pair
+    guest = app.test_client()
+    assert guest.get("/watch/not-the-token", headers=LOCAL).status_code == 404
+    assert guest.get(link.group(1), headers=LOCAL).status_code == 302
+    assert guest.get("/api/snapshot", headers=LOCAL).status_code == 200
+    assert guest.get("/pair", headers=LOCAL).status_code == 403
+    before = fingerprint(table)
+    refused = post(guest, "/api/press", {"button": "next"}, csrf(guest))
+    assert refused.status_code == 403 and "watch-only" in refused.get_json()["error"]
+    assert fingerprint(table) == before
+    other_pin = lan_app(table, tmp_path, pin="731905").test_client()
+    assert other_pin.get(link.group(1), headers=LOCAL).status_code == 404  # a new PIN, a new link
+    off = lan_app(table, tmp_path, spectators=False).test_client()
+    assert off.get(link.group(1), headers=LOCAL).status_code == 404
+
+
+@pytest.mark.parametrize(("target", "expected"), [
+    ("/history?game=2", "/history?game=2"), ("/", "/"), ("//evil.example", "/"), ("/\t/evil.example", "/"),
+    ("/\\evil.example", "/"), ("https://evil.example/", "/"), ("/x\r\nSet-Cookie: a=b", "/"), ("", "/"),
+    ("javascript:alert(1)", "/"), ("/" + "a" * 600, "/"), (None, "/"), ("/ok\x7f", "/"),
+])
+def test_next_only_goes_to_a_path_on_this_site(target: str | None, expected: str) -> None:
+    assert safe_next(target) == expected
+
+
+@pytest.mark.parametrize("query", ["next=/%09/evil.example", "next=%0d%0aLocation:%20http://evil",
+                                   "next=//evil.example/x", "next=/%5Cevil.example"])
+def test_login_never_redirects_off_the_site(table: Any, tmp_path: Path, csrf: Any, query: str) -> None:
+    browser = lan_app(table, tmp_path).test_client()
+    token = csrf(browser)
+    answer = browser.post(f"/login?{query}", data={"pin": PIN, "csrf_token": token},
+                          headers={**LOCAL, "Origin": ORIGIN})
+    assert answer.status_code == 302 and answer.headers["Location"] == "/"
 
 
 def test_lan_off_refuses_non_loopback_addresses() -> None:
@@ -145,6 +286,14 @@ def test_security_headers_forbid_foreign_scripts_and_framing(client: Any) -> Non
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
     assert page.headers["X-Frame-Options"] == "DENY"
     cookie = page.headers["Set-Cookie"]
-    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Secure" not in cookie
     html = page.get_data(as_text=True)
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+
+
+def test_https_sets_the_secure_flag_and_hsts(table: Any, tmp_path: Path, csrf: Any) -> None:
+    app = lan_app(table, tmp_path, https=True)
+    browser = app.test_client()
+    page = browser.get("/login", headers=LOCAL, base_url="https://localhost")
+    assert "Secure" in page.headers["Set-Cookie"]
+    assert page.headers["Strict-Transport-Security"].startswith("max-age=")

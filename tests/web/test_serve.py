@@ -29,7 +29,7 @@ def test_serve_notifies_systemd_and_pings_the_watchdog(tmp_path: Path) -> None:
         'game = "jurassik"\nseed = 3\n[[seats]]\nname = "Ana"\ncolour = "red"\n[[seats]]\nname = "Bo"\n'
         f'colour = "blue"\n[camera]\nsource = "synthetic"\nfps = 5\n'
         f'[store]\nstate_dir = "{tmp_path / "state"}"\n'
-        f"[web]\nport = {port}\n"
+        f"[web]\nlan = false\nport = {port}\n"
     )
     notify_path = tmp_path / "notify.sock"
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -73,7 +73,7 @@ def test_serve_notifies_systemd_and_pings_the_watchdog(tmp_path: Path) -> None:
 
 def test_serve_refuses_lan_without_a_pin(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
-    config.write_text('[web]\nlan = true\npin = "12"\n')
+    config.write_text('[web]\nlan = true\npin = "1234"\n')
     result = subprocess.run([sys.executable, "-m", "companion", "serve", "--config", str(config)],
                             capture_output=True, text=True, timeout=60,
                             env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
@@ -88,7 +88,7 @@ def test_write_config_gives_a_valid_annotated_file(tmp_path: Path) -> None:
     target = tmp_path / "config.toml"
     assert main(["serve", "--write-config", str(target)]) == 0
     text = target.read_text()
-    assert "[web]" in text and "lan = false" in text and "# state_dir" in text
+    assert "[web]" in text and "lan = true" in text and "# state_dir" in text
     config = load_config(target)
-    assert config.game == "jurassic-parts" and config.seed is None and not config.web.lan
+    assert config.game == "jurassic-parts" and config.seed is None and config.web.lan and not config.web.pin
     assert main(["serve", "--write-config", str(target)]) == 2  # never overwrites

@@ -112,6 +112,17 @@ def test_unit_file_has_the_required_hardening() -> None:
     assert "serve" in service["ExecStart"]
 
 
+def test_protect_clock_never_hides_the_gpio_chips_or_the_camera() -> None:
+    """ProtectClock=yes implies an rtc DeviceAllow entry, which makes the device policy an allow-list:
+    the unit must then list every device class the companion opens."""
+    lines = (ROOT / "systemd" / "dinotable.service").read_text().splitlines()
+    settings = [line.split("=", 1) for line in lines if "=" in line and not line.startswith("#")]
+    allowed = {value.split()[0] for key, value in settings if key == "DeviceAllow"}
+    if ("ProtectClock", "yes") in [(k, v) for k, v in settings] or allowed:
+        assert {"char-gpiochip", "char-video4linux", "char-media", "char-dma_heap"} <= allowed, allowed
+        assert ("DevicePolicy", "closed") in [(k, v) for k, v in settings]
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
 def test_systemd_analyze_verify(tmp_path: Path) -> None:
     """The unit parses cleanly (the ExecStart binary is swapped for one that exists on this machine)."""

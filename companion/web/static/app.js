@@ -1,7 +1,21 @@
 // Dino Table Companion: live updates and buttons. Plain script, no libraries, nothing from other sites.
 (function () {
   "use strict";
+  // The pairing link carries the PIN in its fragment (never sent to the server): fill it in and unlock.
+  if (document.body.dataset.page === "login") {
+    const match = /^#pin=(.+)$/.exec(location.hash);
+    if (match) {
+      history.replaceState(null, "", location.pathname + location.search);
+      document.getElementById("pin").value = decodeURIComponent(match[1]);
+      document.getElementById("login-form").submit();
+    }
+    return;
+  }
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
 
   function toast(text, bad) {
     const box = document.getElementById("toast");

@@ -1,0 +1,118 @@
+"""The production server: waitress streams live updates, slow or half-sent requests hold no request thread,
+idle connections are closed, and the optional TLS front serves HTTPS with its own certificate."""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import shutil
+import socket
+import ssl
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.web import WebConfig, create_app
+from companion.web import server as web_server
+
+PIN = "204718"
+
+
+@pytest.fixture
+def served(table: Any) -> Iterator[tuple[Any, Any]]:
+    config = WebConfig(port=0, channel_timeout=2.0)
+    running = web_server.start(create_app(table, config), config)
+    yield running, table
+    running.stop()
+
+
+def _read_until(sock: socket.socket, marker: bytes, limit: int = 1 << 16) -> bytes:
+    data = b""
+    while marker not in data and len(data) < limit:
+        try:
+            chunk = sock.recv(4096)
+        except ConnectionResetError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_live_updates_stream_through_the_server(served: tuple[Any, Any]) -> None:
+    running, table = served
+    with socket.create_connection(("127.0.0.1", running.port), timeout=30) as stream:
+        stream.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        head = _read_until(stream, b"retry: 2000")
+        assert b"200 OK" in head and b"text/event-stream" in head
+        table.bot_step()  # a move on the table
+        assert b'"type": "event"' in _read_until(stream, b'"type": "event"')
+
+
+def test_half_sent_requests_hold_no_request_thread(served: tuple[Any, Any]) -> None:
+    running, _ = served
+    threads_before = threading.active_count()
+    sockets = []
+    try:
+        for _ in range(200):
+            sock = socket.create_connection(("127.0.0.1", running.port), timeout=30)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")  # never finished
+            sockets.append(sock)
+        with urllib.request.urlopen(running.url + "scores", timeout=30) as answer:
+            assert answer.status == 200  # an ordinary request is still served
+        assert threading.active_count() <= threads_before + 2
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_idle_half_sent_connections_are_closed(served: tuple[Any, Any]) -> None:
+    running, _ = served
+    with socket.create_connection(("127.0.0.1", running.port), timeout=60) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n")
+        assert sock.recv(100) == b""  # closed by the server once idle past channel_timeout
+
+
+def test_a_huge_request_head_is_refused(served: tuple[Any, Any]) -> None:
+    running, _ = served
+    with socket.create_connection(("127.0.0.1", running.port), timeout=30) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n")
+        answer = _read_until(sock, b"\r\n\r\n")
+        assert answer.split(b" ", 2)[1] == b"431"
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the certificate")
+def test_https_serves_the_page_with_a_certificate_of_its_own(table: Any, tmp_path: Path) -> None:
+    config = WebConfig(host="127.0.0.1", port=0, lan=True, pin=PIN, https=True, state_dir=tmp_path)
+    app = create_app(table, config)
+    running = web_server.start(app, config)
+    try:
+        assert running.url.startswith("https://")
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        connection = http.client.HTTPSConnection("127.0.0.1", running.port, context=context, timeout=30)
+        connection.request("GET", "/login", headers={"Host": "localhost", "X-Forwarded-For": "1.2.3.4"})
+        answer = connection.getresponse()
+        body = answer.read()
+        assert answer.status == 200 and b"Enter the table" in body
+        assert "Secure" in answer.getheader("Set-Cookie", "")
+        connection.close()
+        with socket.create_connection(("127.0.0.1", running.port), timeout=30) as raw, \
+                context.wrap_socket(raw) as tls:
+            der = tls.getpeercert(binary_form=True)
+        assert der is not None
+        assert running.fingerprint.replace(":", "") == hashlib.sha256(der).hexdigest().upper()
+        plain = socket.create_connection(("127.0.0.1", running.port), timeout=30)
+        plain.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")  # no TLS: dropped, nothing served
+        assert b"HTTP/1.1 200" not in _read_until(plain, b"\r\n\r\n")
+        plain.close()
+        assert (tmp_path / "web-key.pem").stat().st_mode & 0o077 == 0
+        throttle = app.extensions["login_throttle"]
+        assert throttle.wait_s("1.2.3.4") == 0.0  # a client's own X-Forwarded-For is never believed
+    finally:
+        running.stop()
