@@ -20,10 +20,11 @@ import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)
 PY
 
 # System packages: libzbar0 for the pyzbar decoder backend, Debian's chromium for the browser test,
-# fonts for the rendered pictures. Only the test set-up needs them; the demo runs on zxing-cpp alone.
+# fonts for the rendered pictures, openssl (the HTTPS certificate), iproute2 and util-linux (the LAN attack
+# test in a network namespace of its own). Only the test set-up needs them; the demo runs on zxing-cpp alone.
 if [ "$want_dev" = 1 ]; then
   missing=()
-  for pkg in libzbar0 chromium fonts-dejavu-core; do
+  for pkg in libzbar0 chromium fonts-dejavu-core openssl iproute2 util-linux; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then

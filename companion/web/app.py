@@ -61,8 +61,8 @@ class WebConfig:
     max_streams: int = 16
     login_attempts: int = 5
     login_budget: int = 30
-    connection_limit: int = 100
-    channel_timeout: float = 60.0
+    connection_limit: int = 256
+    channel_timeout: float = 30.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.port, int) or not 0 <= self.port <= 65535:

@@ -15,12 +15,46 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
-from waitress.server import create_server
+from waitress.adjustments import Adjustments
+from waitress.server import TcpWSGIServer
+from waitress.task import ThreadedTaskDispatcher
 
 from companion.web.app import WebConfig, is_loopback
 
 #: a request head larger than this is refused before the app sees it
 MAX_HEADER_BYTES = 16 * 1024
+#: open connections one client address may hold (a phone needs a handful; a flood is cut off here)
+PER_ADDRESS = 24
+
+
+class TableServer(TcpWSGIServer):  # type: ignore[misc]
+    """waitress's TCP server with a cap on the connections of one address: connections that never finish
+    a request hold no thread, but they would still hold the server's connection slots. Behind the TLS
+    front every connection comes from loopback, and the front caps addresses itself (``per_address``
+    None)."""
+
+    per_address: int | None = PER_ADDRESS
+
+    def handle_accept(self) -> None:
+        try:
+            accepted = self.accept()
+        except OSError:
+            return
+        if accepted is None:
+            return
+        conn, address = accepted
+        host = address[0] if isinstance(address, tuple) else address
+        held = sum(1 for channel in list(self.active_channels.values())
+                   if isinstance(channel.addr, tuple) and channel.addr[0] == host)
+        if self.per_address is not None and held >= self.per_address:
+            conn.close()
+            return
+        try:
+            self.set_socket_options(conn)
+        except OSError:
+            conn.close()
+            return
+        self.channel_class(self, conn, self.fix_addr(address), self.adj, map=self._map)
 
 
 @dataclass
@@ -79,7 +113,13 @@ def make(app: Flask, config: WebConfig, host: str | None = None, port: int | Non
     if behind_proxy:
         options.update(trusted_proxy="127.0.0.1", trusted_proxy_count=1,
                        trusted_proxy_headers={"x-forwarded-for", "x-forwarded-proto"})
-    return create_server(app, **options)
+    adjustments = Adjustments(**options)
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adjustments.threads)
+    server = TableServer(app, map={}, dispatcher=dispatcher, adj=adjustments)
+    if behind_proxy:
+        server.per_address = None
+    return server
 
 
 def start(app: Flask, config: WebConfig) -> Any:

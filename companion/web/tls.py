@@ -118,11 +118,15 @@ class TlsFront:
     """Accepts TLS connections on ``listener`` and forwards each request to ``backend_port``."""
 
     def __init__(self, context: ssl.SSLContext, listener: socket.socket, backend_port: int,
-                 max_connections: int = 64, handshake_s: float = 10.0, idle_s: float = 60.0) -> None:
+                 max_connections: int = 64, handshake_s: float = 10.0, idle_s: float = 60.0,
+                 per_address: int = 24) -> None:
         self.context = context
         self.listener = listener
         self.backend_port = backend_port
         self.slots = threading.BoundedSemaphore(max_connections)
+        self.per_address = per_address
+        self._held: dict[str, int] = {}
+        self._held_lock = threading.Lock()
         self.handshake_s = handshake_s
         self.idle_s = idle_s
         self.closed = threading.Event()
@@ -133,11 +137,26 @@ class TlsFront:
                 conn, address = self.listener.accept()
             except OSError:
                 return  # the listener was closed
-            if not self.slots.acquire(blocking=False):
+            client = str(address[0])
+            with self._held_lock:
+                crowded = self._held.get(client, 0) >= self.per_address
+                if not crowded:
+                    self._held[client] = self._held.get(client, 0) + 1
+            if crowded or not self.slots.acquire(blocking=False):
+                if not crowded:
+                    self._release_address(client)
                 conn.close()  # full: refuse at once rather than queue
                 continue
-            threading.Thread(target=self._serve_one, args=(conn, address[0]), daemon=True,
+            threading.Thread(target=self._serve_one, args=(conn, client), daemon=True,
                              name="tls-connection").start()
+
+    def _release_address(self, client: str) -> None:
+        with self._held_lock:
+            left = self._held.get(client, 1) - 1
+            if left > 0:
+                self._held[client] = left
+            else:
+                self._held.pop(client, None)
 
     def _serve_one(self, conn: socket.socket, client: str) -> None:
         try:
@@ -158,6 +177,7 @@ class TlsFront:
             with contextlib.suppress(OSError):
                 conn.close()
             self.slots.release()
+            self._release_address(client)
 
     def close(self) -> None:
         self.closed.set()
@@ -199,7 +219,7 @@ def start(app: Flask, config: WebConfig) -> TlsServer:
     backend_thread.start()
     backend = web_server.RunningServer(backend_server, backend_thread, scheme="https")
     listener = socket.create_server((config.host, config.port), backlog=64, reuse_port=False)
-    front = TlsFront(context, listener, backend.port, max_connections=config.connection_limit,
+    front = TlsFront(context, listener, backend.port, max_connections=min(96, config.connection_limit),
                      idle_s=config.channel_timeout)
     front_thread = threading.Thread(target=front.serve, name="tls-front", daemon=True)
     front_thread.start()

@@ -3,6 +3,7 @@ idle connections are closed, and the optional TLS front serves HTTPS with its ow
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import shutil
@@ -49,8 +50,13 @@ def test_live_updates_stream_through_the_server(served: tuple[Any, Any]) -> None
         stream.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
         head = _read_until(stream, b"retry: 2000")
         assert b"200 OK" in head and b"text/event-stream" in head
-        table.bot_step()  # a move on the table
-        assert b'"type": "event"' in _read_until(stream, b'"type": "event"')
+        seen = b""
+        for _ in range(10):  # the stream subscribes once it is running: move until a move comes through
+            table.bot_step()
+            seen = _read_until(stream, b"\n\n")
+            if b'"type": "event"' in seen:
+                break
+        assert b'"type": "event"' in seen
 
 
 def test_half_sent_requests_hold_no_request_thread(served: tuple[Any, Any]) -> None:
@@ -58,9 +64,11 @@ def test_half_sent_requests_hold_no_request_thread(served: tuple[Any, Any]) -> N
     threads_before = threading.active_count()
     sockets = []
     try:
-        for _ in range(200):
-            sock = socket.create_connection(("127.0.0.1", running.port), timeout=30)
-            sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")  # never finished
+        for n in range(200):  # from ten other loopback addresses: the cap per address is 24
+            sock = socket.create_connection(("127.0.0.1", running.port), timeout=30,
+                                            source_address=(f"127.0.0.{2 + n % 10}", 0))
+            with contextlib.suppress(OSError):
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")  # never finished
             sockets.append(sock)
         with urllib.request.urlopen(running.url + "scores", timeout=30) as answer:
             assert answer.status == 200  # an ordinary request is still served
@@ -68,6 +76,27 @@ def test_half_sent_requests_hold_no_request_thread(served: tuple[Any, Any]) -> N
     finally:
         for sock in sockets:
             sock.close()
+
+
+def test_one_address_cannot_take_every_connection(table: Any) -> None:
+    config = WebConfig(port=0, channel_timeout=120.0)
+    running = web_server.start(create_app(table, config), config)
+    held = [socket.create_connection(("127.0.0.1", running.port), timeout=30, source_address=("127.0.0.9", 0))
+            for _ in range(web_server.PER_ADDRESS)]
+    try:
+        beyond = socket.create_connection(("127.0.0.1", running.port), timeout=30,
+                                          source_address=("127.0.0.9", 0))
+        try:
+            assert beyond.recv(1) == b""  # closed as soon as it is accepted
+        except ConnectionResetError:
+            pass
+        beyond.close()
+        with urllib.request.urlopen(running.url + "scores", timeout=30) as answer:
+            assert answer.status == 200  # another address is served
+    finally:
+        for sock in held:
+            sock.close()
+        running.stop()
 
 
 def test_idle_half_sent_connections_are_closed(served: tuple[Any, Any]) -> None:
