@@ -211,7 +211,7 @@ class PrintedSet:
         return [back for front, back in self.back_of.items() if kind is None or entries[front].kind == kind]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: a printed set is cached per inventory
 class TagInventory:
     """What a game's components carry, as its kit derives it from the engine's component data.
 

@@ -27,10 +27,15 @@ class TableModel:
 
     ``scene_for(state)`` gives the expected scene; ``is_back(component_id)`` tells face-down ids;
     ``tolerance`` is how far (mm) a piece may lie from where it is expected; ``seat_of_colour`` maps seat
-    colours to player names (moves out of turn are named by the colour of the zone or peg that changed).
+    colours to player names (moves out of turn are named by the colour of the zone or peg that changed);
+    ``search_budget`` and ``max_change`` bound the work one observation may cost.
     """
 
     tolerance: float = 12.0
+    #: at most this many positions are drawn and compared for one observation (the bound of the search)
+    search_budget: int = 48
+    #: a change of more differences than this is not searched: too much moved at once
+    max_change: int = 24
 
     def __init__(
         self,
@@ -55,7 +60,7 @@ class TableModel:
         return scene
 
     def expected(self, state: State, key: str | None = None) -> Picture:
-        key = key or state_key(state)
+        key = key or search_key(state)
         picture = self._cache.get(key)
         if picture is None:
             picture = picture_from_scene(
@@ -141,7 +146,8 @@ class LaidOutModel(TableModel):
         super().__init__(self.scene, is_back, players_by_colour, tolerance)
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
-        """The layout's scene of ``state`` with printed ids from ``ids``."""
+        """The layout's scene of ``state`` with printed ids from ``ids`` (``sketch=True``: only what
+        inference compares, see :class:`companion.kits.tabletop.Sketch`)."""
         raise NotImplementedError
 
     def scene(self, state: State, **extra: Any) -> Scene:
@@ -151,7 +157,7 @@ class LaidOutModel(TableModel):
         return scene
 
     def hypothesis_scene(self, state: State) -> Scene:
-        scene = self.draw(state, copy.deepcopy(self.display_ids))
+        scene = self.draw(state, copy.deepcopy(self.display_ids), sketch=True)
         if scene.zones and not self.zones:
             self.zones = list(scene.zones)
         return scene
@@ -159,6 +165,12 @@ class LaidOutModel(TableModel):
 
 def state_key(state: State) -> str:
     return json.dumps(state.to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def search_key(state: State) -> str:
+    """A cheap identity of a state for the search's caches (repr of its dict: about 4x faster than the
+    sorted JSON of :func:`state_key`; two equal states built in another key order merely miss the cache)."""
+    return repr(state.to_dict())
 
 
 def state_seed(state: State, salt: int = 0) -> int:

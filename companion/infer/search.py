@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.infer.model import TableModel, state_key
+from companion.infer.model import TableModel, search_key
 from companion.infer.picture import Difference, Picture, compare
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Rule, State
 from vision.observation import Observation
@@ -99,25 +99,38 @@ def infer(
     model: TableModel,
     max_depth: int = 4,
     beam: int = 12,
-    budget: int = 3000,
+    budget: int | None = None,
     max_stalls: int = 2,
 ) -> Inference:
     """Explain ``observation`` from ``state``: see the module docstring.
 
-    The game's model first narrows the search to the actions where the table changed; when that finds
-    nothing, every legal action is tried (shallower) before the change is objected to: a chisel whose
-    split sends it straight back, say, leaves no trace at its own gap.
+    The game's model narrows the search to the few actions the difference points at (the cells, gaps,
+    fields and pieces that changed); when that finds nothing, the legal actions are tried (shallower)
+    before the change is objected to: a chisel whose split sends it straight back, say, leaves no trace at
+    its own gap. The work is bounded: at most ``budget`` positions are drawn and compared
+    (``model.search_budget`` by default), and a change of more than ``model.max_change`` differences is not
+    searched at all; past either bound the answer is an objection saying that too much changed at once.
     """
+    budget = model.search_budget if budget is None else budget
     expected_now = model.expected(state)
     seen = model.seen(observation)
     differences = compare(expected_now, seen, model.tolerance)
     if not differences:
         return Inference("unchanged")
+    if len(differences) > model.max_change:
+        return objection(state, model, differences, too_much=True)
     unsure = low_confidence(observation)
-    result = _search(state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls)
-    if result is None:
-        result = _search(state, seen, differences, model, unsure, False, 2, beam, budget, max_stalls)
-    return result if result is not None else objection(state, model, differences)
+    result, spent = _search(
+        state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls
+    )
+    if result is None and spent < budget:
+        result, more = _search(
+            state, seen, differences, model, unsure, False, 2, beam, budget - spent, max_stalls
+        )
+        spent += more
+    if result is not None:
+        return result
+    return objection(state, model, differences, spent, too_much=spent >= budget)
 
 
 def _search(
@@ -131,12 +144,13 @@ def _search(
     beam: int,
     budget: int,
     max_stalls: int,
-) -> Inference | None:
-
+) -> tuple[Inference | None, int]:
+    """The first depth at which positions match what is seen (an apply or a question), and the number of
+    positions drawn; None when none matched within ``budget``."""
     # breadth-first by depth; a step must not move the picture further from what is seen, and at most
     # ``max_stalls`` steps may leave the distance unchanged (a take shown face down, then its reveal)
     frontier: list[tuple[int, int, State, list[Action]]] = [(len(differences), 0, state, [])]
-    visited = {state_key(state)}
+    visited = {search_key(state)}
     explored = 0
     for _depth in range(max_depth):
         children: list[tuple[int, int, State, list[Action]]] = []
@@ -156,7 +170,7 @@ def _search(
                 except IllegalAction:
                     continue
                 explored += 1
-                key = state_key(child)
+                key = search_key(child)
                 if key in visited:
                     continue
                 visited.add(key)
@@ -175,7 +189,7 @@ def _search(
             found = list(solutions.values())
             actor = _path_actor(state, found[0][1])
             if len(found) == 1 and not unsure:
-                return Inference(
+                return explored_as(Inference(
                     "apply",
                     actions=found[0][1],
                     states=[found[0][0]],
@@ -183,14 +197,14 @@ def _search(
                     actor=actor,
                     explored=explored,
                     text=", ".join(describe_action(a) for a in found[0][1]),
-                )
+                ))
             options = [path for _, path in found]
             text = (
                 "Low-confidence reading: is this the move?"
                 if len(found) == 1
                 else f"{len(found)} moves explain the table: which one?"
             )
-            return Inference(
+            return explored_as(Inference(
                 "question",
                 options=options,
                 states=[s for s, _ in found],
@@ -201,12 +215,16 @@ def _search(
                 explored=explored,
                 expected=_summary(differences, "expected"),
                 seen=_summary(differences, "seen"),
-            )
+            ))
         children.sort(key=lambda item: (item[0], item[1]))
         frontier = children[:beam]
         if not frontier or explored >= budget:
             break
-    return None
+    return None, explored
+
+
+def explored_as(inference: Inference) -> tuple[Inference, int]:
+    return inference, inference.explored
 
 
 def _path_actor(state: State, path: Sequence[Action]) -> str | None:
@@ -218,8 +236,10 @@ def _summary(differences: Sequence[Difference], side: str) -> str:
     return "; ".join(d.describe() for d in differences[:6]) + (" ..." if len(differences) > 6 else "")
 
 
-def objection(state: State, model: TableModel, differences: list[Difference], explored: int = 0) -> Inference:
-    """No legal move explains the table: say what was expected, what is seen, who moved, and which rule."""
+def objection(state: State, model: TableModel, differences: list[Difference], explored: int = 0,
+              too_much: bool = False) -> Inference:
+    """No legal move explains the table: say what was expected, what is seen, who moved, and which rule.
+    ``too_much``: the change was larger than the search may look into."""
     actor = model.actor(state, differences)
     current = state.current_player()
     rule: Rule | None = None
@@ -243,6 +263,9 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
             rule = TURN_RULE
     elif detail:
         text = f"Illegal move: {detail}"
+    elif too_much:
+        text = ("Too much changed at once to tell which moves were made: put the table back as it was, "
+                "or make one move at a time")
     else:
         text = "The table changed in a way no legal move explains"
     if rule is None:

@@ -59,8 +59,11 @@ class Kit(abc.ABC):
 
     def is_back(self, component_id: str) -> bool:
         """Whether a tag id of the default printed set is an opaque (face-down) back."""
-        entry = self.manifest().entry(component_id)
-        return entry is not None and entry.face == "back"
+        backs = self.__dict__.get("_backs")
+        if backs is None:  # asked for every tag of every scene inference draws: kept once per kit
+            backs = frozenset(e.component_id for e in self.manifest().entries.values() if e.face == "back")
+            self.__dict__["_backs"] = backs
+        return component_id in backs
 
     # -- the table ------------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from vision.scene import RGB, Point, Scene, Shape, Zone
 from vision.scene import SEAT_COLOURS as SEAT_COLOURS  # re-exported: the layouts' seat colours
@@ -81,9 +82,30 @@ SHADOW_RGB: RGB = (26, 36, 30)
 SHADOW_OFFSET: Point = (1.4, 1.9)
 
 
+class Sketch(list[Shape]):
+    """The shapes of a scene drawn only to be compared (what inference expects): they are dropped. Tags,
+    pegs and zones are what inference compares; the shapes are for the renderer and cost most of a scene."""
+
+    def append(self, shape: Shape) -> None:
+        return None
+
+    def __iadd__(self, shapes: Any) -> Sketch:  # type: ignore[misc,override]  # keeps nothing
+        return self
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        return None
+
+
+def is_sketch(scene: Scene) -> bool:
+    """Whether ``scene`` keeps no shapes (see :class:`Sketch`): drawing code may skip computing them."""
+    return isinstance(scene.shapes, Sketch)
+
+
 def add_shadows(scene: Scene, start: int) -> None:
     """Give every tagged piece drawn from ``scene.shapes[start]`` on (shapes labelled with a tag id of the
     scene) a shadow, drawn before all of them so that no shadow falls on a neighbouring piece."""
+    if is_sketch(scene):
+        return
     ids = {tag.payload.rsplit(":", 1)[-1] for tag in scene.tags}
     dx, dy = SHADOW_OFFSET
     shadows = [
@@ -185,12 +207,15 @@ class SeatedLayout:
     def seat_places(self) -> tuple[Seat, ...]:
         return seats_around(self.seats, self.colours, self.width, self.height, self.seat_strip)
 
-    def empty_table(self, players: Sequence[str], felt: RGB) -> Scene:
-        """The bare table for ``players``: felt and the corner markers (a layout is made for a seat count)."""
+    def empty_table(self, players: Sequence[str], felt: RGB, sketch: bool = False) -> Scene:
+        """The bare table for ``players``: felt and the corner markers (a layout is made for a seat count).
+        ``sketch``: a scene for comparing only, whose shapes are dropped (:class:`Sketch`)."""
         if self.seats != len(players):
             raise ValueError(f"layout has {self.seats} seats, the game {len(players)} players")
         scene = Scene.with_corner_markers(self.width, self.height)
         scene.background = felt
+        if sketch:
+            scene.shapes = Sketch()
         return scene
 
 

@@ -97,6 +97,10 @@ class Board:
     def extent(self) -> tuple[float, float, float, float]:
         """Bounding box (min x, min y, max x, max y) of all field centres, in pitches; the corner tags
         BOARD-NW/NE/SE/SW sit outside it."""
+        return self._extent
+
+    @cached_property
+    def _extent(self) -> tuple[float, float, float, float]:
         points = [self.centre(fid) for fid in self.fields]
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         return (min(xs), min(ys), max(xs), max(ys))

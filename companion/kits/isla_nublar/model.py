@@ -37,7 +37,7 @@ class IslaNublarModel(LaidOutModel):
         self._centres: dict[str, Any] = {}
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
-        scene: Scene = self.tables.scene_for(state, self.layout)
+        scene: Scene = self.tables.scene_for(state, self.layout, extra.get("sketch", False))
         return scene
 
     def _centre(self, state: State, field_id: str) -> Any:
@@ -78,7 +78,8 @@ class IslaNublarModel(LaidOutModel):
                 continue
             centres = [c for c in (self._centre(state, f) for f in fields) if c is not None]
             # actions with no place on the board (cards, purchases, stocking up) change nothing the camera
-            # can tell apart: they come by the buttons or the web page and are not guessed
-            if any(math.dist(c, p) <= reach for c in centres for p in points):
+            # can tell apart: they come by the buttons or the web page and are not guessed; an action with
+            # two places (a box moved from one field to another) changed the table at both
+            if centres and all(any(math.dist(c, p) <= reach for p in points) for c in centres):
                 chosen.append(action)
         return chosen

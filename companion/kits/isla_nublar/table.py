@@ -93,7 +93,17 @@ class IslaNublarLayout(SeatedLayout):
         return (x / self.pitch + cx, y / self.pitch + cy)
 
     def field_center(self, board: Any, field_id: str) -> Point:
-        return self.board_to_mm(board, board.centre(field_id))
+        return self.field_centres(board)[field_id]
+
+    def field_centres(self, board: Any) -> dict[str, Point]:
+        """Every field's centre in table mm (kept per board: every scene asks for them)."""
+        kept = self.__dict__.setdefault("_centres", {})
+        entry = kept.get(id(board))
+        if entry is None or entry[0] is not board:
+            entry = (board, {f: self.board_to_mm(board, board.centre(f)) for f in board.fields})
+            kept[id(board)] = entry
+        centres: dict[str, Point] = entry[1]
+        return centres
 
     def field_at(self, board: Any, point: Point) -> str | None:
         """The field under a table point (within half a pitch of its centre), or None."""
@@ -311,16 +321,17 @@ def _stack_peg(center: Point, colour: str, height: int, radius: float, label: st
     return Peg(center, colour, SEAT_RGB[colour], radius, height, label)
 
 
-def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
-    """The table of an :class:`engines.isla_nublar.IslaNublarState` as the camera would see it."""
+def scene_for(state: Any, layout: IslaNublarLayout | None = None, sketch: bool = False) -> Scene:
+    """The table of an :class:`engines.isla_nublar.IslaNublarState` as the camera would see it
+    (``sketch``: tags, pegs and zones only, for inference)."""
     board = state.board
     players: Sequence[str] = state.players
     layout = layout or IslaNublarLayout(seats=len(players))
     colour_of = dict(zip(players, layout.colours))
-    scene = layout.empty_table(players, FELT)
+    scene = layout.empty_table(players, FELT, sketch)
     scene.zones = layout.zones(board)
     scene.shapes.append(Shape(layout.board_polygon(board), SEA, shade(SEA, 0.6), "island board"))
-    for field_id, field in board.fields.items():
+    for field_id, field in {} if sketch else board.fields.items():
         fill = LANDSCAPE_RGB.get(field.landscape, LANDSCAPE_RGB[None])
         fill = shade(fill, 1.0 + 0.05 * (field.area - 2))
         scene.shapes.append(Shape(layout.field_hexagon(board, field_id), fill, shade(fill, 0.7), field_id))
@@ -366,16 +377,15 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None) -> Scene:
         scene.pegs += [peg for peg in pegs if not layout.hidden_by_figure(peg.center, peg.radius, places)]
 
     for figure, center in places.items():
-        scene.shapes.append(
-            Shape(
-                circle_polygon(center, layout.figure_radius, 36),
-                FIGURE_RGB,
-                shade(FIGURE_RGB, 0.6),
-                figure,
+        if not sketch:
+            scene.shapes.append(
+                Shape(circle_polygon(center, layout.figure_radius, 36), FIGURE_RGB, shade(FIGURE_RGB, 0.6),
+                      figure)
             )
-        )
         scene.tags.append(Tag(f"DT1:{CODE}:{figure}", center, layout.board_angle % 360.0, layout.tag_size))
 
+    if sketch:
+        return scene
     for seat, player in zip(layout.seat_places, players):
         colour = seat.colour
         x0, y0, x1, y1 = seat.rect

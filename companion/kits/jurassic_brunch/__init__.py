@@ -40,10 +40,9 @@ class JurassicBrunchKit(Kit):
         )
 
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
-        def scene(state: State) -> Scene:
-            return table.scene_for(state, layout)
+        from companion.kits.jurassic_brunch.model import BrunchModel
 
-        return TableModel(scene, self.is_back, players_by_colour)
+        return BrunchModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         return pasture_svg(view, snapshot, snapshot.get("players") or [])

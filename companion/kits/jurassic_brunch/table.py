@@ -28,9 +28,11 @@ from companion.kits.tabletop import (
     TABLE_WIDTH,
     Rect,
     Seat,
+    Sketch,
     StableIds,
     add_shadows,
     circle_polygon,
+    is_sketch,
     keep_places,
     rect_polygon,
     shade,
@@ -207,18 +209,20 @@ def _piece(
     """A token: a square card of ``piece_side`` (more for a larger code) with its tag."""
     payload = f"DT1:{CODE}:{tag_id}"
     size = _tag_side(layout, payload)
-    side = max(layout.piece_side, size * 25.0 / 21.0 + 4.0)
-    scene.shapes.append(Shape(square(center, side, angle), fill, shade(fill, 0.55), label=tag_id))
     scene.tags.append(Tag(payload, center, angle % 360.0, size))
+    if not is_sketch(scene):
+        side = max(layout.piece_side, size * 25.0 / 21.0 + 4.0)
+        scene.shapes.append(Shape(square(center, side, angle), fill, shade(fill, 0.55), label=tag_id))
 
 
 def _figure(
     scene: Scene, layout: BrunchLayout, center: Point, tag_id: str, fill: RGB, angle: float = 0.0
 ) -> None:
     """A figure seen from above: a round base in its colour, wider than a token, its tag on its back."""
-    radius = layout.pitch / 2.0 - 2.0
-    scene.shapes.append(Shape(circle_polygon(center, radius, 36), fill, shade(fill, 0.55), label=tag_id))
     scene.tags.append(Tag(f"DT1:{CODE}:{tag_id}", center, angle % 360.0, layout.tag_size))
+    if not is_sketch(scene):
+        radius = layout.pitch / 2.0 - 2.0
+        scene.shapes.append(Shape(circle_polygon(center, radius, 36), fill, shade(fill, 0.55), label=tag_id))
 
 
 def _egg(center: Point, colour: str) -> tuple[Point, ...]:
@@ -229,17 +233,21 @@ def _egg(center: Point, colour: str) -> tuple[Point, ...]:
 
 
 def scene_for(
-    state: Any, layout: BrunchLayout | None = None, *, ids: BrunchIds | None = None, boards_only: bool = False
+    state: Any, layout: BrunchLayout | None = None, *, ids: BrunchIds | None = None,
+    boards_only: bool = False, sketch: bool = False,
 ) -> Scene:
     """The table of a :class:`engines.jurassic_brunch.BrunchState` as the camera would see it.
 
     ``boards_only``: the moment during setup when the boards lie placed and nothing is on them yet, the
-    only time every board tag is in sight (a token or figure on a board's centre cell covers its tag)."""
+    only time every board tag is in sight (a token or figure on a board's centre cell covers its tag).
+    ``sketch``: tags, zones and pegs only, for inference."""
     area = state.area
     layout = layout or BrunchLayout.for_area(area)
     ids = ids or BrunchIds()
     scene = Scene.with_corner_markers(layout.width, layout.height)
     scene.background = FELT
+    if sketch:
+        scene.shapes = Sketch()
     scene.zones = layout.zones(area)
     scene.shapes.append(Shape(rect_polygon(layout.box), BOX_RGB, shade(BOX_RGB, 0.6), "box"))
     scene.shapes.append(Shape(rect_polygon(layout.raptor_rest), shade(FELT, 1.2), (220, 220, 210), "raptor"))
@@ -263,14 +271,14 @@ def _draw_boards(
     """The pasture boards, their cells and eggs, and each board's centre tag while nothing covers it."""
     area = state.area
     half = layout.pitch / 2.0
-    for board in area.boards:
+    for board in [] if is_sketch(scene) else area.boards:
         cx, cy = layout.cell_center(board.centre)
         outline = rect_polygon((cx - 3 * half, cy - 3 * half, cx + 3 * half, cy + 3 * half))
         scene.shapes.append(Shape(outline, PASTURE, BOARD_EDGE, label=board.board_id))
         for cell in board.cells():
             tile = square(layout.cell_center(cell), layout.pitch - 3.0)
             scene.shapes.append(Shape(tile, shade(PASTURE, 1.06), shade(PASTURE, 0.85)))
-    for colour in COLOURS:
+    for colour in [] if is_sketch(scene) else COLOURS:
         for cell in area.egg_cells[colour]:
             x, y = layout.cell_center(cell)
             egg = _egg((x + 19.0, y - 17.0), colour)
@@ -310,7 +318,7 @@ def _draw_figures(scene: Scene, layout: BrunchLayout, state: Any, ids: BrunchIds
             fill = shade(SEAT_RGB[colour], 0.6) if asleep else SEAT_RGB[colour]
             x, y = layout.cell_center(cell)
             _figure(scene, layout, (x, y), name, fill)
-            if asleep:
+            if asleep and not is_sketch(scene):
                 bar = rect_polygon((x - 18.0, y + 22.0, x + 18.0, y + 25.0))
                 scene.shapes.append(Shape(bar, (245, 245, 245)))
     pending = state.pending

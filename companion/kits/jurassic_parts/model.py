@@ -49,7 +49,7 @@ class JurassicPartsModel(LaidOutModel):
 
     # -- scenes ---------------------------------------------------------------------------------------
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
-        scene: Scene = self.tables.scene_for(state, self.layout, ids=ids)
+        scene: Scene = self.tables.scene_for(state, self.layout, ids=ids, sketch=extra.get("sketch", False))
         return scene
 
     def fossil(self, component_id: str) -> str | None:

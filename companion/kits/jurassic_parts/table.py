@@ -34,6 +34,7 @@ from companion.kits.tabletop import (
     SeatedLayout,
     StableIds,
     add_shadows,
+    is_sketch,
     keep_places,
     offset,
     piece_shapes,
@@ -173,6 +174,9 @@ class JurassicPartsLayout(SeatedLayout):
     def field_leader_slots(self) -> list[Point]:
         """Places for the Field Leader's tiles: a honeycomb over the area, keeping every tile whose hexagon
         lies wholly inside it (the band north of the slab first, then the pockets), filled row by row."""
+        kept = self.__dict__.get("_leader_slots")
+        if kept is not None:  # a frozen layout: computed once, asked for by every scene
+            return list(kept)
         area = Zone("field-leader", self.field_leader_polygon())
         x0, y0, x1, y1 = self.field_leader
         across = self.pitch
@@ -190,6 +194,7 @@ class JurassicPartsLayout(SeatedLayout):
                 x += across
             y += down
             row += 1
+        self.__dict__["_leader_slots"] = tuple(slots)
         return slots
 
     def zones(self) -> list[Zone]:
@@ -470,6 +475,9 @@ def _draw_tile(
     fossil: str | None,
     rocky: Sequence[bool],
 ) -> None:
+    scene.tags.append(Tag(f"DT1:{CODE}:{tag_id}", center, angle % 360.0, layout.tag_size))
+    if is_sketch(scene):
+        return
     fill = FRONT_RGB if face_up else BACK_RGB
     radius = layout.hex_radius
     scene.shapes.append(Shape(layout.hexagon(center, radius), fill, shade(fill, 0.55), label=tag_id))
@@ -482,7 +490,6 @@ def _draw_tile(
         scene.shapes.append(
             Shape(_glyph(glyph_at, 4.2, angle, fossil_family(fossil)), colour, shade(colour, 0.6))
         )
-    scene.tags.append(Tag(f"DT1:{CODE}:{tag_id}", center, angle % 360.0, layout.tag_size))
 
 
 def _edge_band(center: Point, radius: float, k: int, depth: float) -> tuple[Point, ...]:
@@ -511,14 +518,16 @@ def _peg(center: Point, colour: str, radius: float, label: str) -> Peg:
 
 
 def scene_for(
-    state: Any, layout: JurassicPartsLayout | None = None, *, ids: JurassicPartsIds | None = None
+    state: Any, layout: JurassicPartsLayout | None = None, *, ids: JurassicPartsIds | None = None,
+    sketch: bool = False,
 ) -> Scene:
-    """The table of a :class:`engines.jurassic_parts.state.JurassicPartsState` as the camera would see it."""
+    """The table of a :class:`engines.jurassic_parts.state.JurassicPartsState` as the camera would see it
+    (``sketch``: tags, pegs and zones only, for inference)."""
     comps = components
     players: Sequence[str] = state.players
     layout = layout or JurassicPartsLayout(seats=len(players))
     ids = ids or JurassicPartsIds()
-    scene = layout.empty_table(players, FELT)
+    scene = layout.empty_table(players, FELT, sketch)
     scene.zones = layout.zones()
     scene.shapes.append(
         Shape(layout.field_leader_polygon(), LEADER_RGB, shade(LEADER_RGB, 0.8), "field leader")
@@ -579,6 +588,8 @@ def scene_for(
                 comp.fossil,
                 table_rocks(comp.rocks, round(angle / 60.0) % 6),
             )
+        if sketch:
+            continue
         for row, (count, label) in enumerate(((state.sharp[p], "sharp"), (state.dull[p], "dull"))):
             for place in layout.seat_chisel_slots(seat, row)[:count]:
                 scene.shapes += piece_shapes(place, layout.chisel_radius, seat.rgb, f"{label} chisel")
@@ -590,7 +601,7 @@ def scene_for(
         comp = comps.COMPONENT_BY_ID[tile]
         _draw_tile(scene, layout, place, 0.0, tile, True, comp.fossil, comp.rocks)
     sx0, sy0, _, _ = layout.supply
-    for i in range(int(state.supply)):
+    for i in range(0 if sketch else int(state.supply)):
         place = (sx0 + 12.0 + (i % 10) * 12.0, sy0 + 14.0 + (i // 10) * 12.0)
         scene.shapes.append(Shape(layout.hexagon(place, 5.0), AMBER_RGB, shade(AMBER_RGB, 0.7), "amber"))
     add_shadows(scene, pieces_from)

@@ -28,6 +28,9 @@ from vision.detect import GeometryHints
 from vision.observation import Observation
 from vision.scene import Scene
 
+#: the action fields that name a dinosaur tile
+TILE_FIELDS = ("tile", "give", "take")
+
 
 def action_kind(component_id: str) -> str | None:
     prefix = component_id.split("-", 1)[0]
@@ -96,11 +99,18 @@ class JurassikModel(LaidOutModel):
                     cell = self.layout.cell_at(place.at, rows, cols)
                     if cell is not None:
                         changed.add(cell)
+        moved = {d.item.removesuffix("L") for d in differences if d.what == "front"}
         chosen = []
         for action in actions:
             row, col = getattr(action, "row", None), getattr(action, "col", None)
-            if row is None or col is None or (row, col) in changed:
-                chosen.append(action)
+            if row is not None and col is not None and (row, col) not in changed:
+                continue
+            # a steal, exchange, discard or return names the tiles that move: each must be among those seen
+            # moving (an exchange of any two loose tiles is hundreds of actions)
+            tiles = [getattr(action, f) for f in TILE_FIELDS if isinstance(getattr(action, f, None), str)]
+            if tiles and not all(tile in moved for tile in tiles):
+                continue
+            chosen.append(action)
         return chosen
 
     def display_scene(self, before: State, action: Action, after: State) -> Scene:
