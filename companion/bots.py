@@ -89,7 +89,8 @@ class BotDriver:
     makes the same moves as an uninterrupted one.
 
     ``pump()`` delivers one frame to the loop (synchronous mode); without it the loop's own thread reads
-    the camera and the driver waits.
+    the camera and the driver waits. While the store cannot save (a full disk) the bots wait with the
+    table: the loop keeps the move and saves it once it can.
     """
 
     def __init__(
@@ -120,8 +121,19 @@ class BotDriver:
     def show_state(self, state: State) -> None:
         self.show(self.loop.model.scene(state))
 
+    def _wait_for_storage(self) -> bool:
+        """One frame's wait while a move waits to be saved (True), else False."""
+        if self.loop.keeper.unsaved is None:
+            return False
+        if self.pump is not None:
+            self.pump()
+        time.sleep(self.frame_wait)
+        return True
+
     def step(self) -> bool:
         """One bot action; False once the game is over."""
+        if self._wait_for_storage():
+            return True
         state = self.loop.current_state()
         if state.is_terminal():
             return False
@@ -130,6 +142,8 @@ class BotDriver:
         model = self.loop.model
         if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):
             result = self.loop.submit(action.to_dict(), source="bot")
+            if result.get("storage"):
+                return True  # kept to be saved, or refused until the store writes again: wait and see
             if not result.get("ok"):
                 raise BotStuck(f"the loop refused the bot's {describe_action(action)}: {result.get('error')}")
             self.submitted += 1
@@ -137,12 +151,15 @@ class BotDriver:
         self.physical += 1
         self.show(model.display_scene(state, action, after))
         target = state_key(after)
-        for _ in range(self.max_frames):
+        waited = 0
+        while waited < self.max_frames:
             if self.pump is not None:
                 self.pump()
             else:
                 time.sleep(self.frame_wait)
             self.frames += 1
+            if self.loop.keeper.unsaved is None:
+                waited += 1  # frames spent waiting for the disk do not count as the loop being stuck
             current = self.loop.current_state()
             if state_key(current) == target:
                 return True

@@ -2,7 +2,10 @@
 
 Every change goes through :meth:`GameKeeper.commit`: each action is applied by the engine, written to the
 store (committed, ``synchronous=FULL``) and only then given to the referee and announced, so whatever the
-panel or the page shows is on disk. Questions and objections, Confirm, Next, Undo, a submitted action and
+panel or the page shows is on disk. When the store cannot write (a full disk, an I/O error), the actions
+not yet written are kept as :class:`Unsaved` and written again by :meth:`GameKeeper.retry_unsaved` until
+the store takes them: nothing is dropped, nothing is shown before it is saved, and nothing new is committed
+before them (so their order is kept). Questions and objections, Confirm, Next, Undo, a submitted action and
 an answered question all change the game here. Not thread-safe on its own: the loop holds its lock.
 """
 
@@ -11,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
+import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.config import Config
@@ -25,6 +30,34 @@ from vision.observation import Observation
 
 log = logging.getLogger(__name__)
 Answer = dict[str, Any]
+#: what a store that cannot write raises (sqlite's "database or disk is full", an I/O error, ...)
+STORAGE_ERRORS = (sqlite3.Error, OSError)
+#: how often a move waiting to be saved is tried again, seconds
+RETRY_EVERY_S = 2.0
+
+
+@dataclass
+class Unsaved:
+    """Actions the store could not write yet, with the evidence they came with."""
+
+    actions: list[Action]
+    source: str
+    observation: Observation | None
+    photo: bytes | None
+    since: float
+    error: str
+    tried_at: float
+    tries: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"moves": len(self.actions), "since": self.since, "error": self.error, "tries": self.tries}
+
+
+def storage_text(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    if "full" in text.lower() or getattr(error, "errno", None) == 28:
+        return f"the disk is full ({text})"
+    return text
 
 
 class Announcer(Protocol):
@@ -35,6 +68,17 @@ class Announcer(Protocol):
     def pending_changed(self, pending: Pending | None, reason: str) -> None: ...
 
     def undone(self, event: StoredEvent) -> None: ...
+
+    def storage_changed(self, unsaved: Unsaved | None) -> None: ...
+
+
+class StorageWaiting(Exception):
+    """A change refused because earlier moves are still waiting to be saved."""
+
+    def __init__(self, unsaved: Unsaved) -> None:
+        super().__init__(f"the last move is not saved yet: {unsaved.error}; it is tried again every "
+                         f"{RETRY_EVERY_S:.0f} s")
+        self.unsaved = unsaved
 
 
 class GameKeeper:
@@ -56,6 +100,7 @@ class GameKeeper:
         self.game: Game = get_game(config.game)
         self.game_id = 0
         self.last_event: StoredEvent | None = None
+        self.unsaved: Unsaved | None = None
         state = (self._resume() if resume else None) or self._start(config)
         self.referee = Referee(model, state)
 
@@ -115,37 +160,87 @@ class GameKeeper:
     def commit(
         self, actions: list[Action], source: str, observation: Observation | None = None, frame: Any = None
     ) -> list[StoredEvent]:
-        """Apply and store each action (durably), then announce; IllegalAction stores nothing."""
-        events: list[StoredEvent] = []
+        """Apply and store each action (durably), then announce; IllegalAction stores nothing. The actions
+        the store cannot write are kept (:attr:`unsaved`) and the events written so far returned."""
+        if self.unsaved is not None:
+            raise StorageWaiting(self.unsaved)
         photo = photo_jpeg(frame) if self.keep_photos else None
+        return self._write(actions, source, observation, photo)
+
+    def _write(
+        self, actions: list[Action], source: str, observation: Observation | None, photo: bytes | None
+    ) -> list[StoredEvent]:
+        events: list[StoredEvent] = []
         observation_data = observation.to_dict() if observation is not None else None
-        for action in actions:
+        for index, action in enumerate(actions):
             before = self.referee.state
             after = before.apply(action)  # may raise IllegalAction: nothing stored, nothing changed
             player = before.current_player()
             correction = isinstance(action, Correct)
             rules = [] if correction else [rule.to_dict() for rule in before.rules_for(action)]
-            event = self.store.append(
-                self.game_id,
-                "correct" if correction else "action",
-                action.to_dict(),
-                player=None if player in (CHANCE, TERMINAL) else player,
-                source=source,
-                observation=observation_data,
-                photo=photo,
-                rule=rules[0] if rules else None,
-                scores=after.scores().to_dict(),
-                state_after=after,
-            )
+            try:
+                event = self.store.append(
+                    self.game_id,
+                    "correct" if correction else "action",
+                    action.to_dict(),
+                    player=None if player in (CHANCE, TERMINAL) else player,
+                    source=source,
+                    observation=observation_data,
+                    photo=photo,
+                    rule=rules[0] if rules else None,
+                    scores=after.scores().to_dict(),
+                    state_after=after,
+                )
+            except STORAGE_ERRORS as error:
+                self._keep_unsaved(actions[index:], source, observation, photo, error)
+                break
             # on disk: now the state may move on and be shown
             self.referee.advance(after)
             self.last_event = event
             events.append(event)
         outcome = self.referee.state.outcome()
-        if outcome is not None:
-            self.store.finish(self.game_id, outcome.to_dict())
-        self.announcer.committed(events, self.referee.state)
+        if outcome is not None and events:
+            try:
+                self.store.finish(self.game_id, outcome.to_dict())
+            except STORAGE_ERRORS as error:  # the outcome is the replayed state's: set again on resume
+                log.error("could not mark game %s finished: %s", self.game_id, error)
+        if events:
+            self.announcer.committed(events, self.referee.state)
         return events
+
+    def _keep_unsaved(self, actions: list[Action], source: str, observation: Observation | None,
+                      photo: bytes | None, error: BaseException) -> None:
+        now = self.now()
+        if self.unsaved is None:
+            self.unsaved = Unsaved(list(actions), source, observation, photo, now, storage_text(error), now)
+            log.error("could not save %s move(s): %s; trying again every %.0f s", len(actions),
+                      storage_text(error), RETRY_EVERY_S)
+        else:
+            self.unsaved.actions = list(actions)
+            self.unsaved.error = storage_text(error)
+            self.unsaved.tried_at = now
+            self.unsaved.tries += 1
+        self.announcer.storage_changed(self.unsaved)
+
+    def retry_unsaved(self, force: bool = False) -> bool:
+        """Write the moves waiting to be saved (at most every few seconds unless ``force``); True once
+        nothing is waiting."""
+        unsaved = self.unsaved
+        if unsaved is None:
+            return True
+        if not force and self.now() - unsaved.tried_at < RETRY_EVERY_S:
+            return False
+        self.unsaved = None
+        self._write(unsaved.actions, unsaved.source, unsaved.observation, unsaved.photo)
+        if self.unsaved is None:
+            waited = self.now() - unsaved.since
+            log.info("saved the %s move(s) that waited %.0f s", len(unsaved.actions), waited)
+            self.referee.look_again()
+            self.announcer.storage_changed(None)
+            return True
+        self.unsaved.since = unsaved.since
+        self.unsaved.tries = unsaved.tries + 1
+        return False
 
     # -- what is pending --------------------------------------------------------------------------------
     def hold(self, kind: PendingKind, result: Inference, observation: Observation | None = None) -> Pending:
@@ -189,6 +284,8 @@ class GameKeeper:
         ends = self.referee.invisible_endings()
         if len(ends) == 1:
             events = self.commit(ends, source="button")
+            if not events:
+                return self._not_saved()
             return {"ok": True, "event": event_dict(events[-1])}
         if not ends:
             return {"ok": False, "error": "no end-turn or pass action is legal now"}
@@ -197,13 +294,23 @@ class GameKeeper:
         self.announcer.pending_changed(pending, "")
         return {"ok": True, "question": pending.to_dict()}
 
+    def _not_saved(self) -> Answer:
+        error = self.unsaved.error if self.unsaved is not None else "the store refused it"
+        return {"ok": False, "error": f"not saved yet: {error}; it is tried again every "
+                                      f"{RETRY_EVERY_S:.0f} s", "rule": None, "storage": True}
+
     def undo(self) -> Answer:
+        if self.unsaved is not None:
+            return {"ok": False, "error": str(StorageWaiting(self.unsaved)), "storage": True}
         if self.last_event is None:
             return {"ok": False, "error": "nothing to undo"}
         line = self.store.replay(self.game_id).line
         if not line:
             return {"ok": False, "error": "nothing to undo"}
-        event = self.store.append(self.game_id, "undo", None, undoes=line[-1].seq, source="button")
+        try:
+            event = self.store.append(self.game_id, "undo", None, undoes=line[-1].seq, source="button")
+        except STORAGE_ERRORS as error:
+            return {"ok": False, "error": f"could not save the undo: {storage_text(error)}", "storage": True}
         state = self.store.replay(self.game_id).state
         if not state.is_terminal():
             self.store.reopen(self.game_id)
@@ -221,6 +328,10 @@ class GameKeeper:
             return {"ok": False, "error": str(refusal), "rule": refusal.rule.to_dict()}, False
         except EngineError as error:
             return {"ok": False, "error": str(error), "rule": None}, False
+        except StorageWaiting as waiting:
+            return {"ok": False, "error": str(waiting), "rule": None, "storage": True}, False
+        if not events:  # kept as unsaved: it is written once the store takes it
+            return self._not_saved(), False
         dropped = self.referee.pending is not None
         if dropped:
             self.referee.pending = None
@@ -234,11 +345,15 @@ class GameKeeper:
         options = pending.options
         if not isinstance(option_index, int) or not 0 <= option_index < len(options):
             return {"ok": False, "error": f"option must be 0..{len(options) - 1}"}
-        self.referee.pending = None
         try:
             events = self.commit(
                 list(options[option_index]), "choice", self.referee.last_observation, frame
             )
         except IllegalAction as refusal:
             return {"ok": False, "error": str(refusal), "rule": refusal.rule.to_dict()}
+        except StorageWaiting as waiting:
+            return {"ok": False, "error": str(waiting), "rule": None, "storage": True}
+        self.referee.pending = None
+        if not events:
+            return self._not_saved()
         return {"ok": True, "event": event_dict(events[-1])}

@@ -36,7 +36,7 @@ from typing import Any
 from companion import frames
 from companion.config import Config, ConfigError, config_from_settings
 from companion.infer import Inference, TableModel
-from companion.keeper import GameKeeper
+from companion.keeper import GameKeeper, Unsaved
 from companion.kits import kit_for
 from companion.pipeline import Pipeline
 from companion.privacy import shared_legal_actions
@@ -225,8 +225,14 @@ class TableLoop:
         started = self.clock() if started is None else started
         ready, ready_cpu = time.perf_counter(), time.thread_time()
         with self._lock:
-            result = self.referee.judge(observation)
-            if result is None:
+            if not self.keeper.retry_unsaved():
+                return None  # a move waits to be saved: nothing new is judged before it
+            ticket = self.referee.ticket(observation)
+        if ticket is None:
+            return None
+        result = ticket.think()  # no lock held: the page, the panel and the watchdog never wait for it
+        with self._lock:
+            if not self.referee.still_current(ticket):
                 return None
             if result.kind == "unchanged":
                 if self.referee.pending is not None:
@@ -234,8 +240,8 @@ class TableLoop:
                 return result
             if result.kind == "apply":
                 self.referee.pending = None
-                self.keeper.commit(result.actions, source="camera", observation=observation, frame=frame)
-                self._timed(result, started, ready, ready_cpu)
+                if self.keeper.commit(result.actions, source="camera", observation=observation, frame=frame):
+                    self._timed(result, started, ready, ready_cpu)
                 return result
             self.keeper.hold("question" if result.kind == "question" else "objection", result, observation)
             return result
@@ -259,6 +265,7 @@ class TableLoop:
         """Camera health by frame age; returns True while frames are fresh."""
         now = self.clock()
         with self._lock:
+            self.keeper.retry_unsaved()  # every few seconds while a move waits to be saved
             last = self.camera.last_frame_at
             stale = last is None or now - last > self.config.camera.max_age_s
             if stale and not self.camera.lost and last is not None:
@@ -293,6 +300,18 @@ class TableLoop:
         self._show()
         self._publish({"type": "event", "event": event_dict(event)})
 
+    def storage_changed(self, unsaved: Unsaved | None) -> None:
+        self._show()
+        self._publish({"type": "storage", "storage": self._storage_status()})
+
+    def _storage_status(self) -> dict[str, Any]:
+        unsaved = self.keeper.unsaved
+        if unsaved is None:
+            return {"ok": True}
+        return {"ok": False, **unsaved.to_dict(),
+                "text": f"{len(unsaved.actions)} move(s) not saved yet: {unsaved.error}. They are saved as "
+                        "soon as the store can write again; nothing new is read meanwhile."}
+
     def _seq(self) -> int:
         return self.keeper.seq()
 
@@ -309,6 +328,7 @@ class TableLoop:
                 camera=CameraSignal(self.camera.lost, self.camera.lost_since),
                 previous=self.panel.signals,
                 now=self.panel.now(),
+                storage_fault_since=None if self.keeper.unsaved is None else self.keeper.unsaved.since,
             )
 
     def _show(self) -> None:
@@ -399,6 +419,7 @@ class TableLoop:
                 "detections": None if observation is None else observation.to_dict(),
                 "event_count": self._seq(),
                 "mode": self._mode,
+                "storage": self._storage_status(),
                 "problems": list(self.problems),
             }
 

@@ -4,7 +4,10 @@ asks the referee and acts on its answer.
 
 - :meth:`Referee.judge`: a stable observation -> None (the same table picture as the last one judged, or
   one that was put aside) or an :class:`~companion.infer.Inference`: unchanged, a move to apply, a question
-  or an objection;
+  or an objection. The loop judges in three steps so that the thinking holds no lock:
+  :meth:`Referee.ticket` (under the loop's lock: what to judge against), :meth:`Ticket.think` (no lock;
+  bounded by the model's search budget), :meth:`Referee.still_current` (under the lock again: the game did
+  not move meanwhile, else the picture is judged again on the next frame);
 - :meth:`Referee.hold` keeps a question or objection pending until the table is put right, it is answered,
   or it is accepted as it is (:meth:`Referee.put_aside`: that table picture is then ignored);
 - :meth:`Referee.invisible_endings`: the moves the Next button can mean (a legal move that changes nothing
@@ -23,6 +26,20 @@ from vision.observation import Observation
 PendingKind = Literal["question", "objection"]
 #: words in an action kind that mark the end of a turn or a pass
 ENDING_WORDS = ("end", "pass", "next", "done")
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """What one observation is judged against: the state and model of the moment, and the referee's
+    version then (states are immutable, so thinking needs no lock)."""
+
+    state: State
+    model: TableModel
+    observation: Observation
+    version: int
+
+    def think(self) -> Inference:
+        return infer(self.state, self.observation, self.model)
 
 
 @dataclass
@@ -67,6 +84,8 @@ class Referee:
         self.last_observation: Observation | None = None
         self._last_seen_key: str | None = None
         self._put_aside: set[str] = set()
+        #: grows whenever the game or what is put aside changes: a ticket of an older version is stale
+        self.version = 0
 
     def restart(self, state: State, model: TableModel | None = None) -> None:
         """A new game (or another game's model): nothing pending, nothing seen yet."""
@@ -76,6 +95,7 @@ class Referee:
         self.pending = None
         self._put_aside.clear()
         self._last_seen_key = None
+        self.version += 1
 
     # -- observations ---------------------------------------------------------------------------------
     def seen_key(self, observation: Observation) -> str:
@@ -83,6 +103,12 @@ class Referee:
 
     def judge(self, observation: Observation) -> Inference | None:
         """What a stable observation means, or None when this table picture was judged (or put aside)."""
+        ticket = self.ticket(observation)
+        return None if ticket is None else ticket.think()
+
+    def ticket(self, observation: Observation) -> Ticket | None:
+        """What to judge a stable observation against, or None when this table picture was judged (or put
+        aside) already."""
         self.last_observation = observation
         key = self.seen_key(observation)
         if key == self._last_seen_key:
@@ -90,7 +116,15 @@ class Referee:
         self._last_seen_key = key
         if key in self._put_aside:
             return None
-        return infer(self.state, observation, self.model)
+        return Ticket(self.state, self.model, observation, self.version)
+
+    def still_current(self, ticket: Ticket) -> bool:
+        """Whether a judgement made on ``ticket`` may be acted on; when the game moved meanwhile, the
+        picture will be judged again (against the new state) on the next stable frame."""
+        if ticket.version == self.version:
+            return True
+        self._last_seen_key = None
+        return False
 
     def look_again(self) -> None:
         """Judge the next observation even when the table picture has not changed (the state has)."""
@@ -101,12 +135,14 @@ class Referee:
         """The game moved on (a committed move): pictures put aside may mean something now."""
         self.state = state
         self._put_aside.clear()
+        self.version += 1
 
     def taken_back(self, state: State) -> None:
         """A move was undone: the table still shows it until the players take it back, so the picture now
         in front of the camera is not read again."""
         self.state = state
         self.pending = None
+        self.version += 1
         if self.last_observation is not None:
             key = self.seen_key(self.last_observation)
             self._last_seen_key = key
@@ -123,6 +159,7 @@ class Referee:
         pending = self.pending
         if pending is not None:
             self._put_aside.add(pending.seen_key)
+            self.version += 1
         self.pending = None
         return pending
 

@@ -39,6 +39,7 @@ def panel_signals(
     camera: CameraSignal,
     previous: PanelSignals,
     now: float,
+    storage_fault_since: float | None = None,
 ) -> PanelSignals:
     """The panel's signals for ``state``: the active seat (or the leader's in ``leader`` mode), winners at
     the end, a split's shares, a pending question (waiting) or objection, the camera lost. A split still
@@ -67,4 +68,6 @@ def panel_signals(
         game_over=over,
         camera_lost=camera.lost,
         camera_lost_since=camera.lost_since,
+        storage_fault=storage_fault_since is not None,
+        storage_fault_since=storage_fault_since or 0.0,
     )

@@ -4,9 +4,9 @@ The loop sets a :class:`PanelSignals` (what the table should say now); :func:`re
 levels of every output at time ``t`` (a :class:`PanelFrame`). Keeping the patterns pure makes them testable
 without threads or sleeps, and lets the web page's virtual panel show exactly what the LEDs show.
 
-Priorities, highest first: camera lost, objection (illegal or unexpected change), waiting for a decision,
-split shares, game over, legal-move flash, turn. Whatever is not overridden keeps showing (the active seat
-stays lit under a legal flash, for instance).
+Priorities, highest first: camera lost, storage fault (a move could not be saved: the game waits),
+objection (illegal or unexpected change), waiting for a decision, split shares, game over, legal-move
+flash, turn. Whatever is not overridden keeps showing (the active seat stays lit under a legal flash).
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ SPLIT_REPEAT_GAP_S = 1.6
 PULSE_PERIOD_S = 2.0
 #: camera lost: status LED double-flashes magenta once per period (its own pattern, not shared by any other)
 CAMERA_LOST_PERIOD_S = 1.5
+#: storage fault: the status LED shows white for a quarter of each period, a short beep every ten
+STORAGE_PERIOD_S = 2.0
+STORAGE_BEEP_EVERY_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -62,11 +65,15 @@ class PanelSignals:
     game_over: bool = False
     camera_lost: bool = False
     camera_lost_since: float = 0.0
+    storage_fault: bool = False
+    storage_fault_since: float = 0.0
 
     def name(self, t: float | None = None) -> str:
         """The pattern shown (the web's virtual panel prints it)."""
         if self.camera_lost:
             return "camera-lost"
+        if self.storage_fault:
+            return "storage"
         if self.objection:
             return "objection"
         if self.waiting:
@@ -137,6 +144,10 @@ def render(signals: PanelSignals, t: float, seat_count: int) -> PanelFrame:
         # two short flashes, then dark
         if phase < 0.12 or 0.3 <= phase < 0.42:
             status = MAGENTA
+    elif pattern == "storage":
+        since = t - signals.storage_fault_since
+        status = WHITE if since % STORAGE_PERIOD_S < STORAGE_PERIOD_S / 4 else OFF
+        buzzer = since % STORAGE_BEEP_EVERY_S < 0.15
     elif pattern == "objection":
         phase = (t - signals.objection_since) % OBJECTION_PERIOD_S
         lit = phase < OBJECTION_PERIOD_S / 2

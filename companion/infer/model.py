@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -143,6 +144,9 @@ class LaidOutModel(TableModel):
         tolerance: float | None = None,
     ) -> None:
         self.display_ids = display_ids
+        # the table's ids change as scenes are drawn for the camera; hypotheses copy them from another
+        # thread (inference runs outside the loop's lock)
+        self._ids_lock = threading.RLock()
         super().__init__(self.scene, is_back, players_by_colour, tolerance)
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
@@ -151,13 +155,16 @@ class LaidOutModel(TableModel):
         raise NotImplementedError
 
     def scene(self, state: State, **extra: Any) -> Scene:
-        scene = self.draw(state, self.display_ids, **extra)
+        with self._ids_lock:
+            scene = self.draw(state, self.display_ids, **extra)
         if scene.zones:
             self.zones = list(scene.zones)
         return scene
 
     def hypothesis_scene(self, state: State) -> Scene:
-        scene = self.draw(state, copy.deepcopy(self.display_ids), sketch=True)
+        with self._ids_lock:
+            ids = copy.deepcopy(self.display_ids)
+        scene = self.draw(state, ids, sketch=True)
         if scene.zones and not self.zones:
             self.zones = list(scene.zones)
         return scene

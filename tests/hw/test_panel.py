@@ -21,6 +21,7 @@ from hw.signals import (
     PULSE_PERIOD_S,
     RED,
     SPLIT_BLINK_S,
+    WHITE,
     PanelSignals,
     SplitShare,
     render,
@@ -188,8 +189,21 @@ def test_every_pattern_name_is_distinct() -> None:
         PanelSignals(split=(SplitShare(0, 1),)).name(t),
         PanelSignals(game_over=True).name(t),
         PanelSignals(camera_lost=True).name(t),
+        PanelSignals(storage_fault=True).name(t),
     }
-    assert len(names) == 8
+    assert len(names) == 9
+
+
+def test_a_storage_fault_blinks_white_with_a_rare_beep_above_an_objection() -> None:
+    signals = PanelSignals(active_seat=1, objection=True, storage_fault=True, storage_fault_since=100.0)
+    frames = [render(signals, 100.0 + k * 0.1, 4) for k in range(200)]  # twenty seconds
+    assert {f.pattern for f in frames} == {"storage"}
+    assert {f.status for f in frames} == {WHITE, (0.0, 0.0, 0.0)}
+    beeps = [k for k, f in enumerate(frames) if f.buzzer]
+    assert beeps and beeps[0] == 0 and all(b % 100 < 2 for b in beeps)  # once every ten seconds
+    assert all(f.seats[1] == 1.0 for f in frames)  # whose turn it is stays lit
+    lost = render(signals.with_(camera_lost=True), 100.0, 4)
+    assert lost.pattern == "camera-lost"
 
 
 def test_button_press_counts_once_when_held_and_when_chattering(

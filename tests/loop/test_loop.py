@@ -32,14 +32,14 @@ class Clock:
 
 
 def make_loop(
-    toy: Toy, tmp_path: Path, panel: Panel, clock: Any = None, **kwargs: Any
+    toy: Toy, tmp_path: Path, panel: Panel, clock: Any = None, store: Store | None = None, **kwargs: Any
 ) -> tuple[TableLoop, SceneSource]:
     from loop_toygame import is_back
 
     source = SceneSource()
     loop = TableLoop(
         toy.config,
-        store=Store(tmp_path),
+        store=store or Store(tmp_path),
         panel=panel,
         source=source,
         pipeline=IdealPipeline("toy-grab", is_back),

@@ -1,0 +1,117 @@
+"""Inference holds no lock: the page, the panel and the watchdog are answered while the loop thinks, and a
+judgement made on a game that moved meanwhile is dropped and made again. The search is bounded."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+from loop_toygame import GRAB, Pass, Take, Toy, is_back
+from test_loop import Clock, feed
+
+from companion.infer import TableModel, infer
+from companion.loop import TableLoop
+from companion.store import Store
+from hw.panel import Panel
+from sim.ideal import IdealPipeline, SceneSource, ideal_observation
+
+
+class SlowModel(TableModel):
+    """The toy's model whose search waits until the test lets it go on (a stand-in for a slow Pi)."""
+
+    def __init__(self, base: TableModel) -> None:
+        super().__init__(base._scene_for, base.is_back, base.players_by_colour, base.tolerance)
+        self.thinking = threading.Event()
+        self.go_on = threading.Event()
+
+    def candidate_actions(self, state: Any, differences: Any) -> list[Any]:
+        self.thinking.set()
+        assert self.go_on.wait(timeout=120)
+        return super().candidate_actions(state, differences)
+
+
+def slow_loop(toy: Toy, tmp_path: Path, panel: Panel) -> tuple[Any, Any, SlowModel]:
+    models: list[SlowModel] = []
+
+    def factory(config: Any) -> TableModel:
+        models.append(SlowModel(toy.model(config)))
+        return models[-1]
+
+    source = SceneSource()
+    loop = TableLoop(toy.config, store=Store(tmp_path), panel=panel, source=source,
+                     pipeline=IdealPipeline("toy-grab", is_back), model_factory=factory, clock=Clock())
+    source.show(toy.scene_for(loop.state))
+    return loop, source, models[-1]
+
+
+def test_the_page_and_the_buttons_are_answered_while_the_loop_thinks(toy: Toy, tmp_path: Path,
+                                                                     mock_panel: Panel) -> None:
+    loop, source, model = slow_loop(toy, tmp_path, mock_panel)
+    after = loop.state.apply(Take("red", 0))
+    worker = threading.Thread(target=feed, args=(loop, source, toy.scene_for(after)))
+    worker.start()
+    assert model.thinking.wait(timeout=120)
+    # inference is blocked inside the search: everything else still answers (a lock held while thinking
+    # would keep this thread waiting until the search went on, which it never does before the join)
+    answers: dict[str, Any] = {}
+
+    def ask() -> None:
+        answers["snapshot"] = loop.snapshot()
+        answers["camera"] = loop.check_camera()
+        answers["mode"] = loop.press("mode")
+
+    asking = threading.Thread(target=ask)
+    asking.start()
+    asking.join(timeout=60)
+    assert not asking.is_alive(), "the page waited for inference"
+    assert answers["snapshot"]["event_count"] == 0 and answers["mode"]["ok"] is True
+    model.go_on.set()
+    worker.join(timeout=120)
+    assert [e["action"]["kind"] for e in loop.history()] == ["take"]
+
+
+def test_a_judgement_on_a_game_that_moved_meanwhile_is_made_again(toy: Toy, tmp_path: Path,
+                                                                  mock_panel: Panel) -> None:
+    loop, source, model = slow_loop(toy, tmp_path, mock_panel)
+    state = loop.state
+    seen = state.apply(Take("red", 0))
+    worker = threading.Thread(target=feed, args=(loop, source, toy.scene_for(seen)))
+    worker.start()
+    assert model.thinking.wait(timeout=120)
+    # while the loop thinks, the move arrives from the page: the judgement in flight is stale
+    assert loop.submit(Take("red", 0).to_dict())["ok"] is True
+    model.go_on.set()
+    worker.join(timeout=120)
+    assert [e["action"]["kind"] for e in loop.history()] == ["take"]  # not applied twice
+    # the same picture is judged again against the new game: it now matches it
+    result = feed(loop, source)
+    assert result is not None and result.kind in ("unchanged", "apply")
+    assert len(loop.history()) >= 1 and loop.pending is None
+
+
+def test_a_change_too_large_to_search_is_an_objection_at_once(toy: Toy) -> None:
+    """The bound holds whatever the model offers: a model that offers every move of every depth still
+    draws at most ``search_budget`` positions."""
+    model = toy.model()
+    counted = {"drawn": 0}
+    scene_for = model._scene_for
+
+    def counting(state: Any) -> Any:
+        counted["drawn"] += 1
+        return scene_for(state)
+
+    model._scene_for = counting
+    model.search_budget = 5
+    state = GRAB.new_initial_state(toy.players, rng=random.Random(3), options={"slots": toy.slots})
+    far = state
+    for _ in range(6):  # six moves at once, more than five positions can explain
+        if far.is_chance_node():
+            far = far.apply(far.chance_outcomes()[0][0])
+        else:
+            far = far.apply(next(a for a in far.legal_actions() if not isinstance(a, Pass)))
+    observation = ideal_observation(toy.scene_for(far), "toy-grab", model.is_back)
+    result = infer(state, observation, model)
+    assert result.kind == "objection" and "Too much changed" in result.text
+    assert counted["drawn"] <= 5 + 2  # the budget, plus the state itself and what is seen
