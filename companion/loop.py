@@ -43,6 +43,7 @@ from companion.privacy import shared_legal_actions
 from companion.publish import Publisher
 from companion.records import GameRecords, event_dict
 from companion.referee import Pending, Referee
+from companion.resume import plan as resume_plan
 from companion.runner import CameraHealth, FrameRunner, FrameSource
 from companion.signals import CameraSignal, panel_signals
 from companion.store import Store, StoredEvent
@@ -54,6 +55,8 @@ from vision.observation import Observation
 log = logging.getLogger(__name__)
 
 BUTTONS = ("confirm", "undo", "next", "mode")
+#: the frame thread must go round its loop at least this often (s) for the watchdog to be fed
+LIVENESS_S = 5.0
 
 
 def default_model(config: Config) -> TableModel:
@@ -82,6 +85,9 @@ class TableLoop:
         on_commit: Callable[[StoredEvent], None] | None = None,
     ) -> None:
         self._lock = threading.RLock()
+        store = store if store is not None else Store(config.state_dir)
+        # a stored game that is not the config's carries on with its own game and seats, and is asked about
+        config, self._mismatch = resume_plan(store, config) if resume else (config, None)
         self.config = config
         self.clock = clock
         self._model_factory = model_factory or default_model
@@ -102,10 +108,14 @@ class TableLoop:
         #: per committed camera move: vision time of the deciding frame, stable observation -> LED signal
         self.timings: list[dict[str, float]] = []
         self._vision_s = 0.0
-        store = store if store is not None else Store(config.state_dir)
         self.keeper = GameKeeper(
             store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume
         )
+        if self._mismatch is not None:
+            mismatch = self._mismatch
+            log.warning("%s", mismatch.text)
+            self.referee.hold("resume", Inference("question", text=mismatch.text), self.panel.now(),
+                              mismatch.choices())
         self.records = GameRecords(store, self.keeper.game_id)
         self._attach_pipeline()
         self._show()
@@ -227,6 +237,8 @@ class TableLoop:
         with self._lock:
             if not self.keeper.retry_unsaved():
                 return None  # a move waits to be saved: nothing new is judged before it
+            if self.referee.pending is not None and self.referee.pending.kind == "resume":
+                return None  # which game is on the table is asked first
             ticket = self.referee.ticket(observation)
         if ticket is None:
             return None
@@ -275,6 +287,13 @@ class TableLoop:
                 self._publish({"type": "camera", "ok": False, "age_s": now - last})
                 self._show()
             return not stale
+
+    def healthy(self, within_s: float = LIVENESS_S) -> bool:
+        """What the systemd watchdog follows: camera frames are fresh and the frame thread goes round
+        (a loop stuck in a decoder, a search or a lock stops the pings, and systemd restarts it)."""
+        fresh = self.check_camera()
+        runner = self._runner
+        return fresh and (runner is None or runner.alive(within_s))
 
     # -- what the keeper announces ----------------------------------------------------------------------
     def committed(self, events: list[StoredEvent], state: State) -> None:
@@ -347,6 +366,9 @@ class TableLoop:
     def _button(self, name: str) -> dict[str, Any]:
         with self._lock:
             if name == "confirm":
+                pending = self.referee.pending
+                if pending is not None and pending.kind == "resume":
+                    return self._answer_resume(0)  # Confirm carries on the game on the table
                 return self.keeper.confirm(self._last_frame)
             if name == "undo":
                 return self.undo()
@@ -389,7 +411,21 @@ class TableLoop:
 
     def choose(self, option_index: int) -> dict[str, Any]:
         with self._lock:
+            pending = self.referee.pending
+            if pending is not None and pending.kind == "resume":
+                return self._answer_resume(option_index)
             return self.keeper.choose(option_index, self._last_frame)
+
+    def _answer_resume(self, option_index: int) -> dict[str, Any]:
+        """The resume question: 0 carries on the stored game, 1 starts the config's game."""
+        mismatch = self._mismatch
+        if mismatch is None or option_index not in (0, 1):
+            return {"ok": False, "error": "option must be 0 (carry on) or 1 (a new game)"}
+        self._mismatch = None
+        if option_index == 0:
+            self.keeper.clear_pending(f"carrying on game {mismatch.game_id}")
+            return {"ok": True, "game_id": self.game_id}
+        return self.new_game(mismatch.configured.settings())
 
     # -- the shared view --------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

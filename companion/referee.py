@@ -23,7 +23,9 @@ from companion.infer import Inference, TableModel, describe_action, infer
 from engines.core import Action, IllegalAction, State
 from vision.observation import Observation
 
-PendingKind = Literal["question", "objection"]
+#: a question (which move?), an objection (no legal move explains the table), or the question asked after
+#: a restart whose stored game is not the config's (carry on or start anew)
+PendingKind = Literal["question", "objection", "resume"]
 #: words in an action kind that mark the end of a turn or a pass
 ENDING_WORDS = ("end", "pass", "next", "done")
 
@@ -51,13 +53,16 @@ class Pending:
     since: float
     seen_key: str
     options: list[list[Action]] = field(default_factory=list)
+    #: the labels of a choice that is not a move (the resume question)
+    choices: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         inference = self.inference
         return {
             "kind": self.kind,
             "text": inference.text,
-            "options": [
+            "options": [{"index": index, "label": label, "action": None}
+                        for index, label in enumerate(self.choices)] + [
                 {
                     "index": index,
                     "label": " then ".join(describe_action(a) for a in option),
@@ -149,9 +154,11 @@ class Referee:
             self._put_aside.add(key)
 
     # -- what is pending ------------------------------------------------------------------------------
-    def hold(self, kind: PendingKind, inference: Inference, since: float) -> Pending:
+    def hold(self, kind: PendingKind, inference: Inference, since: float,
+             choices: list[str] | None = None) -> Pending:
         """Keep a question or objection pending on the current table picture."""
-        self.pending = Pending(kind, inference, since, self._last_seen_key or "", list(inference.options))
+        self.pending = Pending(kind, inference, since, self._last_seen_key or "", list(inference.options),
+                               list(choices or []))
         return self.pending
 
     def put_aside(self) -> Pending | None:

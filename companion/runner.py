@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -66,6 +67,13 @@ class FrameRunner:
         self.failed = failed
         self.stopped = threading.Event()
         self._threads: list[threading.Thread] = []
+        #: when the frame thread last went round its loop (monotonic): a thread stuck anywhere stops it
+        self.beat_at = time.monotonic()
+
+    def alive(self, within_s: float) -> bool:
+        """Whether the frame thread runs and went round its loop in the last ``within_s`` seconds."""
+        running = bool(self._threads) and self._threads[0].is_alive()
+        return running and time.monotonic() - self.beat_at <= within_s
 
     def start(self) -> None:
         self.stopped.clear()
@@ -79,6 +87,7 @@ class FrameRunner:
     def _read_frames(self) -> None:
         backoff = 0.1
         while not self.stopped.is_set():
+            self.beat_at = time.monotonic()
             try:
                 read: Any = self.source.read()
             except StopIteration:

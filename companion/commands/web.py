@@ -148,7 +148,7 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     notify(f"READY=1\nSTATUS={describe(loop, url)}")
-    watchdog = Watchdog(loop.check_camera, lambda: describe(loop, url)).start()
+    watchdog = Watchdog(loop.healthy, lambda: describe(loop, url)).start()
     try:
         while not stopping.wait(1.0):
             pass

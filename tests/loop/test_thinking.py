@@ -115,3 +115,31 @@ def test_a_change_too_large_to_search_is_an_objection_at_once(toy: Toy) -> None:
     result = infer(state, observation, model)
     assert result.kind == "objection" and "Too much changed" in result.text
     assert counted["drawn"] <= 5 + 2  # the budget, plus the state itself and what is seen
+
+
+def test_the_watchdog_follows_the_frame_thread_going_round() -> None:
+    """A frame thread stuck anywhere (a decoder, a search, a lock) stops the watchdog's pings."""
+    from companion.runner import FrameRunner
+
+    stuck, entered = threading.Event(), threading.Event()
+
+    class Source:
+        def read(self) -> Any:
+            return ("frame", 1, 0.0)
+
+    def handle(read: Any) -> None:
+        entered.set()
+        stuck.wait(timeout=120)
+
+    runner = FrameRunner(Source(), handle, lambda: None, lambda error: None)
+    assert not runner.alive(60.0)  # not started
+    runner.start()
+    try:
+        assert entered.wait(timeout=60)
+        assert runner.alive(60.0)
+        beat = runner.beat_at
+        threading.Event().wait(0.2)
+        assert runner.beat_at == beat and not runner.alive(0.1)  # stuck: no beat since
+    finally:
+        stuck.set()
+        runner.stop()
