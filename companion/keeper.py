@@ -164,8 +164,18 @@ class GameKeeper:
         the store cannot write are kept (:attr:`unsaved`) and the events written so far returned."""
         if self.unsaved is not None:
             raise StorageWaiting(self.unsaved)
-        photo = photo_jpeg(frame) if self.keep_photos else None
-        return self._write(actions, source, observation, photo)
+        events = self._write(actions, source, observation, None)
+        if self.keep_photos and frame is not None:
+            # the evidence photo is encoded after the signal: the table answers first (a few ms on a Pi)
+            photo = photo_jpeg(frame)
+            if self.unsaved is not None and self.unsaved.photo is None:
+                self.unsaved.photo = photo
+            if events and photo is not None:
+                try:
+                    self.store.attach_photo(self.game_id, [e.seq for e in events], photo)
+                except STORAGE_ERRORS as error:  # evidence, not the game: the move is saved
+                    log.warning("could not store the photo of event %s: %s", events[-1].seq, error)
+        return events
 
     def _write(
         self, actions: list[Action], source: str, observation: Observation | None, photo: bytes | None

@@ -383,6 +383,12 @@ class Store:
             dict(scores) if scores is not None else None,
         )
 
+    def attach_photo(self, game_id: int, seqs: Sequence[int], photo: bytes) -> None:
+        """Store the evidence photo of events already committed (written after the move's signal)."""
+        with self._transaction() as db:
+            db.executemany("UPDATE events SET photo=? WHERE game_id=? AND seq=?",
+                           [(photo, game_id, seq) for seq in seqs])
+
     def events(self, game_id: int, with_observation: bool = False) -> list[StoredEvent]:
         """Every event of a game, oldest first."""
         columns = "observation" if with_observation else "NULL"

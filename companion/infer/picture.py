@@ -179,6 +179,10 @@ def _match_anonymous(
     expected: Sequence[Placed], seen: Sequence[Placed], tolerance: float
 ) -> tuple[list[Placed], list[Placed]]:
     """Pair anonymous items (backs, pegs of one colour) place by place; return the unmatched of each side."""
+    if len(expected) == 1 and len(seen) == 1:  # most items (every front tag): one on each side
+        e, s = expected[0], seen[0]
+        same = e.zone == s.zone and (not is_positional(e.zone) or math.dist(e.at, s.at) <= tolerance)
+        return ([], []) if same else ([e], [s])
     left_expected: list[Placed] = []
     remaining = list(seen)
     # unordered zones: by count; positional: nearest within tolerance (greedy by distance)

@@ -149,16 +149,19 @@ def _search(
     positions drawn; None when none matched within ``budget``."""
     # breadth-first by depth; a step must not move the picture further from what is seen, and at most
     # ``max_stalls`` steps may leave the distance unchanged (a take shown face down, then its reveal)
-    frontier: list[tuple[int, int, State, list[Action]]] = [(len(differences), 0, state, [])]
-    visited = {search_key(state)}
+    root_key = search_key(state)
+    frontier: list[tuple[int, int, State, list[Action], str]] = [(len(differences), 0, state, [], root_key)]
+    visited = {root_key}
     explored = 0
     for _depth in range(max_depth):
-        children: list[tuple[int, int, State, list[Action]]] = []
+        children: list[tuple[int, int, State, list[Action], str]] = []
         solutions: dict[str, tuple[State, list[Action]]] = {}
-        for distance, stalls, node, path in frontier:
+        for distance, stalls, node, path, node_key in frontier:
             if node.current_player() == TERMINAL:
                 continue
-            node_diffs = compare(model.expected(node), seen, model.tolerance) if path else differences
+            node_picture = model.expected(node, node_key)  # once per node: drawing it is the cost
+            node_view = node_picture.key(model.tolerance)
+            node_diffs = compare(node_picture, seen, model.tolerance) if path else differences
             # chance nodes always ask the model: it names the reveal from what the camera read
             use_model = narrow or node.is_chance_node()
             actions = model.candidate_actions(node, node_diffs) if use_model else node.legal_actions()
@@ -175,7 +178,7 @@ def _search(
                     continue
                 visited.add(key)
                 child_picture = model.expected(child, key)
-                if child_picture.key(model.tolerance) == model.expected(node).key(model.tolerance):
+                if child_picture.key(model.tolerance) == node_view:
                     # invisible to the camera (a pass, a purchase): never guessed, it comes by button or web
                     continue
                 child_distance = len(compare(child_picture, seen, model.tolerance))
@@ -183,7 +186,7 @@ def _search(
                     solutions[key] = (child, [*path, action])
                 elif child_distance < distance or (child_distance == distance and stalls < max_stalls):
                     children.append(
-                        (child_distance, stalls + (child_distance == distance), child, [*path, action])
+                        (child_distance, stalls + (child_distance == distance), child, [*path, action], key)
                     )
         if solutions:
             found = list(solutions.values())

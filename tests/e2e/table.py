@@ -22,6 +22,21 @@ from sim.camera import SyntheticCamera
 from sim.camera_model import recommended_camera
 
 
+class FrameClock:
+    """The loop's clock in these tests: it moves one camera frame (1/15 s) per frame delivered, so frame
+    ages, timeouts and the camera-lost check depend on frames, never on how busy the machine is."""
+
+    def __init__(self, fps: float = 15.0) -> None:
+        self.now = 1000.0
+        self.step = 1.0 / fps
+
+    def tick(self) -> None:
+        self.now += self.step
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @dataclass
 class Table:
     config: Config
@@ -29,8 +44,10 @@ class Table:
     camera: SyntheticCamera
     driver: BotDriver
     factory: MockFactory
+    clock: FrameClock
 
     def frame(self) -> Any:
+        self.clock.tick()
         return self.loop.process_read(self.camera.read())
 
     def frames(self, count: int) -> None:
@@ -63,10 +80,12 @@ def build_table(
     factory = MockFactory(pin_class=MockPWMPin)
     panel = Panel(config.pins, list(colours), pin_factory=factory, start=False)
     camera = SyntheticCamera(camera=recommended_camera(tilt=tilt), seed=seed)
+    clock = FrameClock()
     loop = TableLoop(
-        config, store=Store(state_dir), panel=panel, pipeline=pipeline or vision_pipeline(config, camera)
+        config, store=Store(state_dir), panel=panel, pipeline=pipeline or vision_pipeline(config, camera),
+        clock=clock,
     )
     camera.show(loop.model.scene(loop.state))
-    table = Table(config, loop, camera, None, factory)  # type: ignore[arg-type]
+    table = Table(config, loop, camera, None, factory, clock)  # type: ignore[arg-type]
     table.driver = BotDriver(loop, camera.show, seed=seed, pump=table.frame, max_frames=60)
     return table
