@@ -111,7 +111,10 @@ def zxing_ms(image: np.ndarray, repeat: int = 5) -> float:
     return statistics.median(times)
 
 
-def build(game: str, resolution: tuple[int, int], seed: int) -> tuple[TableLoop, SyntheticCamera, MockFactory]:
+Built = tuple[TableLoop, SyntheticCamera, MockFactory]
+
+
+def build(game: str, resolution: tuple[int, int], seed: int) -> Built:
     colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
     config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<bench>")
     factory = MockFactory(pin_class=MockPWMPin)
@@ -219,7 +222,7 @@ def messy_cases(game: str, seed: int) -> dict[str, tuple[str, float]]:
         loop, camera, factory = build(game, RESOLUTIONS[0], seed)
         clock = StageClock()
         undo = instrument(loop, clock)
-        driver = BotDriver(loop, camera.show, seed=seed, pump=lambda: loop.process_read(camera.read()))
+        driver = BotDriver(loop, camera.show, seed=seed, pump=_pump(loop, camera))
         for _ in range(6):
             driver.step()
         clock.samples["inference"].clear()
@@ -230,6 +233,10 @@ def messy_cases(game: str, seed: int) -> dict[str, tuple[str, float]]:
         loop.close()
         factory.reset()
     return results
+
+
+def _pump(loop: TableLoop, camera: SyntheticCamera) -> Callable[[], object]:
+    return lambda: loop.process_read(camera.read())
 
 
 def _messy(case: str, loop: TableLoop, camera: SyntheticCamera, seed: int) -> str:
@@ -250,7 +257,8 @@ def _messy(case: str, loop: TableLoop, camera: SyntheticCamera, seed: int) -> st
         for index in rng.sample(range(len(scene.tags)), min(3, len(scene.tags))):
             tag = scene.tags[index]
             dx, dy = rng.uniform(30, 60) * rng.choice((-1, 1)), rng.uniform(30, 60) * rng.choice((-1, 1))
-            scene.tags[index] = Tag(tag.payload, (tag.center[0] + dx, tag.center[1] + dy), tag.angle, tag.size)
+            moved = (tag.center[0] + dx, tag.center[1] + dy)
+            scene.tags[index] = Tag(tag.payload, moved, tag.angle, tag.size)
         camera.show(scene)
     for _ in range(12):
         loop.process_read(camera.read())
@@ -278,8 +286,8 @@ def report(game: str, resolution: tuple[int, int], result: dict[str, Any], refer
               f"{high * pi_factor:10.1f}")
     snapshot = result["snapshot_ms"]
     gaps = result["watchdog_gaps"]
-    print(f"  page snapshot while playing: p95 {p95(snapshot):.1f} ms, max {max(snapshot, default=0):.1f} ms; "
-          f"watchdog gaps max {max(gaps, default=0):.2f} s")
+    print(f"  page snapshot while playing: p95 {p95(snapshot):.1f} ms, "
+          f"max {max(snapshot, default=0):.1f} ms; watchdog gaps max {max(gaps, default=0):.2f} s")
 
 
 def main() -> int:

@@ -108,6 +108,7 @@ class TableLoop:
         #: per committed camera move: vision time of the deciding frame, stable observation -> LED signal
         self.timings: list[dict[str, float]] = []
         self._vision_s = 0.0
+        self._signalled = (0.0, 0.0)
         self.keeper = GameKeeper(
             store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume
         )
@@ -259,13 +260,13 @@ class TableLoop:
             return result
 
     def _timed(self, result: Inference, started: float, ready: float, ready_cpu: float) -> None:
-        signalled = time.perf_counter()
+        signalled, signalled_cpu = self._signalled  # when the panel showed it (the photo comes after)
         self.latencies.append(self.clock() - started)
         self.timings.append(
             {
                 "vision_s": self._vision_s,
                 "stable_to_signal_s": signalled - ready,
-                "stable_to_signal_cpu_s": time.thread_time() - ready_cpu,
+                "stable_to_signal_cpu_s": signalled_cpu - ready_cpu,
                 "frame_to_signal_s": signalled - ready + self._vision_s,
                 "actions": len(result.actions),
                 "explored": result.explored,
@@ -299,6 +300,7 @@ class TableLoop:
     def committed(self, events: list[StoredEvent], state: State) -> None:
         self._legal_flash_at = self.panel.now()
         self._show()
+        self._signalled = (time.perf_counter(), time.thread_time())
         if self.on_commit is not None:  # after the signal: everything signalled is on disk
             for event in events:
                 self.on_commit(event)

@@ -1,24 +1,55 @@
 """Jurassic Brunch at the table: figures and tokens by their tags on the boards' cells and in the seat
-zones. The generic search compares pictures; the game needs no narrowing of its own (a turn has few legal
-moves), only its scenes, drawn as sketches for the hypotheses it tries."""
+zones. Hypotheses are drawn as sketches; the search tries only the moves that touch a cell that changed,
+with the token actions and chance as they come."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from companion.infer import LaidOutModel
+from companion.infer import Difference, LaidOutModel
 from companion.kits.jurassic_brunch import table
-from engines.core import State
+from engines.core import Action, State
 from vision.scene import Scene
+
+#: the action fields that name a cell of the playing area
+CELL_FIELDS = ("origin", "to", "target", "at")
 
 
 class BrunchModel(LaidOutModel):
     def __init__(self, is_back: Callable[[str], bool], players_by_colour: Mapping[str, str],
                  layout: Any = None) -> None:
         self.layout = layout
+        self._layouts: dict[int, tuple[Any, table.BrunchLayout]] = {}
         super().__init__(is_back, players_by_colour)
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
         scene: Scene = table.scene_for(state, self.layout, ids=ids, sketch=extra.get("sketch", False))
         return scene
+
+    def _layout_of(self, state: State) -> table.BrunchLayout:
+        if self.layout is not None:
+            layout: table.BrunchLayout = self.layout
+            return layout
+        area = getattr(state, "area")  # noqa: B009  (the engine's state; kits may read it)
+        kept = self._layouts.get(id(area))
+        if kept is None or kept[0] is not area:
+            kept = (area, table.BrunchLayout.for_area(area))
+            self._layouts[id(area)] = kept
+        return kept[1]
+
+    def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
+        actions = state.legal_actions()
+        if state.is_chance_node():
+            return actions
+        layout = self._layout_of(state)
+        changed = {layout.cell_at(place.at) for d in differences for place in (d.expected, d.seen)
+                   if place is not None and place.zone == "play"}
+        chosen = []
+        for action in actions:
+            cells = [tuple(getattr(action, name)) for name in CELL_FIELDS if getattr(action, name, None)]
+            # a charge may leave its target cell looking the same (the expelled piece is in a hand): one
+            # changed cell of the move is enough
+            if not cells or any(cell in changed for cell in cells):
+                chosen.append(action)
+        return chosen
