@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "companion.commands.vision_tools",
     "companion.commands.loop",
     "companion.commands.web",
+    "companion.commands.cafe",
 )
 
 

@@ -39,6 +39,13 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
     # spectators = true              # offer a watch-only link on the Pair page
     # session_hours = 12             # a phone stays paired this long at most
     # idle_hours = 4                 # ... and this long unused
+    [mqtt]                           # a café: every table reports to one broker (`companion cafe`)
+    # url = "mqtt://cafe-pi.local"   # mqtts://... for TLS; empty: no broker
+    # table = "table-3"              # the name on the café board (default: this machine's host name)
+    # username = "table-3"           # Mosquitto's own authentication (password_file: a file holding it)
+    # password_file = "/etc/dinotable/mqtt-password"
+    # ca_file = "/etc/dinotable/cafe-ca.crt"   # the broker's certificate authority (self-signed TLS)
+    # home_assistant = false         # true: announce the table to Home Assistant (MQTT discovery)
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.mqtt.settings import MqttConfig, mqtt_from_mapping
 from companion.pairing import pin_problem
 from engines.core import EngineError, Game, get_game
 from hw.panel import DEFAULT_PINS, PanelPins
@@ -150,6 +158,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     state_dir: Path = field(default_factory=default_state_dir)
     web: WebConfig = field(default_factory=WebConfig)
+    mqtt: MqttConfig = field(default_factory=MqttConfig)
     source: str = "<defaults>"
 
     @property
@@ -201,7 +210,7 @@ def config_from_dict(
 ) -> Config:
     """Validate a parsed config (the TOML file's content, or the web page's settings) into a Config."""
     base = base or Config()
-    known = {"game", "seed", "options", "house_rules", "seats", "pins", "camera", "store", "web"}
+    known = {"game", "seed", "options", "house_rules", "seats", "pins", "camera", "store", "web", "mqtt"}
     unknown = set(data) - known - {"title", "available_options", "colours"}
     if unknown:
         raise _fail(source, ", ".join(sorted(unknown)), f"unknown key(s); known: {', '.join(sorted(known))}")
@@ -236,8 +245,19 @@ def config_from_dict(
         camera=_read_camera(data, source, base.camera),
         state_dir=state_dir,
         web=_read_web(data, source, base.web),
+        mqtt=_read_mqtt(data, source, base.mqtt),
         source=source,
     )
+
+
+def _read_mqtt(data: Mapping[str, Any], source: str, mqtt: MqttConfig) -> MqttConfig:
+    if "mqtt" not in data:
+        return mqtt
+    try:
+        return mqtt_from_mapping(_table(data, "mqtt", source))
+    except ValueError as error:
+        key, message = error.args
+        raise _fail(source, key, message) from error
 
 
 def _read_game(data: Mapping[str, Any], source: str, base: Config) -> Game:

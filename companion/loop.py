@@ -40,7 +40,7 @@ from companion.keeper import GameKeeper, Unsaved
 from companion.kits import kit_for
 from companion.pipeline import Pipeline
 from companion.privacy import shared_legal_actions
-from companion.publish import Publisher
+from companion.publish import Link, Publisher
 from companion.records import GameRecords, event_dict
 from companion.referee import Pending, Referee
 from companion.resume import plan as resume_plan
@@ -96,6 +96,8 @@ class TableLoop:
         self.source = source
         self.pipeline = pipeline
         self.on_commit = on_commit
+        #: what reports the table elsewhere (a café broker): told of every change, asked for its status
+        self.links: list[Link] = []
         self.camera = CameraHealth()
         self._last_frame: Any = None
         self._legal_flash_at: float | None = None
@@ -459,6 +461,7 @@ class TableLoop:
                 "mode": self._mode,
                 "storage": self._storage_status(),
                 "problems": list(self.problems),
+                "links": [link.status() for link in self.links],
             }
 
     def _camera_status(self) -> dict[str, Any]:
@@ -501,6 +504,22 @@ class TableLoop:
 
     def _publish(self, message: dict[str, Any]) -> None:
         self._publisher.publish(message)
+        if message["type"] != "panel":
+            for link in self.links:
+                link.notify()
+
+    def summary(self) -> dict[str, Any]:
+        """What a café board shows of this table (cheap: no board view, no legal moves)."""
+        with self._lock:
+            state = self.referee.state
+            pending = self.referee.pending
+            current = state.current_player()
+            return {"game": self.game.name, "title": self.game.title, "game_id": self.game_id,
+                    "players": [seat.to_dict() for seat in self.config.seats],
+                    "current": None if current in (CHANCE, TERMINAL) else current,
+                    "over": state.is_terminal(), "scores": state.scores().to_dict(),
+                    "event_count": self._seq(), "pending": None if pending is None else pending.to_dict(),
+                    "camera": {"ok": not self.camera.lost and self.camera.age(self.clock()) is not None}}
 
     def history(self, game_id: int | None = None) -> list[dict[str, Any]]:
         return self.records.history(game_id)

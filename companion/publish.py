@@ -7,9 +7,18 @@ import contextlib
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 
 Message = dict[str, Any]
+
+
+class Link(Protocol):
+    """Something that reports the table elsewhere (a café's broker): told of every change, asked how it
+    is doing for the page."""
+
+    def notify(self) -> None: ...
+
+    def status(self) -> dict[str, Any]: ...
 
 
 class Publisher:

@@ -65,3 +65,30 @@ class GameRecords:
 
     def games(self) -> list[dict[str, Any]]:
         return [record.summary() for record in self.store.games()]
+
+
+def export_game(store: Store, game_id: int) -> dict[str, Any]:
+    """A game as one JSON document: setup, every event (without photos), final state and outcome."""
+    record = store.game(game_id)
+    result = store.replay(game_id)
+    outcome = result.state.outcome()
+    return {
+        "format": "dinotable-game/1",
+        "game_id": record.game_id,
+        "game": record.game,
+        "title": record.title,
+        "players": record.players,
+        "options": record.options,
+        "seed": record.seed,
+        "settings": record.settings,
+        "started": record.started,
+        "finished": record.finished,
+        "initial_state": record.initial_state,
+        "events": [
+            {**event.to_dict(), "observation": event.observation} for event in store.events(game_id, True)
+        ],
+        "notices": store.notices(game_id),
+        "final_state": result.state.to_dict(),
+        "scores": result.state.scores().to_dict(),
+        "outcome": outcome.to_dict() if outcome is not None else None,
+    }

@@ -391,28 +391,18 @@ class Store:
 
     def events(self, game_id: int, with_observation: bool = False) -> list[StoredEvent]:
         """Every event of a game, oldest first."""
+        return self._events("game_id=? ORDER BY seq", (game_id,), with_observation)
+
+    def _events(self, where: str, params: tuple[Any, ...], with_observation: bool) -> list[StoredEvent]:
         columns = "observation" if with_observation else "NULL"
         with self._lock:
             rows = self._db.execute(
                 "SELECT game_id, seq, kind, action, undoes, player, source, at, "
-                f"{columns}, photo IS NOT NULL, rule, scores FROM events WHERE game_id=? ORDER BY seq",
-                (game_id,),
+                f"{columns}, photo IS NOT NULL, rule, scores FROM events WHERE {where}", params
             ).fetchall()
         return [
-            StoredEvent(
-                r[0],
-                r[1],
-                r[2],
-                _loads(r[3]),
-                r[4],
-                r[5],
-                r[6],
-                r[7],
-                _loads(r[8]),
-                bool(r[9]),
-                _loads(r[10]),
-                _loads(r[11]),
-            )
+            StoredEvent(r[0], r[1], r[2], _loads(r[3]), r[4], r[5], r[6], r[7], _loads(r[8]), bool(r[9]),
+                        _loads(r[10]), _loads(r[11]))
             for r in rows
         ]
 
@@ -452,6 +442,34 @@ class Store:
         return [
             {"after_seq": r[0], "kind": r[1], "text": r[2], "detail": _loads(r[3]), "at": r[4]} for r in rows
         ]
+
+    # -- what has left the table (the broker's outbox is the event log past a cursor) --------------------
+    def events_after(self, game_id: int, seq: int, limit: int) -> list[StoredEvent]:
+        """Up to ``limit`` events after event ``seq`` of game ``game_id``, across games, oldest first."""
+        return self._events("game_id > ? OR (game_id = ? AND seq > ?) ORDER BY game_id, seq LIMIT ?",
+                            (game_id, game_id, seq, limit), False)
+
+    def count_after(self, game_id: int, seq: int) -> int:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT count(*) FROM events WHERE game_id > ? OR (game_id = ? AND seq > ?)",
+                (game_id, game_id, seq)).fetchone()
+        return int(row[0])
+
+    def finished_games(self) -> dict[int, float]:
+        """Every finished game's id and finishing time."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, finished FROM games WHERE finished IS NOT NULL").fetchall()
+        return {int(row[0]): float(row[1]) for row in rows}
+
+    def meta(self, key: str) -> Any:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else _loads(row[0])
+
+    def set_meta(self, key: str, value: Any) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, _dumps(value)))
 
     # -- replay -----------------------------------------------------------------------------------------
     def replay(self, game_id: int, upto: int | None = None) -> ReplayResult:
@@ -509,33 +527,6 @@ class ReplayResult:
     state: State
     line: list[StoredEvent]  # the surviving actions, oldest first
     event_count: int
-
-
-def export_game(store: Store, game_id: int) -> dict[str, Any]:
-    """A game as one JSON document: setup, every event (without photos), final state and outcome."""
-    record = store.game(game_id)
-    result = store.replay(game_id)
-    outcome = result.state.outcome()
-    return {
-        "format": "dinotable-game/1",
-        "game_id": record.game_id,
-        "game": record.game,
-        "title": record.title,
-        "players": record.players,
-        "options": record.options,
-        "seed": record.seed,
-        "settings": record.settings,
-        "started": record.started,
-        "finished": record.finished,
-        "initial_state": record.initial_state,
-        "events": [
-            {**event.to_dict(), "observation": event.observation} for event in store.events(game_id, True)
-        ],
-        "notices": store.notices(game_id),
-        "final_state": result.state.to_dict(),
-        "scores": result.state.scores().to_dict(),
-        "outcome": outcome.to_dict() if outcome is not None else None,
-    }
 
 
 def decode_action(game: Game, data: Any) -> Action:

@@ -21,10 +21,11 @@ PY
 
 # System packages: libzbar0 for the pyzbar decoder backend, Debian's chromium for the browser test,
 # fonts for the rendered pictures, openssl (the HTTPS certificate), iproute2 and util-linux (the LAN attack
-# test in a network namespace of its own). Only the test set-up needs them; the demo runs on zxing-cpp alone.
+# test in a network namespace of its own), mosquitto and its clients (the café tests run a real broker).
+# Only the test set-up needs them; the demo runs on zxing-cpp alone.
 if [ "$want_dev" = 1 ]; then
   missing=()
-  for pkg in libzbar0 chromium fonts-dejavu-core openssl iproute2 util-linux; do
+  for pkg in libzbar0 chromium fonts-dejavu-core openssl iproute2 util-linux mosquitto mosquitto-clients; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then

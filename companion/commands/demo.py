@@ -36,10 +36,13 @@ class Demo:
     state_dir: Path
     web: Any = None
     url: str = ""
+    link: Any = None
 
     def close(self) -> None:
         if self.web is not None:
             self.web.stop()
+        if self.link is not None:
+            self.link.stop()
         self.loop.close()
 
 
@@ -135,7 +138,8 @@ def _event_line(event: dict[str, Any]) -> str:
     return f"  #{event['seq']:<4} {who:>8}  {event_label(event)}  [{event.get('source', '')}]"
 
 
-def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: bool) -> int:
+def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: bool,
+                 pace: float = 0.0) -> int:
     from companion.bots import BotStuck
 
     loop = demo.loop
@@ -149,6 +153,8 @@ def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: 
             if not demo.driver.step():
                 break
             steps += 1
+            if pace:
+                time.sleep(pace)
             events = loop.history()
             for event in events[seen:]:
                 if verbose:
@@ -218,7 +224,7 @@ def run_with_page(demo: Demo, args: argparse.Namespace) -> int:
                     continue
                 if not demo.driver.step():
                     return
-                stop.wait(args.pace)
+                stop.wait(1.0 if args.pace is None else args.pace)
         except BotStuck as error:
             failure.append(str(error))
         except Exception as error:  # the page stays up to show what happened
@@ -258,6 +264,14 @@ def _run(args: argparse.Namespace) -> int:
     except KeyError:
         print(f"unknown game {args.game!r}; available: {', '.join(available_games())}", file=sys.stderr)
         return 2
+    from companion.mqtt.link import configured, link_table
+    from companion.mqtt.settings import MqttConfig
+
+    try:
+        mqtt = configured(MqttConfig(), args)
+    except ValueError as error:
+        print(f"companion demo: {error}", file=sys.stderr)
+        return 2
     state_dir = Path(args.state_dir).expanduser() if args.state_dir else None
     fps = 0.0 if args.headless else args.fps
     if state_dir is None:
@@ -269,12 +283,13 @@ def _run(args: argparse.Namespace) -> int:
         if state_dir is None:
             shutil.rmtree(state_dir_made, ignore_errors=True)
         raise
+    demo.link = link_table(demo.loop, mqtt)
     try:
         if args.headless:
             title = demo.loop.snapshot()["title"]
             players = ", ".join(s["name"] for s in demo.loop.snapshot()["players"])
             print(f"{title}: a bot-played game for {players} (seed {args.seed}), read by the camera")
-            return run_headless(demo, args.until_end, args.max_actions, args.verbose)
+            return run_headless(demo, args.until_end, args.max_actions, args.verbose, args.pace or 0.0)
         return run_with_page(demo, args)
     finally:
         demo.close()
@@ -285,6 +300,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
+    from companion.mqtt.link import add_arguments as add_mqtt_arguments
+
     demo = subparsers.add_parser(
         "demo", help="a bot-played game on a synthetic table, with the web page (the embedded default)",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -298,10 +315,12 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--verbose", "-v", action="store_true", help="headless: print every committed move")
     demo.add_argument("--port", type=int, default=8080, help="web page port on localhost (default 8080, "
                       "or a free one)")
-    demo.add_argument("--pace", type=float, default=1.0, help="seconds between bot moves with the page")
+    demo.add_argument("--pace", type=float, default=None,
+                      help="seconds between bot moves (default 1 with the page, 0 headless)")
     demo.add_argument("--fps", type=float, default=8.0,
                       help="synthetic camera frames per second with the page")
     demo.add_argument("--hands", action="store_true", help="show a hand reaching in before each move")
+    add_mqtt_arguments(demo)
     demo.add_argument("--state-dir", default="",
                       help="keep the game's database here (default: a temporary one)")
     demo.set_defaults(handler=_run)

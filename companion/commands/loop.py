@@ -71,8 +71,11 @@ def _run(args: argparse.Namespace) -> int:
     from companion.records import event_dict
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from companion.mqtt.link import configured, link_table
+
     try:
         config = _config(args)
+        mqtt = configured(config.mqtt, args)
     except (ConfigError, ValueError) as error:
         return _fail("run", str(error))
     from companion.commands.web import open_camera
@@ -107,6 +110,7 @@ def _run(args: argparse.Namespace) -> int:
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
+    link = link_table(loop, mqtt)
     loop.start()
     try:
         while not stopping.wait(0.5):
@@ -114,6 +118,8 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if running is not None:
             running.stop()
+        if link is not None:
+            link.stop()
         loop.close()
         closer = getattr(loop.source, "close", None)
         if callable(closer):
@@ -232,7 +238,8 @@ def _store(args: argparse.Namespace) -> Any:
 
 def _history(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.store import StoreError, export_game
+    from companion.records import export_game
+    from companion.store import StoreError
 
     try:
         store = _store(args)
@@ -330,6 +337,8 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
+    from companion.mqtt.link import add_arguments as add_mqtt_arguments
+
     def common(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--config", default=None, help="the TOML config file (default: built-in defaults)"
@@ -339,6 +348,7 @@ def register(subparsers: Any) -> None:
     run = subparsers.add_parser("run", help="run the table: real camera, GPIO panel, loop and store")
     common(run)
     run.add_argument("--web", action="store_true", help="also serve the web page")
+    add_mqtt_arguments(run)
     run.add_argument("--record", default=None, metavar="DIR", help="save the frames for `companion replay`")
     run.add_argument("--record-every", type=int, default=1, metavar="N", help="save every N-th frame")
     run.set_defaults(handler=_run)

@@ -104,6 +104,7 @@ def _write_config(path: str) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
     from companion.loop import TableLoop
+    from companion.mqtt.link import configured, link_table
     from companion.pipeline import vision_pipeline
     from companion.systemd_notify import Watchdog, notify
     from companion.web import WebConfig, create_app
@@ -118,6 +119,7 @@ def _serve(args: argparse.Namespace) -> int:
         if args.port is not None:
             overrides["port"] = args.port
         web_config = WebConfig.from_config(config.web, state_dir=config.state_dir, **overrides)
+        mqtt = configured(config.mqtt, args)
     except (ConfigError, ValueError, OSError) as error:
         print(f"companion serve: {error}", file=sys.stderr)
         return 2
@@ -131,6 +133,7 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"companion serve: cannot listen on {where}: {error}", file=sys.stderr)
         loop.close()
         return 1
+    link = link_table(loop, mqtt)
     loop.start()
     url = running.url
     log.info("serving %s (LAN access %s)", url, "on: the PIN opens the page" if web_config.lan else "off")
@@ -156,6 +159,8 @@ def _serve(args: argparse.Namespace) -> int:
         notify("STOPPING=1")
         watchdog.stop()
         running.stop()
+        if link is not None:
+            link.stop()
         loop.close()
         source_close = getattr(loop.source, "close", None)
         if callable(source_close):
@@ -225,6 +230,8 @@ def _pairing_card(base: str, pin: str, qr: str) -> str:
 
 
 def register(subparsers: Any) -> None:
+    from companion.mqtt.link import add_arguments as add_mqtt_arguments
+
     pair = subparsers.add_parser(
         "pair", help="print the pairing link, PIN and QR code for phones; write a printable card")
     pair.add_argument("--config", default=None, help="the TOML config file (default: built-in defaults)")
@@ -237,6 +244,7 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--config", default=None, help="the TOML config file (default: built-in defaults)")
     serve.add_argument("--port", type=int, default=None, help="web port (overrides [web] port)")
+    add_mqtt_arguments(serve)
     serve.add_argument("--write-config", metavar="PATH", default="",
                        help="write an annotated example config file to PATH and exit")
     serve.set_defaults(handler=_serve)

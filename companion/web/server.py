@@ -95,11 +95,13 @@ class RunningServer:
 
 
 def make(app: Flask, config: WebConfig, host: str | None = None, port: int | None = None,
-         behind_proxy: bool = False) -> Any:
+         behind_proxy: bool = False, read_only: bool = False) -> Any:
     """A waitress server bound as the config says (loopback unless LAN access is on with a PIN).
-    ``behind_proxy``: the only client is this machine's TLS front, whose forwarded headers are trusted."""
+    ``behind_proxy``: the only client is this machine's TLS front, whose forwarded headers are trusted.
+    ``read_only``: an app with nothing to protect but its host names (the café board) may serve the LAN."""
     host = config.host if host is None else host
-    if not config.lan and not is_loopback(host):  # WebConfig refuses this too; never rely on one check
+    # WebConfig refuses this too; never rely on one check
+    if not (config.lan or read_only) and not is_loopback(host):
         raise ValueError("LAN access is off: the server binds to the loopback address only")
     app.debug = False
     options: dict[str, Any] = {

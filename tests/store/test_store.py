@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.store import Store, StoreError, export_game
+from companion.records import export_game
+from companion.store import Store, StoreError
 from engines.core import Action, Correct, State, get_game, sample_chance
 
 PLAYERS = [{"name": "red", "colour": "red", "seat": 0}, {"name": "blue", "colour": "blue", "seat": 1}]

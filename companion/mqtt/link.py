@@ -1,0 +1,310 @@
+"""A table's link to the café's broker: it never slows or blocks the table.
+
+The outbox is the table's own event log: a cursor in the store (``meta``) says up to which event the
+broker has acknowledged (QoS 1 PUBACK). While the broker is away nothing is sent and nothing is lost: the
+events simply stay past the cursor; once it is back they are sent in order, at most ``window`` in flight,
+and the cursor moves over the acknowledged prefix only. A crash between a commit and its publish loses
+nothing either (the cursor is behind it), at the price of a few events sent twice: consumers drop
+duplicates by ``seq``, and one that sees a gap asks on ``resend`` for the events from a ``seq`` on.
+
+The loop only calls :meth:`TableLink.notify` (it sets an event); a thread of its own reads the store and
+hands messages to paho-mqtt's network thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.mqtt import messages
+from companion.mqtt.settings import MqttConfig, make_client
+from companion.store import GameRecord, Store, StoreError
+
+log = logging.getLogger(__name__)
+
+CURSOR_KEY = "mqtt.acknowledged"
+PLAYS_KEY = "mqtt.plays"
+#: how often the acknowledged cursor is written to the store at most (a crash re-sends the difference)
+CURSOR_EVERY_S = 2.0
+#: the retained state is sent again at least this often (it carries the camera's health)
+STATE_EVERY_S = 30.0
+Cursor = tuple[int, int]
+
+
+class TableLink:
+    """Publishes the table's committed events, finished plays, shared state and online status."""
+
+    def __init__(self, config: MqttConfig, store: Store, summary: Callable[[], Mapping[str, Any]],
+                 window: int = 32, client_factory: Callable[..., Any] = make_client) -> None:
+        self.config = config
+        self.table = config.table_name
+        self.store = store
+        self.summary = summary
+        self.window = window
+        self.topics = messages.Topics(config.prefix, self.table)
+        self.client = client_factory(config, f"dinotable-table-{self.table}")
+        self.client.will_set(self.topics.status, messages.OFFLINE, qos=1, retain=True)
+        self.client.on_connect = self._connected
+        self.client.on_disconnect = self._disconnected
+        self.client.on_publish = self._published
+        self.client.on_message = self._resend_asked
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+        stored = store.meta(CURSOR_KEY)
+        self._acked: Cursor = (int(stored[0]), int(stored[1])) if stored else (0, 0)
+        self._written: Cursor = self._acked
+        self._written_at = 0.0
+        self._sent: Cursor = self._acked
+        #: what was handed to paho and not yet acknowledged, in order (the sending thread's own)
+        self._in_flight: list[tuple[Any, Cursor]] = []
+        #: set by paho's thread (a new connection, a lost one, a resend request): where to start again
+        self._restart_from: Cursor | None = None
+        self._plays: dict[str, float] = dict(store.meta(PLAYS_KEY) or {})
+        self._records: dict[int, GameRecord] = {}
+        self.connected = False
+        self.error: str | None = None
+        self._state_dirty = True
+        self._state_sent: dict[str, Any] | None = None
+        self._state_at = 0.0
+        self._rewind_at = 0.0
+        self.queued = 0
+        #: thread CPU seconds spent per message published (the table-side cost, for the benchmark)
+        self.cpu_s = 0.0
+        self.published = 0
+
+    # -- the table's side ------------------------------------------------------------------------------
+    def start(self) -> None:
+        address = self.config.address()
+        self.client.connect_async(address.host, address.port, self.config.keepalive)
+        self.client.loop_start()
+        self._thread = threading.Thread(target=self._run, name="mqtt-outbox", daemon=True)
+        self._thread.start()
+
+    def notify(self) -> None:
+        """Something was committed or the table changed: send it soon (returns at once)."""
+        self._state_dirty = True
+        self._wake.set()
+
+    def status(self) -> dict[str, Any]:
+        address = self.config.address()
+        return {"ok": self.connected, "table": self.table, "broker": f"{address.host}:{address.port}",
+                "queued": self.queued, "error": self.error}
+
+    def drained(self, timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) until the broker has acknowledged every stored event."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.connected and self.store.count_after(*self._acked) == 0:
+                return True
+            self._wake.set()
+            time.sleep(0.05)
+        return False
+
+    def stop(self, drain_s: float = 5.0) -> None:
+        """Send what is left (a few seconds at most), say offline (retained), write the cursor, disconnect."""
+        if self.connected and drain_s > 0:
+            self.drained(drain_s)
+        self._stopped.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.connected:
+            info = self.client.publish(self.topics.status, messages.OFFLINE, qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout=2)
+        self._write_cursor(force=True)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # -- the sending thread -----------------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            self._wake.wait(timeout=1.0)
+            self._wake.clear()
+            started = time.thread_time()
+            try:
+                count = self._send_round()
+            except StoreError as error:  # a store that cannot be read now: the next round tries again
+                self.error = f"cannot read the store: {error}"
+                count = 0
+            except Exception as error:  # the link must never take the table down
+                log.exception("the broker link failed a round")
+                self.error = str(error)
+                count = 0
+            if count:
+                self.cpu_s += time.thread_time() - started
+                self.published += count
+
+    def _send_round(self) -> int:
+        self._take_acknowledged()
+        if not self.connected:
+            self.queued = self.store.count_after(*self._acked)
+            return 0
+        count = self._send_events()
+        count += self._send_plays()
+        count += self._send_state()
+        self._write_cursor()
+        self.queued = self.store.count_after(*self._acked)
+        return count
+
+    def _take_acknowledged(self) -> None:
+        """Move the cursor over the acknowledged prefix; start again where paho's thread asked to."""
+        with self._lock:
+            restart, self._restart_from = self._restart_from, None
+            if restart is not None:
+                self._acked = min(self._acked, restart)
+        if restart is not None:
+            self._in_flight, self._sent = [], self._acked
+            return
+        while self._in_flight:
+            info, key = self._in_flight[0]
+            try:
+                if not info.is_published():
+                    break
+            except (RuntimeError, ValueError):  # never sent (the connection dropped): from the cursor again
+                self._in_flight, self._sent = [], self._acked
+                return
+            self._in_flight.pop(0)
+            with self._lock:
+                self._acked = key
+
+    def _record(self, game_id: int) -> GameRecord:
+        record = self._records.get(game_id)
+        if record is None:
+            record = self._records[game_id] = self.store.game(game_id)
+        return record
+
+    def _send_events(self) -> int:
+        room = self.window - len(self._in_flight)
+        if room <= 0:
+            return 0
+        events = self.store.events_after(*self._sent, limit=room)
+        for event in events:
+            payload = messages.encode(messages.event_message(self.table, self._record(event.game_id), event))
+            info = self.client.publish(self.topics.events, payload, qos=1)
+            key = (event.game_id, event.seq)
+            self._in_flight.append((info, key))
+            self._sent = key
+        return len(events)
+
+    def _send_plays(self) -> int:
+        if self._in_flight:
+            return 0  # a play follows its game's last event
+        acked = self._acked
+        count = 0
+        for game_id, finished in sorted(self.store.finished_games().items()):
+            if self._plays.get(str(game_id)) == finished or game_id > acked[0]:
+                continue
+            record = self.store.game(game_id)
+            if game_id == acked[0] and self.store.event_count(game_id) > acked[1]:
+                continue
+            self._records[game_id] = record
+            message = messages.play_message(self.table, record, self.store.event_count(game_id))
+            self.client.publish(self.topics.plays, messages.encode(message), qos=1)
+            self._plays[str(game_id)] = finished
+            count += 1
+        if count:
+            self._safe_meta(PLAYS_KEY, self._plays)
+        return count
+
+    def _send_state(self) -> int:
+        now = time.monotonic()
+        if not self._state_dirty and now - self._state_at < STATE_EVERY_S:
+            return 0
+        self._state_dirty = False
+        message = messages.state_message(self.table, self.summary())
+        same = self._state_sent is not None and {**self._state_sent, "at": 0} == {**message, "at": 0}
+        if same and now - self._state_at < STATE_EVERY_S:
+            return 0
+        self.client.publish(self.topics.state, messages.encode(message), qos=1, retain=True)
+        self._state_sent, self._state_at = message, now
+        return 1
+
+    def _write_cursor(self, force: bool = False) -> None:
+        with self._lock:
+            acked = self._acked
+        due = force or time.monotonic() - self._written_at >= CURSOR_EVERY_S
+        if acked != self._written and due and self._safe_meta(CURSOR_KEY, list(acked)):
+            self._written, self._written_at = acked, time.monotonic()
+
+    def _safe_meta(self, key: str, value: Any) -> bool:
+        try:
+            self.store.set_meta(key, value)
+        except (StoreError, OSError, Exception) as error:  # a full disk: kept in memory, written later
+            log.warning("could not write the broker cursor: %s", error)
+            return False
+        return True
+
+    # -- paho's network thread: flags only, never a call into paho under our lock ------------------------
+    def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            self.error = f"the broker refused the connection: {reason}"
+            log.warning("%s", self.error)
+            return
+        with self._lock:
+            self.connected, self.error = True, None
+            self._restart_from = self._acked
+        client.subscribe(self.topics.resend, qos=1)
+        client.publish(self.topics.status, messages.ONLINE, qos=1, retain=True)
+        if self.config.home_assistant:
+            topic, config = messages.home_assistant_config(self.table, self.topics)
+            client.publish(topic, messages.encode(config), qos=1, retain=True)
+        self._state_sent = None
+        self.notify()
+        log.info("reporting to the broker as table %s", self.table)
+
+    def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        with self._lock:
+            was, self.connected = self.connected, False
+            self._restart_from = self._acked
+        if was and not self._stopped.is_set():
+            self.error = f"the broker went away ({reason}); moves are queued"
+            log.warning("%s", self.error)
+
+    def _published(self, client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
+        self._wake.set()
+
+    def _resend_asked(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            asked = json.loads(message.payload)
+            game_id, first = int(asked["game_id"]), int(asked["from"])
+        except (ValueError, KeyError, TypeError):
+            return
+        now = time.monotonic()
+        with self._lock:
+            if now - self._rewind_at < 1.0 or first < 1 or game_id < 1:
+                return
+            self._rewind_at = now
+            self._restart_from = (game_id, first - 1)
+            self._plays = {k: v for k, v in self._plays.items() if int(k) < game_id}
+        self._wake.set()
+
+
+def link_table(loop: Any, config: MqttConfig) -> TableLink | None:
+    """Report ``loop``'s table to the broker ``config`` names (None when it names none)."""
+    if not config.enabled:
+        return None
+    link = TableLink(config, loop.store, loop.summary)
+    loop.links.append(link)
+    link.start()
+    return link
+
+
+def add_arguments(parser: Any) -> None:
+    """``--mqtt URL --table NAME`` for the commands that run a table."""
+    parser.add_argument("--mqtt", default=None, metavar="URL",
+                        help="report every move to this café broker (mqtt://host or mqtts://host)")
+    parser.add_argument("--table", default=None, metavar="NAME", help="this table's name on the café board "
+                        "(default: [mqtt] table, or the host name)")
+
+
+def configured(config: MqttConfig, args: Any) -> MqttConfig:
+    """The file's ``[mqtt]`` with the command line over it; ValueError for a bad URL or name."""
+    return config.overridden(getattr(args, "mqtt", None), getattr(args, "table", None))

@@ -1,0 +1,141 @@
+"""What a table says on the broker, as JSON: only the shared view, ever.
+
+Topics under ``<prefix>/<table>/``: ``events`` (every committed event, QoS 1, in order), ``plays`` (a
+finished game, QoS 1), ``state`` (the shared snapshot, retained), ``status`` (``online``/``offline``,
+retained, ``offline`` also the last will) and ``resend`` (a consumer that saw a gap asks for the events
+from a ``seq`` on). An action that could name a concealed holding (a fossil, a card drawn, a hand) is
+described without it, by the one rule of :mod:`companion.privacy`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from companion.privacy import PRIVATE_ACTION_FIELDS, is_shareable
+from companion.store import GameRecord, StoredEvent
+
+ONLINE, OFFLINE = "online", "offline"
+
+
+class Topics:
+    def __init__(self, prefix: str, table: str) -> None:
+        base = f"{prefix}/{table}"
+        self.events = f"{base}/events"
+        self.plays = f"{base}/plays"
+        self.state = f"{base}/state"
+        self.status = f"{base}/status"
+        self.resend = f"{base}/resend"
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, list):
+        return "(" + ", ".join(_words(v) for v in value) + ")"
+    return str(value)
+
+
+def describe(kind: str, action: Mapping[str, Any] | None, player: str | None, undoes: int | None) -> str:
+    """The event in words, naming nothing concealed."""
+    who = player or "the table"
+    if kind == "undo":
+        return f"move {undoes} taken back"
+    if kind == "correct":
+        return f"{who}: a correction of the table"
+    if action is None:
+        return who
+    shown = {k: v for k, v in action.items() if k not in PRIVATE_ACTION_FIELDS | {"kind", "player"}}
+    hidden = " (concealed)" if not is_shareable(action) else ""
+    details = ", ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in shown.items())
+    name = str(action.get("kind", "move")).replace("-", " ")
+    return f"{who}: {name}{' ' + details if details else ''}{hidden}"
+
+
+def event_message(table: str, record: GameRecord, event: StoredEvent) -> dict[str, Any]:
+    action = event.action
+    shared = action if action is not None and is_shareable(action) else None
+    if event.kind == "correct":
+        shared = None  # a correction carries a whole position, hands included
+    return {
+        "table": table,
+        "game": record.game,
+        "title": record.title,
+        "game_id": event.game_id,
+        "started": record.started,
+        "seq": event.seq,
+        "kind": event.kind,
+        "player": event.player,
+        "source": event.source,
+        "at": event.at,
+        "action": shared,
+        "undoes": event.undoes,
+        "description": describe(event.kind, action, event.player, event.undoes),
+        "scores": _totals(event.scores),
+    }
+
+
+def _totals(scores: Mapping[str, Any] | None) -> dict[str, int]:
+    players = (scores or {}).get("players", {})
+    return {name: int(entry.get("total", 0)) for name, entry in players.items()}
+
+
+def play_message(table: str, record: GameRecord, moves: int) -> dict[str, Any]:
+    outcome = record.outcome or {}
+    finished = record.finished or record.started
+    return {
+        "table": table,
+        "game": record.game,
+        "title": record.title,
+        "game_id": record.game_id,
+        "players": [{"name": p["name"], "colour": p.get("colour")} for p in record.players],
+        "scores": _totals(outcome),
+        "winners": list(outcome.get("winners", [])),
+        "reason": outcome.get("reason", ""),
+        "started": record.started,
+        "finished": finished,
+        "duration_s": round(finished - record.started, 1),
+        "moves": moves,
+    }
+
+
+def state_message(table: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The retained snapshot: who plays what, whose turn, the scores (no board view, no legal moves)."""
+    scores = snapshot.get("scores") or {}
+    pending = snapshot.get("pending") or {}
+    return {
+        "table": table,
+        "game": snapshot.get("game"),
+        "title": snapshot.get("title"),
+        "game_id": snapshot.get("game_id"),
+        "players": [{"name": p["name"], "colour": p.get("colour")} for p in snapshot.get("players", [])],
+        "current": snapshot.get("current"),
+        "over": bool(snapshot.get("over")),
+        "scores": _totals(scores),
+        "winners": list(scores.get("winners", [])) if snapshot.get("over") else [],
+        "event_count": snapshot.get("event_count", 0),
+        "waiting": pending.get("kind"),
+        "camera_ok": bool((snapshot.get("camera") or {}).get("ok")),
+        "at": time.time(),
+    }
+
+
+def home_assistant_config(table: str, topics: Topics) -> tuple[str, dict[str, Any]]:
+    """Home Assistant's MQTT discovery for a table: one sensor (whose turn), available while online."""
+    unique = f"dinotable_{table}".replace("-", "_")
+    return f"homeassistant/sensor/{unique}/turn/config", {
+        "name": "Turn",
+        "unique_id": f"{unique}_turn",
+        "state_topic": topics.state,
+        "value_template": "{{ 'game over' if value_json.over else (value_json.current or '-') }}",
+        "json_attributes_topic": topics.state,
+        "availability_topic": topics.status,
+        "payload_available": ONLINE,
+        "payload_not_available": OFFLINE,
+        "icon": "mdi:dice-multiple",
+        "device": {"identifiers": [unique], "name": f"Dino Table {table}", "manufacturer": "Dino Table"},
+    }
