@@ -31,6 +31,7 @@ class BoardListener:
         self.client = client_factory(config, f"dinotable-cafe-{name}", clean=False)
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
+        self.client.on_connect_fail = self._connect_failed
         self.client.on_message = self._received
         self.on_change = on_change
         self.connected = False
@@ -62,6 +63,11 @@ class BoardListener:
         prefix = self.config.prefix
         client.subscribe([(f"{prefix}/+/{kind}", 1) for kind in KINDS])
         log.info("listening to the café's tables on %s", self.status()["broker"])
+
+    def _connect_failed(self, client: Any, userdata: Any) -> None:
+        address = self.config.address()
+        self.error = (f"cannot reach the broker at {address.host}:{address.port}"
+                      + (" (or its TLS certificate is not trusted: see ca_file)" if address.tls else ""))
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected = False

@@ -42,7 +42,10 @@ class Demo:
         if self.web is not None:
             self.web.stop()
         if self.link is not None:
-            self.link.stop()
+            if self.link.queued:
+                print(f"waiting up to 30 s for the broker to take {self.link.queued} queued move(s)",
+                      flush=True)
+            self.link.stop(drain_s=30)
         self.loop.close()
 
 

@@ -51,6 +51,7 @@ class TableLink:
         self.client.will_set(self.topics.status, messages.OFFLINE, qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
+        self.client.on_connect_fail = self._connect_failed
         self.client.on_publish = self._published
         self.client.on_message = self._resend_asked
         self._lock = threading.Lock()
@@ -109,7 +110,7 @@ class TableLink:
 
     def stop(self, drain_s: float = 5.0) -> None:
         """Send what is left (a few seconds at most), say offline (retained), write the cursor, disconnect."""
-        if self.connected and drain_s > 0:
+        if drain_s > 0:
             self.drained(drain_s)
         self._stopped.set()
         self._wake.set()
@@ -130,7 +131,7 @@ class TableLink:
             self._wake.clear()
             started = time.thread_time()
             try:
-                count = self._send_round()
+                count = self.send_round()
             except StoreError as error:  # a store that cannot be read now: the next round tries again
                 self.error = f"cannot read the store: {error}"
                 count = 0
@@ -142,7 +143,8 @@ class TableLink:
                 self.cpu_s += time.thread_time() - started
                 self.published += count
 
-    def _send_round(self) -> int:
+    def send_round(self) -> int:
+        """One round of the sending thread: take the acknowledgements, send what is due."""
         self._take_acknowledged()
         if not self.connected:
             self.queued = self.store.count_after(*self._acked)
@@ -259,6 +261,11 @@ class TableLink:
         self._state_sent = None
         self.notify()
         log.info("reporting to the broker as table %s", self.table)
+
+    def _connect_failed(self, client: Any, userdata: Any) -> None:
+        address = self.config.address()
+        self.error = (f"cannot reach the broker at {address.host}:{address.port}"
+                      + (" (or its TLS certificate is not trusted: see ca_file)" if address.tls else ""))
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._lock:

@@ -151,6 +151,6 @@ def make_client(config: MqttConfig, client_id: str, clean: bool = True) -> Any:
         context = ssl.create_default_context(cafile=str(Path(config.ca_file).expanduser()) if config.ca_file
                                              else None)
         client.tls_set_context(context)
-    client.reconnect_delay_set(min_delay=1, max_delay=30)
+    client.reconnect_delay_set(min_delay=1, max_delay=5)  # a broker on the café's LAN: try often
     client.max_queued_messages_set(0)
     return client
