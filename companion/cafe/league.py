@@ -66,33 +66,32 @@ def leagues(plays: Iterable[Mapping[str, Any]]) -> list[GameLeague]:
     return result
 
 
-def standings_svg(league: GameLeague, width: int = 640) -> str:
-    """Bars of each player's average score with the best marked, and the wins beside the name."""
+def standings_svg(league: GameLeague, width: int = 340) -> str:
+    """Per player a line of words (name, wins; average and best) over a bar of the average score with the
+    best marked. Drawn for a phone's width (text 12-14 px there); the page caps how wide it grows."""
     standings = league.standings[:12]
-    row, left, right = 34, 150, 70
-    height = 30 + row * len(standings)
+    row, bar_width = 50, width - 8
+    height = 24 + row * len(standings)
     top = max((s.best for s in standings), default=0) or 1
-    scale = (width - left - right) / top
+    scale = bar_width / top
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{escape(league.title)}: average and best score per player" '
              'font-family="DejaVu Sans, sans-serif" font-size="14">',
-             f'<text x="{left}" y="16" fill="#7a6a50" font-size="12">'
-             'average score (bar) · best (mark)</text>']
+             '<text x="0" y="14" fill="#7a6a50" font-size="12">average score (bar) · best (mark)</text>']
     for index, standing in enumerate(standings):
-        y = 26 + index * row
+        y = 24 + index * row
         colour = rgb(standing.colour) if standing.colour else "#3f6238"
         bar = max(2.0, standing.average * scale)
-        best = left + standing.best * scale
+        best = standing.best * scale
         parts += [
-            f'<text x="{left - 8}" y="{y + 17}" text-anchor="end">{escape(standing.player)}</text>',
-            f'<text x="{left - 8}" y="{y + 30}" text-anchor="end" font-size="12" fill="#7a6a50">'
-            f'{standing.wins} of {standing.plays} won</text>',
-            f'<rect x="{left}" y="{y + 4}" width="{bar:.1f}" height="20" rx="3" fill="{colour}" '
-            'opacity=".85"/>',
-            f'<line x1="{best:.1f}" x2="{best:.1f}" y1="{y}" y2="{y + 28}" stroke="#2d2416" '
-            'stroke-width="3"/>',
-            f'<text x="{left + bar + 8:.1f}" y="{y + 19}" font-size="13">{standing.average:.1f}'
+            f'<text x="0" y="{y + 15}" font-weight="bold">{escape(standing.player)}'
+            f'<tspan font-weight="normal" font-size="12" fill="#7a6a50"> {standing.wins} of {standing.plays}'
+            ' won</tspan></text>',
+            f'<text x="{bar_width}" y="{y + 15}" text-anchor="end" font-size="13">{standing.average:.1f}'
             f' · best {standing.best}</text>',
+            f'<rect x="0" y="{y + 21}" width="{bar:.1f}" height="18" rx="3" fill="{colour}" opacity=".85"/>',
+            f'<line x1="{best:.1f}" x2="{best:.1f}" y1="{y + 18}" y2="{y + 42}" stroke="#2d2416" '
+            'stroke-width="3"/>',
         ]
     parts.append("</svg>")
     return "".join(parts)

@@ -152,3 +152,24 @@ def test_a_refused_connection_is_reported_not_raised(tmp_path: Path) -> None:
     client.on_connect(client, None, None, Reason(failure=True), None)
     assert not link.connected and "refused" in (link.status()["error"] or "")
     assert link.status()["ok"] is False and link.status()["broker"] == "127.0.0.1:1"
+
+
+def test_home_assistant_discovery_when_asked(tmp_path: Path) -> None:
+    store, _ = new_store(tmp_path)
+    clients: list[FakeClient] = []
+    config = MqttConfig(url="mqtt://127.0.0.1:1", table="t-1", home_assistant=True)
+
+    def factory(*args: Any, **kwargs: Any) -> FakeClient:
+        clients.append(FakeClient())
+        return clients[-1]
+
+    TableLink(config, store, summary, client_factory=factory)
+    clients[0].come_up()
+    found = [(t, json.loads(p), retain) for t, p, _, retain, _ in clients[0].published
+             if t.startswith("homeassistant/")]
+    assert len(found) == 1
+    topic, discovery, retained = found[0]
+    assert topic == "homeassistant/sensor/dinotable_t_1/turn/config" and retained
+    assert discovery["state_topic"] == "dinotable/t-1/state"
+    assert discovery["availability_topic"] == "dinotable/t-1/status"
+    assert (discovery["payload_available"], discovery["payload_not_available"]) == ("online", "offline")
