@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Any
 
 from companion.kits.jurassic_brunch.tags import CODE, RAPTOR_TAG, figure_tag, printed, token_tag
@@ -171,7 +172,7 @@ class BrunchIds:
 
     def held_fronts(self, holder: str, kind: str, count: int, taken: set[str]) -> list[str]:
         """``count`` front ids of ``kind`` for ``holder``, keeping earlier ones, none in ``taken``."""
-        pool = [token_tag(kind, n) for n in range(1, TOKEN_COUNTS[kind] + 1)]
+        pool = _token_pool(kind)
         kept = [t for t in self.fronts.get((holder, kind), []) if t not in taken][:count]
         for tag in pool:
             if len(kept) >= count:
@@ -194,13 +195,23 @@ class BrunchIds:
         return [(piece, slots[index]) for index, piece in sorted(taken.items())]
 
 
+@cache
+def _token_pool(kind: str) -> tuple[str, ...]:
+    return tuple(token_tag(kind, n) for n in range(1, TOKEN_COUNTS[kind] + 1))
+
+
 def _distance(a: tuple[int, int] | None, b: tuple[int, int]) -> float:
     return math.inf if a is None else math.hypot(a[0] - b[0], a[1] - b[1])
 
 
+@lru_cache(maxsize=1024)
+def _modules(payload: str) -> int:
+    return int(qr_matrix(payload).shape[0])
+
+
 def _tag_side(layout: BrunchLayout, payload: str) -> float:
     """Every code gets the same module size: a version-2 payload (``SUPER-YUMMY-01``) a larger code."""
-    return layout.tag_size * int(qr_matrix(payload).shape[0]) / 21.0
+    return layout.tag_size * _modules(payload) / 21.0
 
 
 def _piece(
