@@ -350,8 +350,8 @@ class GameKeeper:
 
     def choose(self, option_index: int, frame: Any = None) -> Answer:
         pending = self.referee.pending
-        if pending is None or pending.kind != "question":
-            return {"ok": False, "error": "no question is pending"}
+        if pending is None or pending.kind == "resume" or not pending.options:
+            return {"ok": False, "error": "no question or objection with options is pending"}
         options = pending.options
         if not isinstance(option_index, int) or not 0 <= option_index < len(options):
             return {"ok": False, "error": f"option must be 0..{len(options) - 1}"}

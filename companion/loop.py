@@ -418,7 +418,14 @@ class TableLoop:
             pending = self.referee.pending
             if pending is not None and pending.kind == "resume":
                 return self._answer_resume(option_index)
-            return self.keeper.choose(option_index, self._last_frame)
+            answer = self.keeper.choose(option_index, self._last_frame)
+            observation = self.referee.last_observation
+            if answer.get("ok") and pending is not None and pending.kind == "objection":
+                # the nearest move was tapped: what it does not explain is judged again at once
+                self.referee.look_again()
+                if observation is not None:
+                    self.handle_observation(observation, self._last_frame)
+            return answer
 
     def _answer_resume(self, option_index: int) -> dict[str, Any]:
         """The resume question: 0 carries on the stored game, 1 starts the config's game."""

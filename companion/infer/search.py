@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from companion.infer.model import TableModel, search_key
 from companion.infer.picture import Difference, Picture, compare
+from companion.privacy import is_shareable
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Rule, State
 from vision.observation import Observation
 
@@ -120,17 +121,18 @@ def infer(
     if len(differences) > model.max_change:
         return objection(state, model, differences, too_much=True)
     unsure = low_confidence(observation)
+    closest: list[tuple[int, list[Action]]] = []
     result, spent = _search(
-        state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls
+        state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls, closest
     )
     if result is None and spent < budget:
         result, more = _search(
-            state, seen, differences, model, unsure, False, 2, beam, budget - spent, max_stalls
+            state, seen, differences, model, unsure, False, 2, beam, budget - spent, max_stalls, closest
         )
         spent += more
     if result is not None:
         return result
-    return objection(state, model, differences, spent, too_much=spent >= budget)
+    return objection(state, model, differences, spent, too_much=spent >= budget, closest=closest)
 
 
 def _search(
@@ -144,9 +146,11 @@ def _search(
     beam: int,
     budget: int,
     max_stalls: int,
+    closest: list[tuple[int, list[Action]]] | None = None,
 ) -> tuple[Inference | None, int]:
     """The first depth at which positions match what is seen (an apply or a question), and the number of
-    positions drawn; None when none matched within ``budget``."""
+    positions drawn; None when none matched within ``budget``. ``closest`` collects the lines of play that
+    came nearer to what is seen (what an objection offers to tap)."""
     # breadth-first by depth; a step must not move the picture further from what is seen, and at most
     # ``max_stalls`` steps may leave the distance unchanged (a take shown face down, then its reveal)
     root_key = search_key(state)
@@ -182,6 +186,8 @@ def _search(
                     # invisible to the camera (a pass, a purchase): never guessed, it comes by button or web
                     continue
                 child_distance = len(compare(child_picture, seen, model.tolerance))
+                if closest is not None and 0 < child_distance < len(differences):
+                    closest.append((child_distance, [*path, action]))
                 if child_distance == 0:
                     solutions[key] = (child, [*path, action])
                 elif child_distance < distance or (child_distance == distance and stalls < max_stalls):
@@ -240,8 +246,9 @@ def _summary(differences: Sequence[Difference], side: str) -> str:
 
 
 def objection(state: State, model: TableModel, differences: list[Difference], explored: int = 0,
-              too_much: bool = False) -> Inference:
-    """No legal move explains the table: say what was expected, what is seen, who moved, and which rule.
+              too_much: bool = False, closest: Sequence[tuple[int, list[Action]]] = ()) -> Inference:
+    """No legal move explains the table: say what was expected, what is seen, who moved, and which rule,
+    and offer the lines of play that come closest to it (``closest``: (differences left, actions)).
     ``too_much``: the change was larger than the search may look into."""
     actor = model.actor(state, differences)
     current = state.current_player()
@@ -282,7 +289,24 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
         expected=expected_text,
         seen=seen_text,
         explored=explored,
+        options=nearest_lines(closest),
     )
+
+
+def nearest_lines(closest: Sequence[tuple[int, list[Action]]], count: int = 3) -> list[list[Action]]:
+    """The ``count`` lines of play that leave the fewest differences (the shorter first), naming nothing
+    concealed: the page shows them to every session."""
+    chosen: list[list[Action]] = []
+    seen_keys: set[str] = set()
+    for _, line in sorted(closest, key=lambda item: (item[0], len(item[1]))):
+        key = repr([action.to_dict() for action in line])
+        if key in seen_keys or not all(is_shareable(action.to_dict()) for action in line):
+            continue
+        seen_keys.add(key)
+        chosen.append(line)
+        if len(chosen) >= count:
+            break
+    return chosen
 
 
 TURN_RULE = Rule(

@@ -63,6 +63,29 @@ def action_label(action: Any) -> str:
     return " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
 
 
+def _kind_words(action: Any) -> str:
+    return str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
+
+
+@blueprint.app_template_filter("groupby_kind")
+def groupby_kind(actions: Any) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Action dicts grouped by their kind in words, in the order the kinds first appear."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for action in actions or []:
+        if isinstance(action, dict):
+            groups.setdefault(_kind_words(action), []).append(action)
+    return list(groups.items())
+
+
+@blueprint.app_template_filter("action_detail")
+def action_detail(action: Any) -> str:
+    """An action's label without its kind (shown as the group's heading); the kind when nothing else."""
+    label = action_label(action)
+    kind = _kind_words(action) if isinstance(action, dict) else ""
+    rest = label[len(kind):].strip() if label.startswith(kind) else label
+    return rest or label
+
+
 @blueprint.app_template_filter("event_label")
 def event_label(event: Any) -> str:
     """What an event did: its action, or for undo/notice events what they refer to."""

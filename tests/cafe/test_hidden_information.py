@@ -40,7 +40,8 @@ def test_every_message_keeps_what_is_concealed(tmp_path: Path, game: str, steps:
                 concealed += 1
                 assert message["action"] is None
                 for value in _values(private):
-                    assert f'"{value}"' not in text and f" {value}" not in message["description"], (event, text)
+                    assert f'"{value}"' not in text, (event, text)
+                    assert f" {value}" not in message["description"], (event, text)
             else:
                 assert message["action"] == event.action
         assert concealed > 0  # the walk did meet concealed holdings

@@ -396,3 +396,25 @@ def test_a_log_that_no_longer_replays_is_kept_and_a_new_game_starts(
     again, _ = make_loop(toy, tmp_path, mock_panel)
     assert again.game_id != old and "could not resume" in again.snapshot()["problems"][0]
     assert len(again.games()) == 2  # the old game stays in the store
+
+
+def test_an_objection_offers_the_nearest_legal_moves_to_tap(toy: Toy, tmp_path: Path,
+                                                            mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    state = loop.state
+    after = state.apply(Take("red", 0)).clone()
+    assert isinstance(after, GrabState)
+    after.row[4] = False  # red took the end tile, and a hand knocked another off the row
+    feed(loop, source, toy.scene_for(after))
+    pending = loop.pending
+    assert pending is not None and pending.kind == "objection"
+    offered = [option["action"] for option in loop.snapshot()["pending"]["options"]]
+    assert offered and offered[0] == {"kind": "take", "player": "red", "slot": 0}
+    answer = loop.choose(0)
+    assert answer["ok"] and answer["event"]["source"] == "choice"
+    assert loop.history()[-1]["action"] == {"kind": "take", "player": "red", "slot": 0}
+    # what the tapped move does not explain (the knocked tile) is objected to at once, on its own
+    assert loop.pending is not None and loop.pending.kind == "objection"
+    assert len(loop.pending.inference.differences) == 1
+    assert loop.choose(5)["ok"] is False  # no such option: nothing happens
+    assert len(loop.history()) == 1

@@ -47,7 +47,8 @@ def test_the_legal_chisel_gaps_are_ringed_on_the_table_diagram(jp_loop: TableLoo
     board = client.get("/api/board.svg").get_data(as_text=True)
     assert board.count('class="legal"') == len(placements)
     page = client.get("/").get_data(as_text=True)
-    assert f"Legal moves <small>{len(expected)}</small>" in page
+    assert f"Legal moves <small>{len(expected)} · " in page
+    assert page.count('class="move" data-post="/api/submit"') == len(expected)  # every one a control
 
 
 def test_legal_moves_never_name_a_concealed_holding() -> None:

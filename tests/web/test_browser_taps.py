@@ -1,0 +1,72 @@
+"""Deciding by taps in a real browser (Debian's chromium through Playwright): a legal move tapped on the
+Table page is committed as from the page; an objection offers the nearest legal move, one tap applies it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")]
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Iterator[Any]:
+    from companion.commands.demo import build, serve
+
+    running = build("jurassik", seed=4, state_dir=tmp_path, fps=20.0, synchronous=False)
+    serve(running, port=0)
+    yield running
+    running.close()
+
+
+def until(what: str, condition: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    loop = demo.loop
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(demo.url)
+        buttons = page.locator("#legal-picker button.move")
+        assert buttons.count() == len(loop.snapshot()["legal"]) > 0
+        first = loop.snapshot()["legal"][0]
+        buttons.first.focus()
+        page.keyboard.press("Enter")  # keyboard works as a tap
+        until("the tapped move", lambda: len(loop.history()) == 1)
+        event = loop.history()[0]
+        assert event["source"] == "web" and event["action"] == first
+        demo.camera.show(loop.model.scene(loop.current_state()))  # the player does it on the table too
+
+        # an objection: the player to act made a legal move, and a hand knocked a tile off meanwhile
+        state = loop.current_state()
+        move = next(a for a in state.legal_actions() if a.to_dict()["kind"] == "take")
+        scene = loop.model.scene(state.apply(move))
+        moved_payloads = {t.payload for t in loop.model.scene(state).tags} - {t.payload for t in scene.tags}
+        stray = next(t for t in scene.tags if t.payload not in moved_payloads and "D" in t.payload)
+        scene.tags.remove(stray)
+        demo.camera.show(scene)
+        until("the objection", lambda: loop.pending is not None and loop.pending.kind == "objection")
+        page.goto(demo.url + "dispute")
+        page.wait_for_selector("#choose-0", timeout=20_000)
+        assert "closest to what the camera sees" in page.inner_text("#dispute")
+        page.click("#choose-0")
+        until("the chosen move", lambda: len(loop.history()) == 2)
+        assert loop.history()[-1]["action"] == move.to_dict() and loop.history()[-1]["source"] == "choice"
+        browser.close()
+    assert errors == []
