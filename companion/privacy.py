@@ -21,6 +21,18 @@ def is_shareable(action: Mapping[str, Any]) -> bool:
     return not PRIVATE_ACTION_FIELDS & set(action)
 
 
+def shared_action(action: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """An action as the shared view may show it: whole when it names nothing concealed; else its kind and
+    open fields, marked ``concealed``; a correction by its reason only (it carries a whole position)."""
+    if action is None:
+        return None
+    if action.get("kind") == "correct":
+        return {"kind": "correct", "reason": action.get("reason", "")}
+    if is_shareable(action):
+        return dict(action)
+    return {**{k: v for k, v in action.items() if k not in PRIVATE_ACTION_FIELDS}, "concealed": True}
+
+
 def shareable(actions: Iterable[Any]) -> list[dict[str, Any]]:
     """The action dicts among ``actions`` that name nothing concealed (anything else is dropped)."""
     return [action for action in actions if isinstance(action, dict) and is_shareable(action)]

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.privacy import shared_action
 from companion.store import Store, StoredEvent, StoreError
 
 
 def event_dict(event: StoredEvent) -> dict[str, Any]:
-    """A committed event as the page and the live stream show it."""
+    """A committed event as the page and the live stream show it: an action that names a concealed
+    holding (a card drawn into a hand, a fossil kept face down) without it."""
     return {
         "seq": event.seq,
         "kind": event.kind,
-        "action": event.action,
+        "action": shared_action(event.action),
         "undoes": event.undoes,
         "player": event.player,
         "source": event.source,

@@ -47,7 +47,7 @@ def action_label(action: Any) -> str:
     if _is_cell(action.get("a")) and _is_cell(action.get("b")):
         parts.append(f"between {_cell_text(action['a'])} and {_cell_text(action['b'])}")
     for key, value in action.items():
-        if key in ("kind", "state", "player", "a", "b") or value in (None, "", [], {}):
+        if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", [], {}):
             continue
         if _is_cell(value):
             text = _cell_text(value)
@@ -60,7 +60,8 @@ def action_label(action: Any) -> str:
             break
     if action.get("kind") == "correct" and action.get("reason"):
         parts = ["correction", str(action["reason"])[:60]]
-    return " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
+    label = " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
+    return label + (" (concealed)" if action.get("concealed") else "")
 
 
 def _kind_words(action: Any) -> str:
