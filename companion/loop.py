@@ -540,6 +540,9 @@ class TableLoop:
     def games(self) -> list[dict[str, Any]]:
         return self.records.games()
 
+    def play_record(self, game_id: int | None = None) -> dict[str, Any]:
+        return self.records.play_record(game_id)
+
     def settings(self) -> dict[str, Any]:
         with self._lock:
             return self.config.settings()

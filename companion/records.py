@@ -68,6 +68,28 @@ class GameRecords:
     def games(self) -> list[dict[str, Any]]:
         return [record.summary() for record in self.store.games()]
 
+    def play_record(self, game_id: int | None = None) -> dict[str, Any]:
+        """A game as a logged play (the shared view): who sat where, who started, when, how long, the
+        scores with their breakdowns, the winners and why; LookupError for an unknown game."""
+        gid = self._game(game_id)
+        record = self.store.game(gid)
+        result = self.store.replay(gid)
+        scores = result.state.scores().to_dict()
+        initial = result.game.state_from_dict(record.initial_state)
+        starter = initial.current_player()
+        names = record.player_names
+        events = self.store.events(gid)
+        last = events[-1].at if events else record.started
+        finished = record.finished or (last if result.state.is_terminal() else None)
+        return {
+            "game_id": gid, "game": record.game, "title": record.title,
+            "players": [{"name": p["name"], "colour": p.get("colour")} for p in record.players],
+            "start_player": starter if starter in names else (names[0] if names else None),
+            "started": record.started, "finished": finished,
+            "duration_s": round((finished or last) - record.started, 1),
+            "moves": len(events), "over": result.state.is_terminal(), "scores": scores,
+        }
+
 
 def export_game(store: Store, game_id: int) -> dict[str, Any]:
     """A game as one JSON document: setup, every event (without photos), final state and outcome."""

@@ -70,6 +70,12 @@ class TableSession(Protocol):
         """Stored games: [{game_id, game, started, players, over, winners}]."""
         ...
 
+    def play_record(self, game_id: int | None = None) -> dict[str, Any]:
+        """A game as a logged play: {game_id, game, title, players [{name, colour}], start_player,
+        started, finished, duration_s, moves, over, scores (``Outcome.to_dict()``)}; LookupError for an
+        unknown game."""
+        ...
+
     def settings(self) -> dict[str, Any]:
         """Current configuration: game, edition/options, players and seats with colours, house rules."""
         ...

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
+from companion import exports
 from companion.privacy import shareable
 from companion.session import TableSession
 from companion.store import StoreError
@@ -169,6 +170,20 @@ def photo(seq: int) -> Response:
 @blueprint.get("/games")
 def games() -> Response:
     return jsonify(ask(table().games))
+
+
+@blueprint.get("/play.json")
+def play_json() -> Response:
+    play = ask(table().play_record, _game_id())
+    return jsonify({**play, "bg_stats": exports.bg_stats_link(play)})
+
+
+@blueprint.get("/play.csv")
+def play_csv() -> Response:
+    play = ask(table().play_record, _game_id())
+    name = f"{play['game']}-{play['game_id']}.csv"
+    return Response(exports.play_csv(play), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename={name}"})
 
 
 @blueprint.get("/settings")

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from companion import pairing
+from companion import exports, pairing
 from companion.web import security, svg
 from companion.web.api import ask, shared_snapshot, table
 from companion.web.validate import query_int
@@ -147,8 +147,11 @@ def scores_page() -> str:
             if name not in categories:
                 categories.append(name)
     top = max([1, *[int(entry.get("total", 0)) for entry in players.values()]])
+    bg_stats = None
+    if common["snap"].get("over"):
+        bg_stats = exports.bg_stats_link(ask(table().play_record, None))
     return render_template("scores.html", page="scores", players_scores=players, categories=categories,
-                           top=top, **common)
+                           top=top, bg_stats=bg_stats, **common)
 
 
 @blueprint.get("/history")

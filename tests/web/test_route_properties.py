@@ -103,7 +103,7 @@ def check(table: Table, request: dict[str, Any], seen: set[int]) -> None:
         assert table.fingerprint() == before, request
 
 
-SETTINGS = settings(max_examples=120, deadline=None, database=None, derandomize=True,
+SETTINGS = settings(max_examples=300, deadline=None, database=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 

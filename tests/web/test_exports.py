@@ -1,0 +1,91 @@
+"""At game over: a BG Stats link in its documented push format, the play as CSV and JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from companion.exports import bg_stats_data, play_csv, ranks
+
+
+def finished_play() -> dict[str, Any]:
+    return {"game_id": 4, "game": "jurassik", "title": "Jurassik", "start_player": "Bo",
+            "players": [{"name": "Ana", "colour": "red"}, {"name": "Bo", "colour": "blue"},
+                        {"name": "Cy", "colour": "green"}],
+            "started": 1_700_000_000.0, "finished": 1_700_002_430.0, "duration_s": 2430.0, "moves": 73,
+            "over": True,
+            "scores": {"players": {"Ana": {"total": 20, "breakdown": {"D3": 6, "D8": 14}},
+                                   "Bo": {"total": 20, "breakdown": {"D3": 10, "D8": 10}},
+                                   "Cy": {"total": 9, "breakdown": {"D3": 9}}},
+                       "winners": ["Bo"], "reason": "the last tile was taken",
+                       "tiebreak": {"Bo": "more completed dinosaurs"}}}
+
+
+def test_bg_stats_push_format() -> None:
+    data = bg_stats_data(finished_play())
+    assert data["game"] == {"name": "Jurassik", "highestWins": True, "noPoints": False,
+                            "sourceGameId": "jurassik"}
+    assert data["durationMin"] == 40 and len(data["playDate"]) == 19
+    players = {p["name"]: p for p in data["players"]}
+    assert players["Bo"]["winner"] and players["Bo"]["rank"] == 1 and players["Bo"]["startPlayer"]
+    assert players["Ana"]["rank"] == 2 and not players["Ana"]["winner"]  # tied on points, lost the tie-break
+    assert players["Cy"]["score"] == 9 and players["Cy"]["rank"] == 3
+
+
+def test_ties_share_a_rank() -> None:
+    play = finished_play()
+    play["scores"]["winners"] = ["Ana", "Bo"]
+    assert ranks(play) == {"Ana": 1, "Bo": 1, "Cy": 3}
+
+
+def test_the_scores_page_links_bg_stats_and_exports_at_game_over(client: Any, table: Any) -> None:
+    assert b"Log this play in BG Stats" not in client.get("/scores").data
+    while not table.state.is_terminal():
+        table.play(50)
+    page = client.get("/scores").get_data(as_text=True)
+    assert "Log this play in BG Stats" in page
+    link = page.split('id="bg-stats" href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    parts = urlsplit(link)
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "app.bgstatsapp.com", "/createPlay.html")
+    data = json.loads(parse_qs(parts.query)["data"][0])
+    winners = set(table.state.scores().winners)
+    assert {p["name"] for p in data["players"] if p["winner"]} == winners
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/play.csv").get_data(as_text=True))))
+    assert len(rows) == len(data["players"]) and {r["player"] for r in rows if r["winner"] == "1"} == winners
+    assert client.get("/api/play.json").get_json()["bg_stats"].startswith("https://app.bgstatsapp.com/")
+    assert client.get("/api/play.json?game=99").status_code == 404
+
+
+def test_csv_has_every_part_of_the_score() -> None:
+    rows = list(csv.DictReader(io.StringIO(play_csv(finished_play()))))
+    assert [r["player"] for r in rows] == ["Ana", "Bo", "Cy"]
+    assert rows[0]["D8"] == "14" and rows[2]["D8"] == "0" and rows[1]["start_player"] == "1"
+
+
+def test_a_stored_game_as_a_play(tmp_path: Any) -> None:
+    import random
+
+    from companion.records import GameRecords
+    from companion.store import Store
+    from engines.core import get_game, sample_chance
+
+    store = Store(tmp_path)
+    game = get_game("jurassik")
+    rng = random.Random(2)
+    state = game.new_initial_state(["Ana", "Bo"], rng=rng)
+    starter = state.current_player()
+    seats = [{"name": "Ana", "colour": "red", "seat": 0}, {"name": "Bo", "colour": "blue", "seat": 1}]
+    game_id = store.new_game(game, state, seats, {}, 2)
+    while not state.is_terminal():
+        action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+        state = state.apply(action)
+        store.append(game_id, "action", action.to_dict(), state_after=state)
+    store.finish(game_id, state.outcome().to_dict())  # type: ignore[union-attr]
+    play = GameRecords(store, game_id).play_record()
+    assert play["over"] and play["finished"] is not None and play["moves"] == len(store.events(game_id))
+    assert play["start_player"] == starter and play["scores"]["winners"] == list(state.scores().winners)
+    data = bg_stats_data(play)
+    assert {p["name"] for p in data["players"] if p["winner"]} == set(state.scores().winners)
