@@ -130,9 +130,26 @@ class BotDriver:
         time.sleep(self.frame_wait)
         return True
 
+    def _set_up(self) -> bool:
+        """A new game's table being set up: the bots lay it out as the setup says (True), else False."""
+        pending = self.loop.pending
+        if pending is None or pending.kind != "setup":
+            return False
+        self.show_state(self.loop.current_state())
+        for _ in range(self.max_frames):
+            if self.pump is not None:
+                self.pump()
+            else:
+                time.sleep(self.frame_wait)
+            self.frames += 1
+            pending = self.loop.pending
+            if pending is None or pending.kind != "setup":
+                return True
+        raise BotStuck("the loop did not see the table set up for the new game")
+
     def step(self) -> bool:
         """One bot action; False once the game is over."""
-        if self._wait_for_storage():
+        if self._wait_for_storage() or self._set_up():
             return True
         state = self.loop.current_state()
         if state.is_terminal():

@@ -24,6 +24,7 @@ from companion.frames import photo_jpeg
 from companion.infer import Inference, TableModel
 from companion.records import event_dict
 from companion.referee import Pending, PendingKind, Referee
+from companion.setup_check import SetupCheck
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, Game, IllegalAction, State, get_game
 from vision.observation import Observation
@@ -263,6 +264,32 @@ class GameKeeper:
         self.announcer.pending_changed(pending, "")
         return pending
 
+    def start_setup(self) -> Pending:
+        """A new game: the table is to be set up first. Until the camera sees the setup (or Confirm
+        accepts the table as it is) nothing is judged as a move and nothing is objected to."""
+        text = (f"Set up the table for {self.game.title}: the checklist follows what the camera sees. "
+                "Confirm starts the game with the table as it is.")
+        pending = self.referee.hold("setup", Inference("question", text=text), self.now())
+        self.announcer.pending_changed(pending, "")
+        return pending
+
+    def setup_seen(self, check: SetupCheck) -> None:
+        """What the camera sees of a table being set up: the checklist, or the game starts."""
+        pending = self.referee.pending
+        if pending is None or pending.kind != "setup":
+            return
+        if check.done:
+            self._notice("setup", check.text(self.game.title), check.to_dict())
+            self.clear_pending("the table is set up")
+            return
+        checklist = check.to_dict()
+        if checklist == pending.checklist:
+            return
+        pending.inference = Inference("question", text=check.text(self.game.title),
+                                      differences=list(check.differences))
+        pending.checklist = checklist
+        self.announcer.pending_changed(pending, "")
+
     def clear_pending(self, reason: str) -> None:
         self.referee.pending = None
         self.announcer.pending_changed(None, reason)
@@ -280,6 +307,11 @@ class GameKeeper:
             return {"ok": False, "error": "nothing to confirm"}
         if pending.kind == "question":
             return self.choose(0, frame)
+        if pending.kind == "setup":
+            self.referee.put_aside()
+            self._notice("setup", "the game starts with the table as it is", pending.checklist or {})
+            self.clear_pending("the game starts with the table as it is")
+            return {"ok": True, "accepted": True}
         self.referee.put_aside()
         self._notice("accepted", "objection overridden with Confirm", pending.inference.to_dict())
         self.clear_pending("confirmed as it is")

@@ -37,7 +37,7 @@ from companion import frames
 from companion.config import Config, ConfigError, config_from_settings
 from companion.infer import Inference, TableModel
 from companion.keeper import GameKeeper, Unsaved
-from companion.kits import kit_for
+from companion.kits import find_kit, kit_for
 from companion.pipeline import Pipeline
 from companion.privacy import shared_legal_actions
 from companion.publish import Link, Publisher
@@ -45,6 +45,7 @@ from companion.records import GameRecords, event_dict
 from companion.referee import Pending, Referee
 from companion.resume import plan as resume_plan
 from companion.runner import CameraHealth, FrameRunner, FrameSource
+from companion.setup_check import check_setup
 from companion.signals import CameraSignal, panel_signals
 from companion.store import Store, StoredEvent
 from engines.core import CHANCE, TERMINAL, Game, State
@@ -178,6 +179,7 @@ class TableLoop:
             self.config = config
             self.panel.set_seat_colours([s.colour for s in config.seats])
             self.keeper.new_game(config, self._model_factory(config))
+            self.keeper.start_setup()  # the last game's pieces may still lie there: a checklist, no blame
             self.records.current = self.game_id
             self._attach_pipeline()
             self._show()
@@ -240,8 +242,13 @@ class TableLoop:
         with self._lock:
             if not self.keeper.retry_unsaved():
                 return None  # a move waits to be saved: nothing new is judged before it
-            if self.referee.pending is not None and self.referee.pending.kind == "resume":
+            pending = self.referee.pending
+            if pending is not None and pending.kind == "resume":
                 return None  # which game is on the table is asked first
+            if pending is not None and pending.kind == "setup":  # one picture compared: no search
+                self.referee.last_observation = observation
+                self.keeper.setup_seen(check_setup(self.referee.state, observation, self.referee.model))
+                return None
             ticket = self.referee.ticket(observation)
         if ticket is None:
             return None
@@ -461,6 +468,7 @@ class TableLoop:
                 "last_event": None if self.last_event is None else event_dict(self.last_event),
                 "pending": None if pending is None else pending.to_dict(),
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},
+                "splits": bool(getattr(find_kit(self.game.name), "splits", False)),
                 "panel": self.panel.snapshot(),
                 "camera": self._camera_status(),
                 "detections": None if observation is None else observation.to_dict(),

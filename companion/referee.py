@@ -23,9 +23,10 @@ from companion.infer import Inference, TableModel, describe_action, infer
 from engines.core import Action, IllegalAction, State
 from vision.observation import Observation
 
-#: a question (which move?), an objection (no legal move explains the table), or the question asked after
-#: a restart whose stored game is not the config's (carry on or start anew)
-PendingKind = Literal["question", "objection", "resume"]
+#: a question (which move?), an objection (no legal move explains the table), the question asked after
+#: a restart whose stored game is not the config's (carry on or start anew), or a new game's table being
+#: set up (a checklist; nothing is objected to until it is done or confirmed)
+PendingKind = Literal["question", "objection", "resume", "setup"]
 #: words in an action kind that mark the end of a turn or a pass
 ENDING_WORDS = ("end", "pass", "next", "done")
 
@@ -55,6 +56,8 @@ class Pending:
     options: list[list[Action]] = field(default_factory=list)
     #: the labels of a choice that is not a move (the resume question)
     choices: list[str] = field(default_factory=list)
+    #: a new game's setup: what is left to do to the table, in the players' words
+    checklist: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         inference = self.inference
@@ -76,6 +79,7 @@ class Pending:
             "actor": inference.actor,
             "differences": [d.to_dict() for d in inference.differences],
             "since": self.since,
+            "checklist": self.checklist,
         }
 
 

@@ -61,7 +61,7 @@ def panel_signals(
         legal_flash_at=legal_flash_at,
         objection=objection,
         objection_since=pending.since if pending is not None and objection else 0.0,
-        waiting=pending is not None and pending.kind in ("question", "resume"),
+        waiting=pending is not None and pending.kind in ("question", "resume", "setup"),
         split=split,
         split_since=previous.split_since if previous.split == split and split else now,
         winners=winners,

@@ -39,6 +39,8 @@ class Kit(abc.ABC):
     name: ClassVar[str]
     #: seat colours of a demo table
     demo_colours: ClassVar[tuple[str, ...]] = ("red", "blue", "green")
+    #: whether the game breaks its board into parts that are shared out (the page's Split card)
+    splits: ClassVar[bool] = False
 
     @property
     def game(self) -> Game:

@@ -44,7 +44,8 @@ def test_other_seats_in_the_config_are_asked_about_and_the_stored_seats_kept(tmp
     assert feed(loop, source, other.scene_for(fresh)) is None
     assert loop.choose(1)["ok"] is True
     assert loop.game_id != game_id and [s.colour for s in loop.config.seats] == ["green", "yellow"]
-    assert loop.pending is None
+    assert loop.pending is not None and loop.pending.kind == "setup"  # the new game's table is laid out
+    assert feed(loop, source, other.scene_for(loop.state)) is None and loop.pending is None
     loop.close()
 
 

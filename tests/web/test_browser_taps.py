@@ -70,3 +70,29 @@ def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:
         assert loop.history()[-1]["action"] == move.to_dict() and loop.history()[-1]["source"] == "choice"
         browser.close()
     assert errors == []
+
+
+def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    loop = demo.loop
+    for _ in range(6):
+        demo.driver.step()
+    assert loop.new_game(loop.settings())["ok"]  # the old game's pieces still lie on the table
+    until("the checklist", lambda: loop.pending is not None and loop.pending.checklist is not None)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.goto(demo.url)
+        text = page.inner_text("#setup-checklist")
+        assert "Set up the table" in text and "pieces in place" in text
+        assert page.locator("#setup-steps li").count() >= 1
+        assert "Objection" not in page.inner_text("main")
+        demo.driver.step()  # the bots lay the table out as the setup says
+        until("the game to start", lambda: loop.pending is None)
+        deadline = time.monotonic() + 15  # gone from the page without a reload
+        while page.locator("#setup-checklist").count():
+            assert time.monotonic() < deadline, "the checklist stayed on the page"
+            page.wait_for_timeout(200)
+        browser.close()

@@ -21,6 +21,7 @@ from vision.tags import TagInventory
 
 class JurassicPartsKit(Kit):
     name = "jurassic-parts"
+    splits = True
 
     def inventory(self) -> TagInventory:
         return INVENTORY

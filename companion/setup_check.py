@@ -1,0 +1,67 @@
+"""Setting up the table for a new game: what the camera sees against the game's setup, as a checklist of
+steps for the players (nothing is objected to, nobody is blamed, until the table is set up)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.infer import Difference, TableModel, compare
+from engines.core import State
+from vision.observation import Observation
+
+
+def _name(difference: Difference) -> str:
+    return {"front": f"tile {difference.item}", "back": "a face-down tile",
+            "peg": f"the {difference.item} peg"}[difference.what]
+
+
+def _where(difference: Difference, expected: bool) -> str:
+    place = difference.expected if expected else difference.seen
+    if place is None:
+        return "its place"
+    return str(place.zone or "the table") if place.zone and not place.zone.startswith("play") else \
+        f"({place.at[0]:.0f}, {place.at[1]:.0f}) mm"
+
+
+def step_text(difference: Difference) -> str:
+    """One thing to do to the table, in the players' words."""
+    name = _name(difference)
+    if difference.change == "vanished":
+        return f"put {name} at {_where(difference, True)}"
+    if difference.change == "appeared":
+        return f"take {name} off the table (seen at {_where(difference, False)})"
+    return f"move {name} from {_where(difference, False)} to {_where(difference, True)}"
+
+
+@dataclass(frozen=True)
+class SetupCheck:
+    """The table against the setup: how many pieces are in place and what is left to do."""
+
+    in_place: int
+    expected: int
+    steps: tuple[str, ...]
+    differences: tuple[Difference, ...]
+
+    @property
+    def done(self) -> bool:
+        return not self.differences
+
+    def text(self, title: str) -> str:
+        if self.done:
+            return f"The table is set up for {title}"
+        return (f"Set up the table for {title}: {self.in_place} of {self.expected} pieces in place, "
+                f"{len(self.steps)} step{'s' if len(self.steps) != 1 else ''} to go. Confirm starts the game "
+                "with the table as it is.")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"in_place": self.in_place, "expected": self.expected, "steps": list(self.steps)}
+
+
+def check_setup(state: State, observation: Observation, model: TableModel) -> SetupCheck:
+    expected = model.expected(state)
+    differences = compare(expected, model.seen(observation), model.tolerance)
+    total = sum(len(places) for places in expected.items.values())
+    misplaced = sum(1 for d in differences if d.change != "appeared")
+    return SetupCheck(max(0, total - misplaced), total, tuple(step_text(d) for d in differences),
+                      tuple(differences))

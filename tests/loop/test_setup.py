@@ -1,0 +1,51 @@
+"""A new game while the last game's pieces lie on the table: a set-up checklist (amber, nobody blamed)
+that follows what the camera sees, and the game starts once the table matches (or Confirm accepts it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from loop_toygame import GrabState, Take, Toy
+from test_loop import feed, make_loop
+
+from hw.panel import Panel
+
+
+def test_a_new_game_waits_for_the_table_to_be_set_up(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    old = loop.state.apply(Take("red", 0))
+    feed(loop, source, toy.scene_for(old))  # a move read by the camera
+    played = len(loop.history())
+    assert played >= 1
+    answer = loop.new_game(loop.settings())
+    assert answer["ok"]
+    pending = loop.pending
+    assert pending is not None and pending.kind == "setup"
+    assert mock_panel.signals.waiting and not mock_panel.signals.objection
+    feed(loop, source, toy.scene_for(old))  # the old game's pieces still lie there
+    pending = loop.pending
+    assert pending is not None and pending.kind == "setup" and pending.checklist is not None
+    checklist = pending.checklist
+    assert checklist["in_place"] < checklist["expected"] and checklist["steps"]
+    assert any(step.startswith("put ") for step in checklist["steps"]), checklist
+    assert not mock_panel.signals.objection and loop.history() == []  # the new game: no move, no blame
+    fresh = loop.state
+    assert isinstance(fresh, GrabState)
+    feed(loop, source, toy.scene_for(fresh))  # the table laid out as the setup says
+    assert loop.pending is None and not mock_panel.signals.waiting
+    feed(loop, source, toy.scene_for(fresh.apply(Take("red", 0))))  # and the game goes on as usual
+    assert [e["action"]["kind"] for e in loop.history()][:1] == ["take"]
+
+
+def test_confirm_starts_the_game_with_the_table_as_it_is(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    loop.new_game(loop.settings())
+    knocked = loop.state.clone()
+    assert isinstance(knocked, GrabState)
+    knocked.row[3] = False
+    feed(loop, source, toy.scene_for(knocked))
+    assert loop.pending is not None and loop.pending.kind == "setup"
+    assert loop.press("confirm")["ok"]
+    assert loop.pending is None and loop.history() == []
+    notices = loop.store.notices(loop.game_id)
+    assert notices[-1]["kind"] == "setup" and "as it is" in notices[-1]["text"]
