@@ -294,6 +294,14 @@ def _explain(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
     from companion.store import StoreError, decode_action
 
+    what = list(args.what)
+    if len(what) == 2:  # GAME FILE: a ruling on a position, no store involved
+        from companion.commands.rulings import game_named, read_json, run_ruling
+
+        return run_ruling(lambda: game_named(what[0]).explain_report(read_json(what[1])))
+    if len(what) > 2 or (what and not what[0].isdigit()):
+        return _fail("explain", "give GAME FILE (a {state, action} file) or SEQ (a stored move's number)")
+    args.seq = int(what[0]) if what else None
     try:
         store = _store(args)
     except (ConfigError, ValueError) as error:
@@ -374,8 +382,13 @@ def register(subparsers: Any) -> None:
     history.add_argument("--json", action="store_true", help="JSON instead of text")
     history.set_defaults(handler=_history)
 
-    explain = subparsers.add_parser("explain", help="why an event was applied, or the disputes raised")
-    explain.add_argument("seq", nargs="?", type=int, default=None, help="event number")
+    explain = subparsers.add_parser(
+        "explain", help="is a move legal, and why (GAME FILE with {state, action}; or SEQ: a stored move)",
+        description="companion explain GAME FILE: whether FILE's action is legal in FILE's state and the "
+        "rules that decide it, for every game (FILE is {\"state\": ..., \"action\": ...}; - reads standard "
+        "input). companion explain SEQ: why stored move SEQ was applied, with its evidence.")
+    explain.add_argument("what", nargs="*", metavar="GAME FILE | SEQ",
+                         help="a game and a {state, action} file, or a stored move's number")
     common(explain)
     explain.add_argument("--game", type=int, default=None, help="game id (default: the latest)")
     explain.add_argument("--notices", action="store_true", help="the objections and questions instead")

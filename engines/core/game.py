@@ -153,6 +153,45 @@ class Game(abc.ABC):
         """`companion legal GAME FILE`: the legal actions in the position ``data``; InputError when bad."""
         raise InputError(f"{self.name} has no legal-actions ruling yet")
 
+    def report_state(self, data: Any) -> State:
+        """The position a ruling is asked about: an engine state in its JSON format (a game that also
+        reads drawn positions says so); InputError when it cannot be read."""
+        try:
+            return self.state_from_dict(data)
+        except StateFormatError as error:
+            raise InputError(f"invalid {self.name} state: {' '.join(str(error).split())}") from None
+        except (KeyError, TypeError, ValueError) as error:
+            raise InputError(f"invalid {self.name} state: {error}") from None
+
+    def explain_report(self, data: Any) -> dict[str, Any]:
+        """`companion explain GAME FILE`: is ``data["action"]`` legal in ``data["state"]``, and which rules
+        decide it (the same for every game); InputError naming the key that is wrong."""
+        if not isinstance(data, Mapping):
+            raise InputError('$: expected {"state": ..., "action": ...}')
+        for key in ("state", "action"):
+            if key not in data:
+                raise InputError(f'$.{key}: missing (expected {{"state": ..., "action": ...}})')
+        unknown = sorted(set(data) - {"state", "action"})
+        if unknown:
+            raise InputError(f"$.{unknown[0]}: unknown key (expected state and action)")
+        state = self.report_state(data["state"])
+        try:
+            action = self.action_from_dict(data["action"])
+        except StateFormatError as error:
+            raise InputError(f"$.action: {' '.join(str(error).split())}") from None
+        try:
+            explanation = state.explain(action)
+        except StateFormatError as error:  # a correction carrying a broken state
+            raise InputError(f"$.action.state: {' '.join(str(error).split())}") from None
+        player = state.current_player()
+        return {
+            "game": self.name,
+            "to_play": None if player.startswith("<") else player,
+            "action": action.to_dict(),
+            **explanation.to_dict(),
+            "rules_cited": [rule.cite() for rule in explanation.rules],
+        }
+
     def action_from_dict(self, data: Any) -> Action:
         return self.codec.from_dict(data)
 

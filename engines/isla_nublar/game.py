@@ -24,7 +24,7 @@ from engines.isla_nublar.components import (
     take,
 )
 from engines.isla_nublar.rules import RULEBOOK
-from engines.isla_nublar.rulings import legal_report, score_report, state_from_position
+from engines.isla_nublar.rulings import legal_report, report_state, score_report, state_from_position
 from engines.isla_nublar.state import IslaNublarState
 
 #: declared action field types that action_from_dict checks, and how an error names them
@@ -197,6 +197,10 @@ class IslaNublarGame(Game):
     # -- rulings for the CLI ----------------------------------------------------------------------------
     def state_from_position(self, position: Any) -> IslaNublarState:
         return state_from_position(self, position)
+
+    def report_state(self, data: Any) -> IslaNublarState:
+        """A full engine state, or ``{"position": ...}`` (a drawn board, no hands)."""
+        return report_state(self, data)
 
     def legal_report(self, data: Any) -> dict[str, Any]:
         return legal_report(self, data)

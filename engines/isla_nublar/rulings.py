@@ -42,6 +42,12 @@ def _state_for_report(game: IslaNublarGame, data: Any) -> tuple[IslaNublarState,
     return _state(game, data), None
 
 
+def report_state(game: IslaNublarGame, data: Any) -> IslaNublarState:
+    if isinstance(data, Mapping) and "position" in data and "game" not in data:
+        return state_from_position(game, data["position"])
+    return _state(game, data)
+
+
 def _place_pieces(state: IslaNublarState, fields: Node) -> None:
     """Camps (bottom to top) and boxes on fields, taken from the owners' personal supplies; camps go on from
     the general supply once the personal one is empty (camps taken back there by a dinosaur's hit)."""
@@ -125,10 +131,12 @@ def legal_report(game: IslaNublarGame, data: Any) -> dict[str, Any]:
             "$.position: legal needs a full isla-nublar state (a position has no hands or decks)"
         )
     state, action_data = _state_for_report(game, data)
+    player = state.current_player()
     report: dict[str, Any] = {
         "game": game.name,
-        "player": state.current_player(),
-        "to_move": state.current_player(),
+        "to_play": None if player.startswith("<") else player,
+        "player": player,  # the older names of to_play
+        "to_move": player,
         "pending": state.tasks[0].kind if state.tasks else ("over" if state.over else "main"),
     }
     if state.is_chance_node():

@@ -21,7 +21,7 @@ from engines.jurassic_brunch.board import (
 from engines.jurassic_brunch.codec import state_from_dict
 from engines.jurassic_brunch.components import TOKEN_COUNTS, TRICERATOPS_PER_PLAYER
 from engines.jurassic_brunch.rules import RULES
-from engines.jurassic_brunch.rulings import legal_report, score_report
+from engines.jurassic_brunch.rulings import legal_report, report_state, score_report
 from engines.jurassic_brunch.state import HOUSE_RULES, BrunchState
 
 
@@ -123,3 +123,7 @@ class JurassicBrunch(Game):
     def legal_report(self, data: Any) -> dict[str, Any]:
         """`companion legal jurassic-brunch FILE`: a drawn position or a full engine state."""
         return legal_report(self, data)
+
+    def report_state(self, data: Any) -> BrunchState:
+        """A full engine state or a drawn position."""
+        return report_state(self, data)

@@ -95,12 +95,17 @@ def score_report(game: JurassicBrunch, data: Any) -> dict[str, Any]:
     }
 
 
-def legal_report(game: JurassicBrunch, data: Any) -> dict[str, Any]:
+def report_state(game: JurassicBrunch, data: Any) -> BrunchState:
     if isinstance(data, Mapping) and "game" in data:
-        state = _engine_state(game, data)
-    else:
-        state = state_from_position(game, data)
-    return {"actions": [action.to_dict() for action in state.legal_actions()]}
+        return _engine_state(game, data)
+    return state_from_position(game, data)
+
+
+def legal_report(game: JurassicBrunch, data: Any) -> dict[str, Any]:
+    state = report_state(game, data)
+    player = state.current_player()
+    return {"to_play": None if player.startswith("<") else player,
+            "actions": [action.to_dict() for action in state.legal_actions()]}
 
 
 class _Position:

@@ -267,8 +267,10 @@ def legal_report(game: JurassicPartsGame, data: Any) -> dict[str, Any]:
         state = state_from_dict(game, data)
     except StateFormatError as error:
         raise InputError(str(error)) from None
+    player = state.current_player()
     report: dict[str, Any] = {
-        "player": state.current_player(),
+        "to_play": None if player.startswith("<") else player,
+        "player": player,  # the older name of to_play
         "phase": PHASE_NAMES[state.phase],
         "actions": [action.to_dict() for action in state.legal_actions()],
     }

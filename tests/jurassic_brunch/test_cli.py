@@ -157,7 +157,7 @@ def test_legal_small_l_position_lists_exactly_the_actions(
 ) -> None:
     status, out, _ = run_stdin(capsys, monkeypatch, "legal", small_position())
     assert status == 0
-    assert json.loads(out) == {"actions": [
+    assert json.loads(out) == {"to_play": "blue", "actions": [
         {"kind": "move", "from": [0, 0], "to": [3, 0], "eats": True},
         {"kind": "charge", "from": [0, 0], "target": [0, 1]},
         {"kind": "raptor", "from": [0, 1], "to": [1, 1], "scares": True},
@@ -235,4 +235,4 @@ def test_legal_in_a_finished_position_is_empty(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, out, _ = run_stdin(capsys, monkeypatch, "legal", small_position(grass=[]))
-    assert json.loads(out) == {"actions": []}
+    assert json.loads(out) == {"to_play": None, "actions": []}
