@@ -154,7 +154,9 @@ def run_fault_injection(
         started = time.monotonic()
         report.children += 1
         killing = report.kills < min_kills and not crash_rate  # a crashing child dies by itself
-        during_startup = killing and rng.random() < startup_share
+        # near the end with kills still owed (a loaded machine plays faster than measured): kill at
+        # start-up only, which moves the game no further, so the game cannot end short of its kills
+        during_startup = killing and (rng.random() < startup_share or total - stored <= 3)
         remaining_kills = max(1, min_kills - report.kills)
         # moves wanted per kill (the last moves are kept for the run that finishes the game)
         per_kill = max(0.0, (total - stored - 3) * 0.9) / remaining_kills
