@@ -4,6 +4,7 @@ a live event arrives and swaps the parts marked ``data-live``, so every page als
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
@@ -146,6 +147,9 @@ def scores_page() -> str:
         for name in (entry.get("breakdown") or {}):
             if name not in categories:
                 categories.append(name)
+    if categories and all(re.fullmatch(r"[A-Za-z]+\d+", name) for name in categories):
+        # numbered parts (a game's dinosaurs 1 to 10) in number order, whoever scored which first
+        categories.sort(key=lambda name: (re.sub(r"\d+$", "", name), int(re.sub(r"^\D+", "", name))))
     top = max([1, *[int(entry.get("total", 0)) for entry in players.values()]])
     bg_stats = None
     if common["snap"].get("over"):

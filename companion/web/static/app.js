@@ -100,6 +100,13 @@
     document.querySelectorAll("fieldset.game-options").forEach(function (fieldset) {
       fieldset.hidden = fieldset.dataset.game !== select.value;
     });
+    // only as many seat rows as the game takes players
+    const most = Number(select.selectedOptions[0].dataset.max || 6);
+    document.querySelectorAll("tr.seat-row").forEach(function (row) {
+      const seat = Number(row.dataset.seat);
+      row.hidden = seat >= most;
+      if (row.hidden) row.querySelector('input[type="checkbox"]').checked = false;
+    });
   }
   showOptions();
 

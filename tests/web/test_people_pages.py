@@ -1,0 +1,29 @@
+"""Pages in the words players use: player counts as the box says, no empty choices, yes/no for options,
+numbered score parts in number order."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from companion.web import WebConfig, create_app
+
+
+def test_setup_says_player_counts_and_hides_free_options(make_table: Any) -> None:
+    page = create_app(make_table(game="jurassic-brunch", players=("blue", "orange")),
+                      WebConfig()).test_client().get("/setup").get_data(as_text=True)
+    assert "Jurassic Brunch (2 players)" in page and "Jurassik (2–5 players)" in page
+    assert 'name="opt:boards"' not in page and 'name="opt:eggs"' not in page
+    assert "boards, eggs: dealt at random" in page
+    assert ">True<" not in page and ">False<" not in page and ">yes<" in page
+
+
+def test_numbered_score_parts_in_number_order(make_table: Any) -> None:
+    table = make_table(game="jurassik")
+    while not table.state.is_terminal():
+        table.play(40)
+    page = create_app(table, WebConfig()).test_client().get("/scores").get_data(as_text=True)
+    parts = re.findall(r'<i class="key seg\d+"></i>(D\d+)</td>', page)
+    first = parts[: len(set(parts))]
+    assert len(first) >= 3, parts
+    assert first == sorted(first, key=lambda name: int(name[1:])), first
