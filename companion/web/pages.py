@@ -45,10 +45,16 @@ def action_label(action: Any) -> str:
         return str(action["text"])
     kind = str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
     parts = [kind]
+    row, col = action.get("row"), action.get("col")
+    grid_cell = isinstance(row, int) and isinstance(col, int) and not isinstance(row, bool)
+    if grid_cell:  # a grid cell as players count it: from 1, row first
+        parts.append(f"row {int(row) + 1}, column {int(col) + 1}")  # type: ignore[arg-type]
     if _is_cell(action.get("a")) and _is_cell(action.get("b")):
         parts.append(f"between {_cell_text(action['a'])} and {_cell_text(action['b'])}")
     for key, value in action.items():
         if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", [], {}):
+            continue
+        if grid_cell and key in ("row", "col"):
             continue
         if _is_cell(value):
             text = _cell_text(value)

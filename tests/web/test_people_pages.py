@@ -27,3 +27,20 @@ def test_numbered_score_parts_in_number_order(make_table: Any) -> None:
     first = parts[: len(set(parts))]
     assert len(first) >= 3, parts
     assert first == sorted(first, key=lambda name: int(name[1:])), first
+
+
+def test_the_jurassik_diagram_counts_from_one_rings_the_takes_and_shows_the_holdings(make_table: Any) -> None:
+    table = make_table(game="jurassik", players=("red", "blue"))
+    table.play(10)
+    client = create_app(table, WebConfig()).test_client()
+    snapshot = client.get("/api/snapshot").get_json()
+    board = client.get("/api/board.svg").get_data(as_text=True)
+    takes = [a for a in snapshot["legal"] if "row" in a]
+    assert takes and board.count('class="legal"') == len(takes)
+    rows = len(snapshot["view"]["grid"])
+    assert f'fill="#7a6a50">{rows}</text>' in board and 'fill="#7a6a50">0</text>' not in board
+    for name in ("red", "blue"):
+        assert f'font-weight="bold">{name}</tspan>' in board
+    page = client.get("/").get_data(as_text=True)
+    first = takes[0]
+    assert f"row {first['row'] + 1}, column {first['col'] + 1}" in page
