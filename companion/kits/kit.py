@@ -97,3 +97,8 @@ class Kit(abc.ABC):
     @abc.abstractmethod
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         """The table as an SVG picture, from the shared view only."""
+
+    def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
+        """A cell of the board as players say it (and as the diagram numbers it), or None where the
+        game has no such words (the page then shows the engine's coordinates)."""
+        return None

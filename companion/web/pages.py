@@ -36,9 +36,25 @@ def pretty_filter(value: Any) -> str:
     return _pretty(value)
 
 
+def _cell_namer(snap: Any) -> Any:
+    """The game's own words for a board cell (its kit's), or the engine's coordinates."""
+    from companion.kits import find_kit
+
+    kit = find_kit(str(snap.get("game"))) if isinstance(snap, dict) and snap.get("game") else None
+    view = (snap or {}).get("view") or {}
+
+    def name(value: Any) -> str:
+        words = kit.cell_words(view, value) if kit is not None else None
+        return words or _cell_text(value)
+
+    return name
+
+
 @blueprint.app_template_filter("action_label")
-def action_label(action: Any) -> str:
-    """A short human label for an action dict: its kind and its telling fields (the player is shown apart)."""
+def action_label(action: Any, snap: Any = None) -> str:
+    """A short human label for an action dict: its kind and its telling fields (the player is shown apart);
+    with ``snap``, board cells in the game's own words."""
+    cell_name = _cell_namer(snap)
     if not isinstance(action, dict):
         return str(action or "")
     if isinstance(action.get("text"), str):
@@ -50,14 +66,14 @@ def action_label(action: Any) -> str:
     if grid_cell:  # a grid cell as players count it: from 1, row first
         parts.append(f"row {int(row) + 1}, column {int(col) + 1}")  # type: ignore[arg-type]
     if _is_cell(action.get("a")) and _is_cell(action.get("b")):
-        parts.append(f"between {_cell_text(action['a'])} and {_cell_text(action['b'])}")
+        parts.append(f"between {cell_name(action['a'])} and {cell_name(action['b'])}")
     for key, value in action.items():
         if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", [], {}):
             continue
         if grid_cell and key in ("row", "col"):
             continue
         if _is_cell(value):
-            text = _cell_text(value)
+            text = cell_name(value)
         elif isinstance(value, list | dict):
             text = json.dumps(value, default=str)[:40]
         else:
@@ -86,21 +102,21 @@ def groupby_kind(actions: Any) -> list[tuple[str, list[dict[str, Any]]]]:
 
 
 @blueprint.app_template_filter("action_detail")
-def action_detail(action: Any) -> str:
+def action_detail(action: Any, snap: Any = None) -> str:
     """An action's label without its kind (shown as the group's heading); the kind when nothing else."""
-    label = action_label(action)
+    label = action_label(action, snap)
     kind = _kind_words(action) if isinstance(action, dict) else ""
     rest = label[len(kind):].strip() if label.startswith(kind) else label
     return rest or label
 
 
 @blueprint.app_template_filter("event_label")
-def event_label(event: Any) -> str:
+def event_label(event: Any, snap: Any = None) -> str:
     """What an event did: its action, or for undo/notice events what they refer to."""
     if not isinstance(event, dict):
         return ""
     if event.get("action"):
-        return action_label(event["action"])
+        return action_label(event["action"], snap)
     kind = str(event.get("kind") or "event")
     if event.get("undoes") is not None:
         return f"{kind} of #{event['undoes']}"

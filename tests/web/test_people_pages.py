@@ -44,3 +44,13 @@ def test_the_jurassik_diagram_counts_from_one_rings_the_takes_and_shows_the_hold
     page = client.get("/").get_data(as_text=True)
     first = takes[0]
     assert f"row {first['row'] + 1}, column {first['col'] + 1}" in page
+
+
+def test_brunch_cells_in_the_diagrams_numbers(make_table: Any) -> None:
+    table = make_table(game="jurassic-brunch", players=("blue", "orange"))
+    table.play(3)
+    client = create_app(table, WebConfig()).test_client()
+    page = client.get("/").get_data(as_text=True)
+    board = client.get("/api/board.svg").get_data(as_text=True)
+    assert re.search(r"row \d, column \d", page) and not re.search(r"\(\d+, \d+\)", page)
+    assert 'fill="#4d6b2f">1</text>' in board and 'fill="#4d6b2f">6</text>' in board

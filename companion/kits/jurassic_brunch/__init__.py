@@ -8,7 +8,7 @@ from typing import Any
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_brunch import table
-from companion.kits.jurassic_brunch.diagram import pasture_svg
+from companion.kits.jurassic_brunch.diagram import pasture_cell_words, pasture_svg
 from companion.kits.jurassic_brunch.tags import INVENTORY
 from companion.kits.kit import Kit
 from engines.core import State
@@ -46,6 +46,9 @@ class JurassicBrunchKit(Kit):
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         return pasture_svg(view, snapshot, snapshot.get("players") or [])
+
+    def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
+        return pasture_cell_words(view, cell)
 
 
 KIT = register_kit(JurassicBrunchKit())

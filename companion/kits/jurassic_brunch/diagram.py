@@ -8,17 +8,34 @@ from typing import Any
 from companion.web.svg import attr, cell_of_value, rgb
 
 
+def _area_cells(view: Mapping[str, Any]) -> set[tuple[int, int]]:
+    centres = [c for c in (cell_of_value(b.get("centre")) for b in view["area"]["boards"]) if c]
+    return {(x + dx, y + dy) for x, y in centres for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+
+
+def pasture_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
+    """A pasture cell as the diagram numbers it: row and column from 1, from the top left."""
+    try:
+        cells = _area_cells(view)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    if not cells or len(cell) != 2:
+        return None
+    min_x, min_y = min(x for x, _ in cells), min(y for _, y in cells)
+    return f"row {int(cell[1]) - min_y + 1}, column {int(cell[0]) - min_x + 1}"
+
+
 def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
                          players: Sequence[Mapping[str, Any]]) -> str:
     """The pasture: four 3x3 boards, face-down grass tokens, triceratops in their owners' colours (a "z"
     when asleep), the raptor, and the cell of the last move ringed."""
-    cell, pad = 56, 18
+    cell, pad = 56, 30
     centres = [c for c in (cell_of_value(b.get("centre")) for b in view["area"]["boards"]) if c]
-    cells = {(x + dx, y + dy) for x, y in centres for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    cells = _area_cells(view)
     min_x, min_y = min(x for x, _ in cells), min(y for _, y in cells)
     max_x, max_y = max(x for x, _ in cells), max(y for _, y in cells)
-    width = (max_x - min_x + 1) * cell + 2 * pad
-    height = (max_y - min_y + 1) * cell + 2 * pad + 34
+    width = (max_x - min_x + 1) * cell + pad + 18
+    height = (max_y - min_y + 1) * cell + pad + 18 + 34
 
     def at(c: tuple[int, int]) -> tuple[float, float]:
         return pad + (c[0] - min_x) * cell, pad + (c[1] - min_y) * cell
@@ -27,6 +44,12 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
            'aria-label="the pasture" font-family="DejaVu Sans, sans-serif">',
            f'<rect width="{width}" height="{height}" rx="10" fill="#e6efd2"/>']
+    for column in range(max_x - min_x + 1):  # numbered from 1 as players count (see pasture_cell_words)
+        out.append(f'<text x="{pad + column * cell + cell / 2}" y="{pad - 10}" font-size="12" '
+                   f'text-anchor="middle" fill="#4d6b2f">{column + 1}</text>')
+    for row in range(max_y - min_y + 1):
+        out.append(f'<text x="{pad - 14}" y="{pad + row * cell + cell / 2 + 4}" font-size="12" '
+                   f'text-anchor="middle" fill="#4d6b2f">{row + 1}</text>')
     for square in sorted(cells):
         x, y = at(square)
         out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" fill="#b9d48f" '
