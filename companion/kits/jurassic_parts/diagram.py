@@ -146,72 +146,92 @@ def _chisels(slab: _Slab, view: Mapping[str, Any], snapshot: Mapping[str, Any],
     return out
 
 
-def _shares(slab: _Slab, view: Mapping[str, Any], colour_by_player: Mapping[str, str]) -> list[str]:
-    """The split's shares in rank order beside the slab (or the two equal halves to choose from)."""
-    out: list[str] = []
-    x0, y = slab.width + 6, 30.0
+#: the smallest picture width, and the legend's type: drawn under the slab at sizes that stay 12 px or more
+#: when the picture is scaled down to a phone's width
+MIN_WIDTH, BIG, SMALL, LINE = 560.0, 21, 19, 28.0
+
+
+#: a legend line: the player whose swatch leads it ("" to indent, None for none), its text, font size,
+#: bold, and how many share diamonds follow it in the player's colour
+Line = tuple[str | None, str, int, bool, int]
+
+
+def _wrap(text: str, width: float, size: int) -> list[str]:
+    """Lines of ``text`` that fit ``width`` at font ``size`` (DejaVu Sans: about 0.56 em per character)."""
+    most = max(16, int(width / (size * 0.56)))
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > most:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line] if line else lines
+
+
+def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any], current: Any,
+                  width: float) -> list[Line]:
+    """The legend under the slab as (player or None, text, size, bold) lines: the split's shares in rank
+    order (or the equal halves to choose from), then each player's chisels, amber and tiles."""
+    lines: list[Line] = []
+    pips: dict[int, str] = {}  # a diamonds line -> whose colour
     ranking = slab.split.get("ranking") or []
     if ranking:
-        out.append(f'<text x="{x0}" y="{y}" font-size="15" font-weight="bold" fill="#2d2416">Split: '
-                   f'{len(slab.pool)} tiles awarded</text>')
-        y += 24
+        heading = f"Split: {len(slab.pool)} tiles awarded (gold), the cut dashed red"
+        lines.append((None, heading, BIG, True, 0))
         for rank, entry in enumerate(ranking, start=1):
-            player = str(entry.get("player"))
-            takes = int(entry.get("takes", 0))
-            chisels = int(entry.get("chisels", 0))
-            fill = rgb(colour_by_player.get(player))
-            out.append(f'<circle cx="{x0 + 8}" cy="{y - 4}" r="7" fill="{fill}"/>'
-                       f'<text x="{x0 + 22}" y="{y}" font-size="13" fill="#2d2416" class="share">{rank}. '
-                       f'{attr(player)}: {takes} tile{"s" if takes != 1 else ""}</text>')
-            y += 16
-            out.append(f'<text x="{x0 + 22}" y="{y}" font-size="11" fill="#7a6a50">{chisels} chisel'
-                       f'{"s" if chisels != 1 else ""} on the cut</text>')
-            for i in range(takes):
-                px, py = x0 + 28 + i * 16, y + 12
-                out.append(f'<polygon points="{px},{py - 6} {px + 6},{py} {px},{py + 6} {px - 6},{py}" '
-                           f'fill="{fill}" stroke="#5b4a2c" stroke-width="0.8"/>')
-            y += 30
-        taken = slab.split.get("taken")
+            takes, chisels = int(entry.get("takes", 0)), int(entry.get("chisels", 0))
+            text = (f"{rank}. {entry.get('player')} takes {takes} tile{'s' if takes != 1 else ''} "
+                    f"({chisels} chisel{'s' if chisels != 1 else ''} on the cut)")
+            wrapped = _wrap(text, width - 40, SMALL)
+            lines += [(str(entry.get("player")) if i == 0 else "", line, SMALL, False, 0)
+                      for i, line in enumerate(wrapped)]
+            lines.append(("", "", SMALL, False, takes))
+            pips[len(lines) - 1] = str(entry.get("player"))
         leftover = (view.get("last_split") or {}).get("field_leader")
         if isinstance(leftover, int):
-            out.append(f'<text x="{x0}" y="{y}" font-size="13" fill="#2d2416">Field Leader: '
-                       f'{leftover}</text>')
-            y += 18
-        if isinstance(taken, int):
-            out.append(f'<text x="{x0}" y="{y}" font-size="11" fill="#7a6a50">{taken} taken so far</text>')
+            lines.append((None, f"Field Leader: {leftover}", SMALL, False, 0))
     elif slab.options:
-        out.append(f'<text x="{x0}" y="{y}" font-size="15" font-weight="bold" fill="#2d2416">'
-                   'Equal halves</text>')
+        lines.append((None, "Equal halves: the player to act picks part A or B", BIG, True, 0))
         for i, half in enumerate(slab.options[:2]):
-            y += 24
-            out.append(f'<rect x="{x0}" y="{y - 12}" width="16" height="16" fill="{OPTION_FILLS[i]}" '
-                       f'stroke="#5b4a2c"/><text x="{x0 + 22}" y="{y}" font-size="13" fill="#2d2416">part '
-                       f'{"AB"[i]}: {len(half)} tiles</text>')
-        out.append(f'<text x="{x0}" y="{y + 24}" font-size="11" fill="#7a6a50">the active player picks '
-                   'which part is awarded</text>')
-    return out
-
-
-def _seats(
-    seats: Mapping[str, Any], top: float, current: Any, colour_by_player: Mapping[str, str]
-) -> list[str]:
-    """The players: chisels, amber, tiles (concealed ones only as a count)."""
-    out = []
-    y = top
+            lines.append((None, f"part {'AB'[i]}: {len(half)} tiles", SMALL, False, 0))
+    if not slab.tiles:
+        lines.append((None, "The slab is empty: every tile has been taken", BIG, True, 0))
     for name, seat in seats.items():
         if not isinstance(seat, Mapping):
             continue
-        fill = rgb(colour_by_player.get(str(name)))
-        weight = ' font-weight="bold"' if name == current else ""
         shown = ", ".join(f"{k} {v}" for k, v in (seat.get("loose") or {}).items())
         complete = ", ".join(str(k) for k in (seat.get("complete") or {}))
-        text = (f'{attr(name)}: chisels {seat.get("sharp", 0)} sharp, {seat.get("dull", 0)} dull, '
-                f'{seat.get("on_slab", 0)} on the slab · amber {seat.get("amber", 0)} · '
-                f'{seat.get("concealed", 0)} concealed{"; " + attr(shown) if shown else ""}'
-                f'{"; complete: " + attr(complete) if complete else ""}')
-        out.append(f'<circle cx="16" cy="{y + 8}" r="7" fill="{fill}"/>'
-                   f'<text x="30" y="{y + 12}" font-size="12" fill="#2d2416"{weight}>{text}</text>')
-        y += 26
+        text = (f"{name}: chisels {seat.get('sharp', 0)} sharp, {seat.get('dull', 0)} dull, "
+                f"{seat.get('on_slab', 0)} on the slab · amber {seat.get('amber', 0)} · "
+                f"{seat.get('concealed', 0)} concealed{'; ' + shown if shown else ''}"
+                f"{'; complete: ' + complete if complete else ''}")
+        for index, line in enumerate(_wrap(text, width - 40, SMALL)):
+            lines.append((str(name) if index == 0 else "", line, SMALL, name == current and index == 0, 0))
+    return [(pips.get(i, player), text, size, bold, count) for i, (player, text, size, bold, count)
+            in enumerate(lines)]
+
+
+def _legend(lines: Sequence[Line], top: float,
+            colour_by_player: Mapping[str, str]) -> list[str]:
+    out, y = [], top
+    for player, text, size, bold, count in lines:
+        if count:
+            fill = rgb(colour_by_player.get(player or ""))
+            for i in range(count):
+                px, py = 44 + i * 22, y - size * 0.35
+                out.append(f'<polygon points="{px},{py - 8} {px + 8},{py} {px},{py + 8} {px - 8},{py}" '
+                           f'fill="{fill}" stroke="#5b4a2c" stroke-width="0.8" class="share-pip"/>')
+            y += LINE
+            continue
+        if player:
+            out.append(f'<circle cx="20" cy="{y - size * 0.35:.1f}" r="9" '
+                       f'fill="{rgb(colour_by_player.get(player))}"/>')
+        weight = ' font-weight="bold"' if bold else ""
+        x = 36 if player is not None else 12
+        out.append(f'<text x="{x}" y="{y:.1f}" font-size="{size}" fill="#2d2416"{weight} class="legend">'
+                   f'{attr(text)}</text>')
+        y += LINE
     return out
 
 
@@ -219,12 +239,16 @@ def slab_svg(
     view: Mapping[str, Any], snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]]
 ) -> str:
     """The slab as the shared view has it. During a split the awarded part is lifted out in gold, the cut
-    line is drawn in red along the cracked gaps, and each contributor's share is drawn as one diamond per
-    tile in the seat colour, in rank order, with the Field Leader's leftover."""
+    line is drawn in red along the cracked gaps, and the shares are listed in rank order under the slab,
+    with the Field Leader's leftover; then every player's chisels, amber and tiles (the final holdings
+    once the game is over)."""
     slab = _Slab(view)
-    legend_w = 250 if (slab.split.get("ranking") or slab.options) else 0
+    width = max(slab.width, MIN_WIDTH)
+    slab.origin = (slab.origin[0] + (width - slab.width) / 2, slab.origin[1])  # centred
     seats = view.get("seats") or {}
-    width, height = slab.width + legend_w, max(slab.height, 200) + 26 * len(seats) + 20
+    lines = _legend_lines(slab, view, seats, snapshot.get("current"), width)
+    slab_height = slab.height if slab.tiles else 40.0
+    height = slab_height + 20 + LINE * len(lines) + 10
     colour_by_player = {str(p.get("name")): str(p.get("colour", "")) for p in players}
     last = snapshot.get("last_event") or {}
     last_action = last.get("action") if isinstance(last, Mapping) else None
@@ -236,7 +260,6 @@ def slab_svg(
         out += _tile(slab, tile, last_cell)
     out += _cut_line(slab)
     out += _chisels(slab, view, snapshot, colour_by_player, last_action)
-    out += _shares(slab, view, colour_by_player)
-    out += _seats(seats, max(slab.height, 200) + 8, snapshot.get("current"), colour_by_player)
+    out += _legend(lines, slab_height + 20 + LINE * 0.6, colour_by_player)
     out.append("</svg>")
     return "".join(out)
