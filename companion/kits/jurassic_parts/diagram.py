@@ -177,8 +177,9 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
     pips: dict[int, str] = {}  # a diamonds line -> whose colour
     ranking = slab.split.get("ranking") or []
     if ranking:
-        heading = f"Split: {len(slab.pool)} tiles awarded (gold), the cut dashed red"
-        lines.append((None, heading, BIG, True, 0))
+        awarded = len(slab.pool)
+        heading = f"Split: {awarded} tile{'s' if awarded != 1 else ''} awarded (gold), the cut dashed red"
+        lines += [(None, line, BIG, True, 0) for line in _wrap(heading, width - 24, BIG)]
         for rank, entry in enumerate(ranking, start=1):
             takes, chisels = int(entry.get("takes", 0)), int(entry.get("chisels", 0))
             text = (f"{rank}. {entry.get('player')} takes {takes} tile{'s' if takes != 1 else ''} "
@@ -186,17 +187,20 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
             wrapped = _wrap(text, width - 40, SMALL)
             lines += [(str(entry.get("player")) if i == 0 else "", line, SMALL, False, 0)
                       for i, line in enumerate(wrapped)]
-            lines.append(("", "", SMALL, False, takes))
-            pips[len(lines) - 1] = str(entry.get("player"))
+            if takes:
+                lines.append(("", "", SMALL, False, takes))
+                pips[len(lines) - 1] = str(entry.get("player"))
         leftover = (view.get("last_split") or {}).get("field_leader")
         if isinstance(leftover, int):
             lines.append((None, f"Field Leader: {leftover}", SMALL, False, 0))
     elif slab.options:
-        lines.append((None, "Equal halves: the player to act picks part A or B", BIG, True, 0))
+        lines += [(None, line, BIG, True, 0)
+                  for line in _wrap("Equal halves: the player to act picks part A or B", width - 24, BIG)]
         for i, half in enumerate(slab.options[:2]):
             lines.append((None, f"part {'AB'[i]}: {len(half)} tiles", SMALL, False, 0))
     if not slab.tiles:
-        lines.append((None, "The slab is empty: every tile has been taken", BIG, True, 0))
+        lines += [(None, line, BIG, True, 0)
+                  for line in _wrap("The slab is empty: every tile has been taken", width - 24, BIG)]
     for name, seat in seats.items():
         if not isinstance(seat, Mapping):
             continue
