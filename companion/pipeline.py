@@ -70,6 +70,8 @@ class VisionPipeline:
         self.tracker: Any = None
         self.loop: TableLoop | None = None
         self.bumped = False
+        #: why the calibration is not trusted when the markers mark another area than the layout's
+        self.misfit: str | None = None
         self.recalibrations = 0
         self.last_recalibration = ""
         self._recalibrate_requested = False
@@ -123,7 +125,9 @@ class VisionPipeline:
             # it afresh (same detector and calibration) so that the next frame is read in full
             self.tracker = Tracker(self.tracker.detector, self.tracker.config)
             raise
-        self.bumped = observation.calibration.state == "bumped"
+        calibration = observation.calibration
+        self.misfit = calibration.message if calibration.state == "misfit" else None
+        self.bumped = calibration.state == "bumped"
         if self.bumped and self._markers_steady(frame):
             self._recalibrate(frame, "markers steady again")
             observation = self.tracker.update(frame, index, timestamp, lores=lores)
@@ -169,6 +173,7 @@ class VisionPipeline:
         """For the snapshot's ``camera``: bumped now?, recalibrations so far and why the last one."""
         return {
             "bumped": self.bumped,
+            "misfit": self.misfit,
             "recalibrations": self.recalibrations,
             "last_recalibration": self.last_recalibration,
             "recalibration_requested": self._recalibrate_requested,

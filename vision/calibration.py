@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.observation import CalibrationStatus
 from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM, Point, Zone
+from vision.table_area import AreaCheck, check_area, size_of
 
 #: A marker that moved more than this many pixels (beyond detection jitter) means the camera moved.
 DEFAULT_BUMP_TOLERANCE_PX = 6.0
@@ -104,6 +105,8 @@ class Calibration:
     zones: tuple[Zone, ...] = ()
     colours: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
     reprojection_mm: float = 0.0
+    #: the area the markers mark, measured from their printed size (None: not measured)
+    measured: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         # Derived once: the inverse mapping and the zones as OpenCV contours (point tests in C).
@@ -138,6 +141,18 @@ class Calibration:
                 return str(name)
         return None
 
+    def area_check(self) -> AreaCheck | None:
+        """The measured area against the layout's (None when it was not measured)."""
+        if self.measured is None or not all(i in self.layout for i in CALIBRATION_MARKER_IDS):
+            return None
+        width, height = size_of(self.layout)
+        return check_area(self.measured, (width, height), self.px_per_mm((width / 2, height / 2)),
+                          self.image_size)
+
+    def area_problem(self) -> str | None:
+        check = self.area_check()
+        return None if check is None else check.problem()
+
     def with_zones(self, zones: Iterable[Zone]) -> Calibration:
         return _replace(self, zones=tuple(zones))
 
@@ -154,6 +169,7 @@ class Calibration:
             "zones": [{"name": z.name, "polygon": [list(p) for p in z.polygon]} for z in self.zones],
             "colours": {k: list(v) for k, v in self.colours.items()},
             "reprojection_mm": self.reprojection_mm,
+            "measured_mm": None if self.measured is None else list(self.measured),
         }
 
     @classmethod
@@ -180,6 +196,8 @@ class Calibration:
                     for k, v in data.get("colours", {}).items()
                 },
                 reprojection_mm=float(data.get("reprojection_mm", 0.0)),
+                measured=None if data.get("measured_mm") is None else (
+                    float(data["measured_mm"][0]), float(data["measured_mm"][1])),
             )
         except (KeyError, TypeError, IndexError) as error:
             raise ValueError(f"not a calibration: {error}") from error
@@ -266,10 +284,12 @@ def calibrate(
     missing = [i for i in CALIBRATION_MARKER_IDS if i not in found]
     if missing:
         raise CalibrationError(f"calibration markers not visible: {', '.join(map(str, missing))}")
-    used = dict(layout) if layout is not None else estimate_layout(found, marker_size)
+    measured_layout = estimate_layout(found, marker_size)
+    used = dict(layout) if layout is not None else measured_layout
     homography, error_mm = _fit(found, used, marker_size)
     height, width = image.shape[:2]
-    return Calibration(homography, found, used, marker_size, (width, height), tuple(zones), {}, error_mm)
+    return Calibration(homography, found, used, marker_size, (width, height), tuple(zones), {}, error_mm,
+                       size_of(measured_layout))
 
 
 # ------------------------------------------------------------------------------------------- bump check
@@ -289,7 +309,15 @@ class CalibrationMonitor:
         self.every = max(1, every)
         self.patch_tolerance = 12.0  # mean grey-level difference still counted as the same picture
         self._count = 0
-        self._last = CalibrationStatus("ok", tuple(sorted(calibration.markers_px)), 0.0, "calibrated")
+        self._last = self._fitted(CalibrationStatus("ok", tuple(sorted(calibration.markers_px)), 0.0,
+                                                    "calibrated"))
+
+    def _fitted(self, status: CalibrationStatus) -> CalibrationStatus:
+        """``misfit`` (untrusted) while the markers mark another area than the layout's."""
+        problem = self.calibration.area_problem()
+        if problem is None or status.state == "bumped":
+            return status
+        return CalibrationStatus("misfit", status.markers_seen, status.drift_px, problem)
 
     def _rois(self, image_shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
         rois = []
@@ -306,9 +334,9 @@ class CalibrationMonitor:
             return self._last
         if not force and self._patches_unchanged(image):
             # Every marker looks exactly as when last found in place: no need to search for them again.
-            self._last = CalibrationStatus(
+            self._last = self._fitted(CalibrationStatus(
                 "ok", tuple(sorted(self.calibration.markers_px)), 0.0, "markers in place"
-            )
+            ))
             return self._last
         found = detect_markers(image, self._rois(image.shape))
         drifts = {
@@ -333,8 +361,8 @@ class CalibrationMonitor:
             status = CalibrationStatus("ok", seen, worst, "markers in place")
             if len(seen) == len(self.calibration.markers_px):
                 self._remember_patches(image)
-        self._last = status
-        return status
+        self._last = self._fitted(status)
+        return self._last
 
     def _patch(self, image: np.ndarray, marker_id: int) -> np.ndarray | None:
         corners = self.calibration.markers_px[marker_id]
@@ -377,7 +405,8 @@ class CalibrationMonitor:
         )
         self.calibration = fresh.with_colours(self.calibration.colours)
         self._patches = {}
-        self._last = CalibrationStatus("ok", tuple(sorted(fresh.markers_px)), 0.0, "recalibrated")
+        self._last = self._fitted(CalibrationStatus("ok", tuple(sorted(fresh.markers_px)), 0.0,
+                                                    "recalibrated"))
         return self.calibration
 
 
@@ -456,8 +485,12 @@ def self_test(image: np.ndarray, calibration: Calibration, min_module_px: float 
     if calibration.reprojection_mm > 1.5:
         problems.append(f"markers fit the plane to only {calibration.reprojection_mm:.1f} mm")
     problems += lighting["problems"]
+    area = calibration.area_check()
+    if area is not None and area.problem():
+        problems.insert(0, str(area.problem()))
     return {
         "ok": not problems,
+        "table_area": None if area is None else area.to_dict(),
         "problems": problems,
         "markers": markers,
         "reprojection_mm": round(calibration.reprojection_mm, 3),

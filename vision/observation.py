@@ -198,7 +198,7 @@ class OccludedRegion:
         )
 
 
-CalibrationState = Literal["ok", "uncalibrated", "bumped", "markers-hidden"]
+CalibrationState = Literal["ok", "uncalibrated", "bumped", "markers-hidden", "misfit"]
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,9 @@ class CalibrationStatus:
     ``state``: ``ok`` (homography valid and markers where expected), ``uncalibrated`` (no homography:
     positions are pixels only), ``bumped`` (markers moved beyond tolerance: the camera moved; positions
     are not trusted until recalibrated), ``markers-hidden`` (too few markers visible to re-check; the last
-    homography is used). ``drift_px`` is the largest marker displacement seen.
+    homography is used), ``misfit`` (the markers mark another table area than the layout's, measured from
+    their printed size: every zone would be off; untrusted until they are moved or the layout fits).
+    ``drift_px`` is the largest marker displacement seen.
     """
 
     state: CalibrationState = "uncalibrated"

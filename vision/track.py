@@ -334,7 +334,8 @@ class Tracker:
         timestamp: float,
         initial: bool = False,
     ) -> Observation:
-        if self.stable is not None and reading.calibration.state == "bumped":
+        misfit = reading.calibration.state == "misfit"  # the markers mark another area: nothing is trusted
+        if misfit or (self.stable is not None and reading.calibration.state == "bumped"):
             # The camera moved: what it reads now is in the wrong place. Hold the last stable state and
             # say why, until the markers are back in place or the camera is recalibrated.
             self._alert = reading.calibration
@@ -378,6 +379,8 @@ class Tracker:
         if self.stable is None:
             base = self.pending or Observation(frame_index, timestamp, self.detector.game)
             result = replace(base, frame_index=frame_index, timestamp=timestamp, stable=False)
+            if self._alert is not None:
+                result = replace(result, calibration=self._alert)
         else:
             result = replace(
                 self.stable,

@@ -91,6 +91,7 @@ def _tags(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision import calibration as cal
+    from vision.table_area import check_area
 
     try:
         image = read_image(args.image)
@@ -117,6 +118,15 @@ def _calibrate(args: argparse.Namespace) -> int:
         zones = [(zone.name, zone.polygon) for zone in calibration.zones]
         calibration = calibration.with_colours(pegs.learn_seat_colours(image, calibration.homography, zones))
     report = cal.self_test(image, calibration, args.min_module_px)
+    size = kit.table_size() if kit is not None else None
+    if kit is not None and size is not None and args.width is not None:
+        check = check_area((args.width, args.height), size, 1.0, (0, 0))
+        if not check.fits:  # zones drawn for another area than the one given
+            drawn = f"{size[0]:.0f} x {size[1]:.0f} mm"
+            report["problems"].insert(0, f"the {kit.game.title} layout is drawn for {drawn}; its zones do "
+                                         f"not fit {args.width:.0f} x {args.height:.0f} mm: mark a {drawn} "
+                                         "area")
+            report["ok"] = False
     report["colours_learned"] = sorted(calibration.colours)
     if args.out:
         try:

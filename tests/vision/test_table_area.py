@@ -1,0 +1,89 @@
+"""A calibration that cannot be trusted says so: markers that mark another area than the game's layout
+(measured from their printed size) make the calibration a misfit, nothing is trusted or read as a move,
+and the self-test says what to change."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.camera_model import CameraModel
+from sim.effects import Effects
+from sim.render import render
+from vision import calibration as cal
+from vision.observation import Observation
+from vision.scene import Scene, Tag
+from vision.table_area import AreaCheck, camera_estimate
+from vision.track import Tracker, TrackerConfig
+
+
+def frame(width: float, height: float) -> np.ndarray:
+    scene = Scene.with_corner_markers(width, height)
+    scene.tags.append(Tag("DT1:JP:F01", (width / 2, height / 2), 0.0, size=40.0))
+    image: np.ndarray = render(scene, CameraModel(tilt=10.0), Effects(blur=0.6, noise=1.5), rng=3).image
+    return image
+
+
+def test_the_measured_area_is_the_marked_one() -> None:
+    calibration = cal.calibrate(frame(1000.0, 500.0), cal.corner_layout(1000.0, 500.0))
+    assert calibration.measured is not None
+    assert abs(calibration.measured[0] - 1000.0) < 15 and abs(calibration.measured[1] - 500.0) < 10
+    assert calibration.area_problem() is None
+    monitor = cal.CalibrationMonitor(calibration)
+    assert monitor.last.state == "ok" and monitor.last.trusted
+
+
+def test_markers_of_another_area_are_a_misfit_and_say_what_to_change() -> None:
+    image = frame(1000.0, 500.0)
+    calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0))  # the layout assumes 1280 x 720
+    problem = calibration.area_problem()
+    assert problem is not None and "1280 x 720" in problem and "markers 0-1 are 10" in problem
+    monitor = cal.CalibrationMonitor(calibration)
+    assert monitor.last.state == "misfit" and not monitor.last.trusted
+    assert monitor.check(image).state == "misfit"
+    report = cal.self_test(image, calibration)
+    assert not report["ok"] and report["problems"][0] == problem
+    assert report["table_area"]["fits"] is False
+    again = cal.Calibration.from_dict(calibration.to_dict())
+    assert again.area_problem() == problem  # kept in the calibration file
+
+
+def test_nothing_is_trusted_on_a_misfit() -> None:
+    from companion.kits import kit_for
+    from vision import detect
+
+    image = frame(1000.0, 500.0)
+    calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0))
+    kit = kit_for("jurassic-parts")
+    detector = detect.Detector(kit.manifest(), calibration, kit.hints())
+    tracker = Tracker(detector, TrackerConfig(window=2))
+    seen: list[Observation] = [tracker.update(image, i, i / 10.0) for i in range(6)]
+    assert all(not o.stable for o in seen) and seen[-1].calibration.state == "misfit"
+    assert "1280 x 720" in seen[-1].calibration.message
+
+
+def test_camera_height_and_view_from_the_tables_scale() -> None:
+    height, view = camera_estimate(2.0, (2304, 1296))  # 2 px per mm at the centre
+    assert height is not None and view == (1152.0, 648.0)
+    assert 880 < height < 890  # 2304 px / (2 tan 33 degrees) / 2 px per mm
+    check = AreaCheck((1003.0, 560.0), (1280.0, 720.0), height, view)
+    text = check.problem() or ""
+    assert "raise the camera" in text and "sees about 1152 x 648 mm" in text
+
+
+def test_calibrate_says_what_to_change(tmp_path: object, capsys: object) -> None:
+    import json
+    from pathlib import Path
+
+    import cv2
+
+    from companion.cli import main
+
+    path = Path(str(tmp_path)) / "frame.png"
+    cv2.imwrite(str(path), frame(1000.0, 500.0))
+    assert main(["calibrate", str(path), "--game", "jurassic-parts"]) == 1
+    report = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
+    assert report["problems"][0].startswith("markers 0-1 are 10") and not report["table_area"]["fits"]
+    given = ["--width", "1000", "--height", "500"]
+    assert main(["calibrate", str(path), "--game", "jurassic-parts", *given]) == 1
+    report = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
+    assert "zones do not fit 1000 x 500 mm" in report["problems"][0]

@@ -1,0 +1,83 @@
+"""Whether the table area the markers mark is the one the game's layout was drawn for, and what to change.
+
+The markers' printed size fixes the scale (:func:`vision.calibration.estimate_layout` measures the area
+they mark); a layout drawn for another area would put every zone, seat and cell in the wrong place, so such
+a calibration is not trusted. The camera's height and view are estimated from how large a millimetre of
+the table looks (a pinhole camera with a known horizontal field of view)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: how far the measured area may differ from the layout's: printing, a marker stuck a little off, and an
+#: uncorrected lens (a cheap webcam's 6 % barrel distortion measures a 1280 mm area as about 1384 mm)
+AREA_TOLERANCE = 0.10
+#: Camera Module 3's standard lens, horizontal field of view in degrees (the wide lens: 102)
+CAMERA_HFOV_DEGREES = 66.0
+
+
+@dataclass(frozen=True)
+class AreaCheck:
+    measured: tuple[float, float]
+    expected: tuple[float, float]
+    camera_height_mm: float | None
+    camera_view_mm: tuple[float, float] | None
+
+    @property
+    def fits(self) -> bool:
+        pairs = zip(self.measured, self.expected, strict=True)
+        return all(abs(m - e) <= AREA_TOLERANCE * e for m, e in pairs)
+
+    def problem(self) -> str | None:
+        """What is wrong, in the words of the person setting up, or None."""
+        if self.fits:
+            return None
+        (mw, mh), (ew, eh) = self.measured, self.expected
+        text = (f"markers 0-1 are {mw:.0f} mm apart and 1-2 {mh:.0f} mm, but the game's layout is drawn for "
+                f"{ew:.0f} x {eh:.0f} mm: put the markers at the corners of a {ew:.0f} x {eh:.0f} mm area")
+        view = self.camera_view_mm
+        if view is not None and self.camera_height_mm is not None and (view[0] < ew or view[1] < eh):
+            text += (f"; at about {self.camera_height_mm / 10:.0f} cm the camera sees about {view[0]:.0f} x "
+                     f"{view[1]:.0f} mm: raise the camera to about "
+                     f"{self.camera_height_mm * max(ew / view[0], eh / view[1]) / 10 * 1.05:.0f} cm")
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "measured_mm": [round(v, 1) for v in self.measured],
+            "layout_mm": [round(v, 1) for v in self.expected],
+            "fits": self.fits,
+            "camera_height_mm": None if self.camera_height_mm is None else round(self.camera_height_mm),
+            "camera_view_mm": (None if self.camera_view_mm is None
+                               else [round(v) for v in self.camera_view_mm]),
+            "problem": self.problem(),
+        }
+
+
+def size_of(layout: Mapping[int, tuple[float, float]]) -> tuple[float, float]:
+    """The area marked by markers 0..3 (centres clockwise from the top left)."""
+    (x0, y0), (x1, _), (_, y2) = layout[0], layout[1], layout[2]
+    return abs(x1 - x0), abs(y2 - y0)
+
+
+View = tuple[float, float]
+
+
+def camera_estimate(px_per_mm: float, image_size: tuple[int, int],
+                    hfov_degrees: float = CAMERA_HFOV_DEGREES) -> tuple[float | None, View | None]:
+    """The camera's height above the table and the area its frame covers, from the table's scale at the
+    frame centre; (None, None) without a usable scale."""
+    width, height = image_size
+    if px_per_mm <= 0 or width <= 0 or height <= 0:
+        return None, None
+    focal_px = width / (2 * math.tan(math.radians(hfov_degrees) / 2))
+    return focal_px / px_per_mm, (width / px_per_mm, height / px_per_mm)
+
+
+def check_area(measured: tuple[float, float], expected: tuple[float, float], px_per_mm: float,
+               image_size: tuple[int, int]) -> AreaCheck:
+    height, view = camera_estimate(px_per_mm, image_size)
+    return AreaCheck(measured, expected, height, view)
