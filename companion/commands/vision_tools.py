@@ -46,7 +46,7 @@ def _decode(args: argparse.Namespace) -> int:
 
     try:
         image = read_image(args.image)
-        backend = qr.get_backend(args.backend)
+        backend = qr.get_backend(args.backend, any_picture=True)
     except (BadInput, ValueError) as error:
         return _fail(str(error))
     codes = qr.decode(image, backend)
