@@ -38,3 +38,22 @@ def test_light_on_dark_codes_in_any_picture() -> None:
     assert qr.get_backend("zxing").decode(image) == []  # the table's stickers are dark on light
     (code,) = qr.get_backend("zxing", any_picture=True).decode(image)
     assert code.text == "DT1:JP:F07"
+
+
+def test_pyzbar_corners_in_code_order_for_any_content() -> None:
+    import cv2
+
+    text = "hello, table 3: a text in bytes mode"  # not our tags' alphanumeric text
+    code = segno.make_qr(text, error="m")
+    matrix = np.array([[bool(v) for v in row] for row in code.matrix])
+    base = picture(matrix, 6)
+    zxing, zbar = qr.get_backend("zxing"), qr.get_backend("pyzbar")
+    for angle in (0, 90, 180, 270, 30):
+        big = np.pad(base, 80, constant_values=255)
+        turn = cv2.getRotationMatrix2D((big.shape[1] / 2, big.shape[0] / 2), angle, 1.0)
+        image = cv2.warpAffine(big, turn, (big.shape[1], big.shape[0]), borderValue=255)
+        (a,), (b,) = zxing.decode(image), zbar.decode(image)
+        assert b.text == text
+        pairs = zip(a.corners, b.corners, strict=True)
+        far = max(float(np.hypot(p[0] - q[0], p[1] - q[1])) for p, q in pairs)
+        assert far < 8.0, (angle, a.corners, b.corners)
