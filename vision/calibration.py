@@ -411,9 +411,67 @@ class CalibrationMonitor:
 
 
 # ------------------------------------------------------------------------------------------- self-test
-def lighting_report(image: np.ndarray, calibration: Calibration | None = None) -> dict[str, Any]:
-    """Brightness, clipping and unevenness over the table area (the whole frame when uncalibrated)."""
+def _quiet_zone_samples(gray: np.ndarray, codes: Sequence[Any]) -> list[tuple[float, float, float]]:
+    """The grey level of each code's quiet zone (printed white: light, not content), 1.5 modules out from
+    its outline at its four corners and four edge midpoints (a 3x3 median each)."""
+    h, w = gray.shape[:2]
+    samples: list[tuple[float, float, float]] = []
+    for code in codes:
+        cx, cy = code.center
+        corners = list(code.corners)
+        edges = zip(corners, corners[1:] + corners[:1])
+        points = corners + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in edges]
+        for x, y in points:
+            dx, dy = x - cx, y - cy
+            reach = math.hypot(dx, dy) or 1.0
+            px, py = x + dx / reach * 1.5 * code.module_px, y + dy / reach * 1.5 * code.module_px
+            ix, iy = round(px), round(py)
+            if 1 <= ix < w - 1 and 1 <= iy < h - 1:
+                samples.append((px, py, float(np.median(gray[iy - 1:iy + 2, ix - 1:ix + 2]))))
+    return samples
+
+
+def lighting_report(image: np.ndarray, calibration: Calibration | None = None,
+                    codes: Sequence[Any] = ()) -> dict[str, Any]:
+    """The light on the table, measured on what is printed white: the quiet zones of the codes read
+    (``codes``), so that the table's own content (dark pieces, a green cloth) is not taken for a shadow.
+    Too few codes: brightness over the table area instead (``measured_on``: what it was measured on)."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    whites = _quiet_zone_samples(gray, codes)
+    if len(whites) >= 24:
+        levels = np.array([v for _, _, v in whites])
+        regions = _region_levels(whites, gray.shape[1], gray.shape[0])
+        middle = float(np.median(levels))
+        uneven = (max(regions) - min(regions)) / max(1.0, max(regions)) if len(regions) >= 2 else 0.0
+        report: dict[str, Any] = {
+            "measured_on": f"{len(codes)} codes' white quiet zones ({len(whites)} samples, {len(regions)} "
+                           "regions)",
+            "white_level": round(middle, 1),
+            "white_by_region": [round(v, 1) for v in regions],
+            "at_full_scale": round(float((levels >= 250).mean()), 4),
+            "unevenness": round(uneven, 3),
+        }
+        problems = []
+        if middle < 70:
+            problems.append("too dark: white reads as dark grey")
+        if uneven > 0.3:
+            problems.append("uneven light: a shadow or a lamp's falloff across the table")
+        report["ok"], report["problems"] = not problems, problems
+        return report
+    return _area_lighting(gray, calibration)
+
+
+def _region_levels(whites: Sequence[tuple[float, float, float]], width: int, height: int) -> list[float]:
+    """The median white of each of 5 x 3 parts of the frame that holds half a code's samples or more
+    (a shadow shows as a part darker than the others)."""
+    cells: dict[tuple[int, int], list[float]] = {}
+    for x, y, v in whites:
+        cells.setdefault((min(4, int(5 * x / width)), min(2, int(3 * y / height))), []).append(v)
+    return [float(np.median(v)) for v in cells.values() if len(v) >= 4]
+
+
+def _area_lighting(gray: np.ndarray, calibration: Calibration | None) -> dict[str, Any]:
+    """Brightness, clipping and unevenness over the table area (the whole frame when uncalibrated)."""
     mask = np.ones(gray.shape, dtype=bool)
     if calibration is not None and calibration.layout:
         centres = np.array(list(calibration.layout.values()))
@@ -429,6 +487,7 @@ def lighting_report(image: np.ndarray, calibration: Calibration | None = None) -
     mean = float(values.mean())
     uneven = float((blocks.max() - blocks.min()) / max(1.0, blocks.mean()))
     report: dict[str, Any] = {
+        "measured_on": "the table area (too few codes in view to measure on white)",
         "mean": round(mean, 1),
         "contrast": round(float(values.std()), 1),
         "clipped_bright": round(float((values >= 250).mean()), 4),
@@ -476,7 +535,7 @@ def self_test(image: np.ndarray, calibration: Calibration, min_module_px: float 
         )
     # The scale the layout gives at the table's corners: what a tag of a given size will get.
     scales = [calibration.px_per_mm(p) for p in calibration.layout.values()]
-    lighting = lighting_report(image, calibration)
+    lighting = lighting_report(image, calibration, codes)
     problems = [f"marker {i} not visible" for i in CALIBRATION_MARKER_IDS if i not in found]
     if modules and modules[0] < min_module_px:
         problems.append(
