@@ -92,7 +92,29 @@ def score_report(game: JurassicBrunch, data: Any) -> dict[str, Any]:
         },
         "winners": list(outcome.winners),
         "tiebreak": dict(outcome.tiebreak),
+        "reason": _why(outcome.scores, list(outcome.winners), dict(outcome.tiebreak)),
     }
+
+
+def _why(scores: Mapping[str, int], winners: list[str], tiebreak: Mapping[str, Any]) -> str:
+    """Why the winners won, in words: the most points, the tie broken by fewer tokens, or a team with no
+    triceratops on the playing area losing outright."""
+    losers = list(tiebreak.get("outright_losers") or [])
+    if losers:
+        return f"{', '.join(losers)} has no triceratops on the playing area and loses outright"
+    if not winners:
+        return "no winner"
+    best = scores[winners[0]]
+    tied = [player for player, score in scores.items() if score == best]
+    tokens = tiebreak.get("tokens") or {}
+    if len(tied) > 1 and tokens:
+        counts = " against ".join(str(tokens.get(player, 0)) for player in tied)
+        verb = "wins" if len(winners) == 1 else "share the win"
+        return (f"{' and '.join(tied)} tie on {best} points; {' and '.join(winners)} {verb} with fewer "
+                f"tokens ({counts})")
+    if len(winners) > 1:
+        return f"{' and '.join(winners)} tie on {best} points and on tokens: they share the win"
+    return f"{winners[0]} has the most points ({best})"
 
 
 def report_state(game: JurassicBrunch, data: Any) -> BrunchState:

@@ -44,6 +44,7 @@ def test_score_example_file_tie_broken_by_fewer_tokens(capsys: pytest.CaptureFix
         },
         "winners": ["blue"],
         "tiebreak": {"tokens": {"blue": 7, "orange": 8}},
+        "reason": "blue and orange tie on 13 points; blue wins with fewer tokens (7 against 8)",
     }
 
 
@@ -59,6 +60,7 @@ def test_score_from_stdin_with_the_issue_example(
                     "orange": {"total": 2, "breakdown": {"YUMMY": 2}}},
         "winners": ["blue"],
         "tiebreak": {},
+        "reason": "blue has the most points (5)",
     }
 
 

@@ -90,7 +90,7 @@ def test_corrupt_score_input_raises_input_errors(index: int, replacement: Any, d
     except InputError as error:
         assert "\n" not in str(error)
     else:
-        assert set(report) == {"players", "winners", "tiebreak"}
+        assert set(report) == {"players", "winners", "tiebreak", "reason"}
 
 
 @settings(max_examples=120, deadline=None)
