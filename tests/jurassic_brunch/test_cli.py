@@ -72,6 +72,7 @@ def test_score_outright_loss_with_none_on_the_area(
     status, out, _ = run_stdin(capsys, monkeypatch, "score", data)
     result = json.loads(out)
     assert status == 0 and result["winners"] == ["blue"] and result["players"]["orange"]["total"] == 12
+    assert result["reason"] == "orange has no triceratops on the playing area and loses outright"
 
 
 def test_score_shared_victory(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,6 +80,7 @@ def test_score_shared_victory(capsys: pytest.CaptureFixture[str], monkeypatch: p
                         {"name": "orange", "tokens": ["YUMMY", "YUMMY"], "on_area": 4}]}
     _, out, _ = run_stdin(capsys, monkeypatch, "score", data)
     assert json.loads(out)["winners"] == ["blue", "orange"]
+    assert "share the win" in json.loads(out)["reason"]
 
 
 @pytest.mark.parametrize(
