@@ -39,7 +39,7 @@ from companion.infer import Inference, TableModel
 from companion.keeper import GameKeeper, Unsaved
 from companion.kits import find_kit, kit_for
 from companion.pipeline import Pipeline
-from companion.privacy import shared_legal_actions
+from companion.privacy import shared_action, shared_legal_actions
 from companion.publish import Link, Publisher
 from companion.records import GameRecords, event_dict
 from companion.referee import Pending, Referee
@@ -433,6 +433,18 @@ class TableLoop:
                 if observation is not None:
                     self.handle_observation(observation, self._last_frame)
             return answer
+
+    def option_view(self, option_index: int) -> dict[str, Any]:
+        with self._lock:
+            pending = self.referee.pending
+            state = self.referee.state
+            options = [] if pending is None else pending.options
+            if not 0 <= option_index < len(options):
+                raise LookupError(f"no option {option_index} is pending")
+            line = options[option_index]
+        for action in line:  # states are immutable: no lock needed to look ahead
+            state = state.apply(action)
+        return {"view": state.view(None), "action": shared_action(line[-1].to_dict()) if line else None}
 
     def _answer_resume(self, option_index: int) -> dict[str, Any]:
         """The resume question: 0 carries on the stored game, 1 starts the config's game."""

@@ -48,6 +48,11 @@ class TableSession(Protocol):
         """Answer the pending question with one of its options."""
         ...
 
+    def option_view(self, option_index: int) -> dict[str, Any]:
+        """The shared view if the pending question's option were taken: {view, action (its last move, in
+        the shared view)}; LookupError when there is no such option."""
+        ...
+
     def events(self, timeout: float = 15.0) -> Iterator[dict[str, Any]]:
         """Live updates for server-sent events: yields {"type": ..., ...} dicts; yields {"type": "ping"}
         at least every ``timeout`` seconds so that idle connections stay alive."""

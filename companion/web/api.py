@@ -200,8 +200,13 @@ def calibration() -> Response:
 def board_svg() -> Response:
     """The table as a picture: the slab or board, legal moves, last move, and a split with its shares."""
     seq = query_int("seq", low=0)
+    option = query_int("option", low=0)
     snap = shared_snapshot()
-    if seq is not None:
+    if option is not None:  # a question's option: the table as it would be after it
+        ahead = ask(table().option_view, option)
+        snap = {**snap, "view": ahead.get("view"), "split": None, "pending": None, "legal": [],
+                "last_event": {"action": ahead.get("action")}}
+    elif seq is not None:
         past = ask(table().state_at, seq, _game_id())
         view = past.get("view")
         game = view.get("game", snap.get("game")) if isinstance(view, dict) else snap.get("game")

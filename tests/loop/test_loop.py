@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from loop_toygame import GRAB, GrabState, Pass, Reveal, Take, Toy
 
 from companion.bots import BotDriver, bot_game
@@ -410,6 +411,10 @@ def test_an_objection_offers_the_nearest_legal_moves_to_tap(toy: Toy, tmp_path: 
     assert pending is not None and pending.kind == "objection"
     offered = [option["action"] for option in loop.snapshot()["pending"]["options"]]
     assert offered and offered[0] == {"kind": "take", "player": "red", "slot": 0}
+    ahead = loop.option_view(0)  # the picture on the option's button: the table after it
+    assert ahead["view"] == state.apply(Take("red", 0)).view(None) and ahead["action"] == offered[0]
+    with pytest.raises(LookupError):
+        loop.option_view(len(offered))
     answer = loop.choose(0)
     assert answer["ok"] and answer["event"]["source"] == "choice"
     assert loop.history()[-1]["action"] == {"kind": "take", "player": "red", "slot": 0}

@@ -246,6 +246,15 @@ class EngineSession:
                      "players": [p["name"] for p in g["players"]], "over": g["states"][-1].is_terminal(),
                      "winners": list(g["states"][-1].scores().winners)} for g in self._games]
 
+    def option_view(self, option_index: int) -> dict[str, Any]:
+        with self._lock:
+            options = (self.pending or {}).get("options") or []
+            if not 0 <= option_index < len(options) or options[option_index].get("action") is None:
+                raise LookupError(f"no option {option_index} is pending")
+            data = options[option_index]["action"]
+            action = self.state.game.action_from_dict(data)
+            return {"view": self.state.apply(action).view(None), "action": data}
+
     def play_record(self, game_id: int | None = None) -> dict[str, Any]:
         with self._lock:
             game = self._find(game_id)

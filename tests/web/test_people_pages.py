@@ -54,3 +54,17 @@ def test_brunch_cells_in_the_diagrams_numbers(make_table: Any) -> None:
     board = client.get("/api/board.svg").get_data(as_text=True)
     assert re.search(r"row \d, column \d", page) and not re.search(r"\(\d+, \d+\)", page)
     assert 'fill="#4d6b2f">1</text>' in board and 'fill="#4d6b2f">6</text>' in board
+
+
+def test_a_questions_options_are_pictures_of_the_table_after_them(make_table: Any) -> None:
+    table = make_table(game="jurassik")
+    table.play(4)
+    table.ask_question()
+    client = create_app(table, WebConfig()).test_client()
+    page = client.get("/dispute").get_data(as_text=True)
+    options = table.pending["options"]
+    assert page.count('class="option-picture"') == len(options) >= 2
+    pictures = [client.get(f"/api/board.svg?option={i}").get_data(as_text=True) for i in range(len(options))]
+    assert all(p.startswith("<svg") for p in pictures) and len(set(pictures)) == len(pictures)
+    assert client.get("/api/board.svg?option=9").status_code == 404
+    assert "option 0" not in page  # the options say what they do, not their number
