@@ -4,6 +4,7 @@ with the token actions and chance as they come."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -41,7 +42,11 @@ class BrunchModel(LaidOutModel):
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
         actions = state.legal_actions()
         if state.is_chance_node():
-            return actions
+            # an eaten token turned face up: its printed front names its kind (SUPER-YUMMY-01: SUPER_YUMMY)
+            seen = {re.sub(r"-\d+$", "", d.item).replace("-", "_") for d in differences
+                    if d.what == "front" and d.change in ("appeared", "moved")}
+            named = [a for a in actions if getattr(a, "token", None) in seen]
+            return named or actions
         layout = self._layout_of(state)
         changed = {layout.cell_at(place.at) for d in differences for place in (d.expected, d.seen)
                    if place is not None and place.zone == "play"}
