@@ -47,6 +47,10 @@ class Picture:
 
     items: dict[tuple[str, str], list[Placed]] = field(default_factory=dict)
     _keys: dict[float, str] = field(default_factory=dict, repr=False, compare=False)
+    #: a seen picture is compared with many hypotheses whose items mostly lie where they lay: each group's
+    #: pairing against it, kept by the expected places (exact: the same places give the same pairing)
+    _pairings: dict[Any, tuple[list[Placed], list[Placed]]] = field(default_factory=dict, repr=False,
+                                                                   compare=False)
 
     def add(self, what: str, name: str, placed: Placed) -> None:
         self.items.setdefault((what, name), []).append(placed)
@@ -236,9 +240,14 @@ def compare(expected: Picture, seen: Picture, tolerance: float) -> list[Differen
     for what, name in sorted(set(expected.items) | set(seen.items)):
         if (what, name) == ("peg", "?"):
             continue
-        gone, new = _match_anonymous(
-            expected.items.get((what, name), []), seen.items.get((what, name), []), tolerance
-        )
+        places = expected.items.get((what, name), [])
+        key = (what, name, tolerance, tuple(places))
+        paired = seen._pairings.get(key)
+        if paired is None:
+            paired = _match_anonymous(places, seen.items.get((what, name), []), tolerance)
+            if len(seen._pairings) < 20_000:  # one observation's search: bounded by its budget anyway
+                seen._pairings[key] = paired
+        gone, new = list(paired[0]), list(paired[1])
         if what == "front" and len(gone) == 1 and len(new) == 1:
             differences.append(Difference("front", "moved", name, gone[0], new[0]))
             continue
