@@ -18,7 +18,7 @@ from companion.cafe.board import BoardStore
 from companion.web import svg
 from companion.web.app import is_loopback
 from companion.web.hosts import OwnHosts
-from companion.web.security import CONTENT_SECURITY_POLICY
+from companion.web.security import page_headers
 
 blueprint = Blueprint("cafe", __name__, template_folder="templates", static_folder="static",
                       static_url_path="/cafe-static")
@@ -29,11 +29,6 @@ QUIET_S = 120.0
 def board() -> BoardStore:
     found: BoardStore = current_app.extensions["board"]
     return found
-
-
-@blueprint.app_template_filter("cc")
-def colour_class(colour: Any) -> str:
-    return f"c-{colour}" if colour in svg.SEAT_COLOURS else "c-none"
 
 
 @blueprint.app_template_filter("clock")
@@ -133,6 +128,7 @@ def create_board_app(store: BoardStore, broker_status: Callable[[], dict[str, An
     app.extensions["broker_status"] = broker_status
     hosts = OwnHosts(allowed_hosts)
     app.register_blueprint(blueprint)
+    app.add_template_filter(svg.colour_class, "cc")
 
     @app.before_request
     def own_hosts_only() -> None:
@@ -144,10 +140,7 @@ def create_board_app(store: BoardStore, broker_status: Callable[[], dict[str, An
 
     @app.after_request
     def headers(response: Response) -> Response:
-        response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Referrer-Policy"] = "same-origin"
+        page_headers(response)
         if request.path.startswith("/api/") or request.path.endswith(".html"):
             response.headers.setdefault("Cache-Control", "no-store")
         return response

@@ -50,8 +50,7 @@ class BoardListener:
         self.client.loop_stop()
 
     def status(self) -> dict[str, Any]:
-        address = self.config.address()
-        return {"ok": self.connected, "broker": f"{address.host}:{address.port}", "error": self.error,
+        return {"ok": self.connected, "broker": self.config.broker, "error": self.error,
                 "bad_messages": self.bad_messages}
 
     def _connected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
@@ -65,9 +64,7 @@ class BoardListener:
         log.info("listening to the café's tables on %s", self.status()["broker"])
 
     def _connect_failed(self, client: Any, userdata: Any) -> None:
-        address = self.config.address()
-        self.error = (f"cannot reach the broker at {address.host}:{address.port}"
-                      + (" (or its TLS certificate is not trusted: see ca_file)" if address.tls else ""))
+        self.error = self.config.unreachable()
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected = False

@@ -94,8 +94,7 @@ class TableLink:
         self._wake.set()
 
     def status(self) -> dict[str, Any]:
-        address = self.config.address()
-        return {"ok": self.connected, "table": self.table, "broker": f"{address.host}:{address.port}",
+        return {"ok": self.connected, "table": self.table, "broker": self.config.broker,
                 "queued": self.queued, "error": self.error}
 
     def drained(self, timeout: float) -> bool:
@@ -204,11 +203,11 @@ class TableLink:
         for game_id, finished in sorted(self.store.finished_games().items()):
             if self._plays.get(str(game_id)) == finished or game_id > acked[0]:
                 continue
-            record = self.store.game(game_id)
-            if game_id == acked[0] and self.store.event_count(game_id) > acked[1]:
-                continue
-            self._records[game_id] = record
-            message = messages.play_message(self.table, record, self.store.event_count(game_id))
+            moves = self.store.event_count(game_id)
+            if game_id == acked[0] and moves > acked[1]:
+                continue  # its last events are not acknowledged yet
+            record = self._records[game_id] = self.store.game(game_id)  # finished: fresh from the store
+            message = messages.play_message(self.table, record, moves)
             self.client.publish(self.topics.plays, messages.encode(message), qos=1)
             self._plays[str(game_id)] = finished
             count += 1
@@ -263,9 +262,7 @@ class TableLink:
         log.info("reporting to the broker as table %s", self.table)
 
     def _connect_failed(self, client: Any, userdata: Any) -> None:
-        address = self.config.address()
-        self.error = (f"cannot reach the broker at {address.host}:{address.port}"
-                      + (" (or its TLS certificate is not trusted: see ca_file)" if address.tls else ""))
+        self.error = self.config.unreachable()
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._lock:

@@ -75,6 +75,18 @@ class MqttConfig:
     def table_name(self) -> str:
         return self.table or default_table_name()
 
+    @property
+    def broker(self) -> str:
+        """host:port, for the page and the journal (the URL only: no password file is read)."""
+        address = parse_url(self.url)
+        return f"{address.host}:{address.port}"
+
+    def unreachable(self) -> str:
+        """Why a connection could not even be made, in words."""
+        tls = parse_url(self.url).tls
+        return f"cannot reach the broker at {self.broker}" + (
+            " (or its TLS certificate is not trusted: see ca_file)" if tls else "")
+
     def address(self) -> BrokerAddress:
         address = parse_url(self.url)
         username = self.username or address.username

@@ -143,10 +143,7 @@ def when_filter(value: Any) -> str:
     return str(value)
 
 
-@blueprint.app_template_filter("cc")
-def colour_class(colour: Any) -> str:
-    """CSS class of a seat colour (the page's policy forbids inline styles)."""
-    return f"c-{colour}" if colour in svg.SEAT_COLOURS else "c-none"
+blueprint.add_app_template_filter(svg.colour_class, "cc")
 
 
 @blueprint.app_template_filter("totals")

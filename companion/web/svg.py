@@ -24,6 +24,11 @@ def rgb(colour: str | None) -> str:
     return f"rgb({r},{g},{b})"
 
 
+def colour_class(colour: Any) -> str:
+    """CSS class of a seat colour (the pages' policy forbids inline styles)."""
+    return f"c-{colour}" if colour in SEAT_COLOURS else "c-none"
+
+
 def attr(value: Any) -> str:
     return escape(str(value), {'"': "&quot;"})
 

@@ -21,7 +21,7 @@ class BrunchModel(LaidOutModel):
     def __init__(self, is_back: Callable[[str], bool], players_by_colour: Mapping[str, str],
                  layout: Any = None) -> None:
         self.layout = layout
-        self._layouts: dict[int, tuple[Any, table.BrunchLayout]] = {}
+        self._layout_for: tuple[Any, table.BrunchLayout] | None = None  # the last area's layout
         super().__init__(is_back, players_by_colour)
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
@@ -33,10 +33,9 @@ class BrunchModel(LaidOutModel):
             layout: table.BrunchLayout = self.layout
             return layout
         area = getattr(state, "area")  # noqa: B009  (the engine's state; kits may read it)
-        kept = self._layouts.get(id(area))
-        if kept is None or kept[0] is not area:
-            kept = (area, table.BrunchLayout.for_area(area))
-            self._layouts[id(area)] = kept
+        kept = self._layout_for
+        if kept is None or kept[0] is not area:  # one area per game: laid out once
+            kept = self._layout_for = (area, table.BrunchLayout.for_area(area))
         return kept[1]
 
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
