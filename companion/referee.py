@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.infer import Inference, TableModel, describe_action, infer
+from companion.infer import Inference, Picture, TableModel, describe_action, infer
 from engines.core import Action, IllegalAction, State
 from vision.observation import Observation
 
@@ -40,9 +40,10 @@ class Ticket:
     model: TableModel
     observation: Observation
     version: int
+    seen: Picture | None = None  # the observation's picture, when the referee drew it already
 
     def think(self) -> Inference:
-        return infer(self.state, self.observation, self.model)
+        return infer(self.state, self.observation, self.model, seen=self.seen)
 
 
 @dataclass
@@ -119,13 +120,14 @@ class Referee:
         """What to judge a stable observation against, or None when this table picture was judged (or put
         aside) already."""
         self.last_observation = observation
-        key = self.seen_key(observation)
+        seen = self.model.seen(observation)
+        key = seen.key(self.model.tolerance)
         if key == self._last_seen_key:
             return None
         self._last_seen_key = key
         if key in self._put_aside:
             return None
-        return Ticket(self.state, self.model, observation, self.version)
+        return Ticket(self.state, self.model, observation, self.version, seen)
 
     def still_current(self, ticket: Ticket) -> bool:
         """Whether a judgement made on ``ticket`` may be acted on; when the game moved meanwhile, the

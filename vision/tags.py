@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -200,10 +200,14 @@ class PrintedSet:
 
     def front_of(self, back_id: str) -> str | None:
         """The front printed on the other side of ``back_id`` (None for an id that is not a back)."""
+        return self._fronts_by_back.get(back_id)
+
+    @cached_property
+    def _fronts_by_back(self) -> dict[str, str]:
+        fronts: dict[str, str] = {}
         for front_id, back in self.back_of.items():
-            if back == back_id:
-                return front_id
-        return None
+            fronts.setdefault(back, front_id)  # the first front, as a scan in order would find
+        return fronts
 
     def backs(self, kind: str | None = None) -> list[str]:
         """The opaque back ids in their fronts' order (of one ``kind`` of component, or all)."""

@@ -21,7 +21,7 @@ actions exactly when the camera sees them.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -102,8 +102,10 @@ def infer(
     beam: int = 12,
     budget: int | None = None,
     max_stalls: int = 2,
+    seen: Picture | None = None,
 ) -> Inference:
-    """Explain ``observation`` from ``state``: see the module docstring.
+    """Explain ``observation`` from ``state``: see the module docstring (``seen``: its picture, when the
+    caller drew it already).
 
     The game's model narrows the search to the few actions the difference points at (the cells, gaps,
     fields and pieces that changed); when that finds nothing, the legal actions are tried (shallower)
@@ -114,7 +116,7 @@ def infer(
     """
     budget = model.search_budget if budget is None else budget
     expected_now = model.expected(state)
-    seen = model.seen(observation)
+    seen = model.seen(observation) if seen is None else seen
     differences = compare(expected_now, seen, model.tolerance)
     if not differences:
         return Inference("unchanged")
@@ -154,12 +156,13 @@ def _search(
     # breadth-first by depth; a step must not move the picture further from what is seen, and at most
     # ``max_stalls`` steps may leave the distance unchanged (a take shown face down, then its reveal)
     root_key = search_key(state)
-    frontier: list[tuple[int, int, State, list[Action], str]] = [(len(differences), 0, state, [], root_key)]
+    Node = tuple[int, int, State, list[Action], Hashable]  # distance, stalls, state, path, key
+    frontier: list[Node] = [(len(differences), 0, state, [], root_key)]
     visited = {root_key}
     explored = 0
     for _depth in range(max_depth):
-        children: list[tuple[int, int, State, list[Action], str]] = []
-        solutions: dict[str, tuple[State, list[Action]]] = {}
+        children: list[Node] = []
+        solutions: dict[Hashable, tuple[State, list[Action]]] = {}
         for distance, stalls, node, path, node_key in frontier:
             if node.current_player() == TERMINAL:
                 continue

@@ -260,6 +260,12 @@ class StableIds:
             self._given[key] = free[0]
         return self._given[key]
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> StableIds:
+        copied = StableIds(())
+        copied._pool = self._pool  # never changed after construction
+        copied._given = dict(self._given)  # keys and ids are immutable
+        return copied
+
     def holders(self) -> list[object]:
         """Keys holding an id now."""
         return list(self._given)

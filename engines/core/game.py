@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -302,6 +302,11 @@ class State(abc.ABC):
 
     def header(self) -> dict[str, Any]:
         return {"game": self.game.name, "format": STATE_FORMAT_VERSION}
+
+    def fingerprint(self) -> Hashable:
+        """A hashable identity for caches: equal fingerprints mean equal :meth:`to_dict` (engines with
+        large states return a tuple of their fields, far cheaper than building the dict)."""
+        return repr(self.to_dict())
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()

@@ -34,6 +34,7 @@ class Layout:
         "base_rocks",
         "cells",
         "cost",
+        "fingerprint",
         "gap_of",
         "gaps",
         "neighbours",
@@ -63,6 +64,8 @@ class Layout:
             tuple(bool(x) for x in r) for r in base_rocks) if base_rocks is not None else ((False,) * 6,) * n
         self.rotations: tuple[int, ...] = tuple(int(r) % 6 for r in rotations) if rotations else (0,) * n
         self.backs: tuple[str | None, ...] = tuple(backs) if backs is not None else (None,) * n
+        #: one string naming this geometry (states' fingerprints carry it; strings cache their hash)
+        self.fingerprint = repr((self.cells, self.base_rocks, self.rotations, self.backs))
         #: rocks per table direction k
         self.rocks: tuple[tuple[bool, ...], ...] = tuple(
             rotate_rocks(r, rot) for r, rot in zip(self.base_rocks, self.rotations))

@@ -12,7 +12,7 @@ actions, scores, explains and writes itself as JSON (reading it is :mod:`engines
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, Explanation, Outcome, Rule, State
@@ -421,6 +421,21 @@ class JurassicPartsState(State):
         if slot in self.pool:
             return "pool"
         return "gone"
+
+    def fingerprint(self) -> Hashable:
+        # every field to_dict reads, as tuples: ~40x cheaper than repr of the dict (inference keys
+        # each hypothesis by it)
+        return (
+            self.game.name, self.layout.fingerprint, self.names, repr(self.options), self.first,
+            tuple(self.on_slab), tuple(self.fossil), tuple(self.tile_id), tuple(self.owner),
+            tuple(self.dull), tuple(self.sharp), tuple(self.on_board), tuple(self.amber),
+            tuple(self.unpaid_ptero), self.supply, tuple(self.loose), tuple(self.in_sets),
+            tuple(self.complete), self.leader, tuple(self.cards), tuple(self.revealed_cards), self.active,
+            self.phase, self.need, self.purchases, self.sold, self.ignore_rocks, self.final,
+            self.turn_number, self.award_options, tuple(self.pool), self.ranking, self.rank_pos,
+            self.taken, tuple(self.pending), self.after_reveal, self.buying,
+            None if self.last_split is None else repr(self.last_split),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         names = self.names

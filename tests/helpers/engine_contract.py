@@ -33,6 +33,8 @@ def check_contract_step(
     before: Any = snapshot(state, shared) if shared is not None else state.to_dict()
     data = json.loads(json.dumps(state.to_dict()))
     assert game.state_from_dict(data).to_dict() == data
+    assert game.state_from_dict(data).fingerprint() == state.fingerprint()
+    fingerprints = {state.fingerprint(): json.dumps(data, sort_keys=True)}
     if check_views is not None:
         check_views(state)
     else:
@@ -50,6 +52,8 @@ def check_contract_step(
         now: Any = snapshot(state, shared) if shared is not None else state.to_dict()
         assert now == before, f"apply({action}) changed its input"
         assert after is not state
+        seen = fingerprints.setdefault(after.fingerprint(), json.dumps(after.to_dict(), sort_keys=True))
+        assert seen == json.dumps(after.to_dict(), sort_keys=True), f"two states, one fingerprint: {action}"
         explanation = state.explain(action)
         assert explanation.legal and explanation.rules
         assert game.action_from_dict(json.loads(json.dumps(action.to_dict()))) == action

@@ -21,6 +21,7 @@ drawn alike but as scenery.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -212,6 +213,13 @@ class JurassicPartsLayout(SeatedLayout):
     def seat_tile_slots(self, seat: Seat) -> list[Point]:
         """Where a player's tiles lie: honeycomb rows in the seat zone beside the chisel rows along the
         player's edge, filled from the player's side outwards."""
+        cache: dict[tuple[Any, ...], list[Point]] = self.__dict__.setdefault("_seat_tile_slot_cache", {})
+        key = (seat.rect, seat.facing)
+        if key not in cache:
+            cache[key] = self._seat_tile_slots(seat)
+        return list(cache[key])
+
+    def _seat_tile_slots(self, seat: Seat) -> list[Point]:
         x0, y0, x1, y1 = seat.rect
         strip = 34.0
         x0, x1 = (x0 + strip, x1) if seat.facing == 270.0 else (x0, x1 - strip)
@@ -299,6 +307,16 @@ class JurassicPartsIds:
 
     spare_backs: StableIds = field(default_factory=lambda: StableIds(printed().backs()))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> JurassicPartsIds:
+        # each hypothesis inference draws copies these; ids are strings and places tuples, so one level
+        # down is deep enough (copy.deepcopy walked every list: 6 % of a search)
+        return JurassicPartsIds(
+            {key: list(tiles) for key, tiles in self.held.items()},
+            dict(self.revealed),
+            dict(self.spots),
+            copy.deepcopy(self.spare_backs, memo),
+        )
+
 
 def printed_back(engine_back: str | None, slot: int, ids: JurassicPartsIds) -> str:
     """The back id printed on the set's tags for a face-down tile.
@@ -311,10 +329,21 @@ def printed_back(engine_back: str | None, slot: int, ids: JurassicPartsIds) -> s
     printed_tiles_set = printed()
     if engine_back is not None and printed_tiles_set.front_of(engine_back) is not None:
         return engine_back
-    for comp in components.COMPONENTS:
-        if comp.back == engine_back and comp.tile_id in printed_tiles_set.back_of:
-            return str(printed_tiles_set.back_of[comp.tile_id])
+    for tile_id in _tiles_behind().get(engine_back, ()):
+        if tile_id in printed_tiles_set.back_of:
+            return str(printed_tiles_set.back_of[tile_id])
     return ids.spare_backs.get(("slot", slot))
+
+
+def _tiles_behind() -> dict[str | None, tuple[str, ...]]:
+    """The default set's tile ids by back id, in the set's order (built once: drawing asks per tile)."""
+    if not _TILES_BEHIND:
+        for comp in components.COMPONENTS:
+            _TILES_BEHIND[comp.back] = (*_TILES_BEHIND.get(comp.back, ()), str(comp.tile_id))
+    return _TILES_BEHIND
+
+
+_TILES_BEHIND: dict[str | None, tuple[str, ...]] = {}
 
 
 def hidden_tile(state: Any, slot: int) -> str | None:
@@ -324,10 +353,8 @@ def hidden_tile(state: Any, slot: int) -> str | None:
     back = backs[slot] if backs is not None else None
     if back is None:
         return None
-    for comp in components.COMPONENTS:
-        if comp.back == back:
-            return str(comp.tile_id)
-    return None
+    behind = _tiles_behind().get(back)
+    return behind[0] if behind else None
 
 
 def true_reveal(state: Any, cell: tuple[int, int]) -> Any:
@@ -473,11 +500,14 @@ def _draw_tile(
     tag_id: str,
     face_up: bool,
     fossil: str | None,
-    rocky: Sequence[bool],
+    rocks: Sequence[bool],
+    rotation: int,
 ) -> None:
+    """A tile whose side up lists ``rocks`` at rotation 0, turned ``rotation`` sixth turns."""
     scene.tags.append(Tag(f"DT1:{CODE}:{tag_id}", center, angle % 360.0, layout.tag_size))
     if is_sketch(scene):
         return
+    rocky = table_rocks(rocks, rotation)
     fill = FRONT_RGB if face_up else BACK_RGB
     radius = layout.hex_radius
     scene.shapes.append(Shape(layout.hexagon(center, radius), fill, shade(fill, 0.55), label=tag_id))
@@ -549,9 +579,7 @@ def scene_for(
         if kind < 0:
             back = slab.backs[slot] if slab.backs is not None else None
             tag_id = printed_back(back, slot, ids)
-            _draw_tile(
-                scene, layout, center, 60.0 * rotation, tag_id, False, None, table_rocks(base, rotation)
-            )
+            _draw_tile(scene, layout, center, 60.0 * rotation, tag_id, False, None, base, rotation)
             continue
         tile = printed.slab.get(slot)
         if tile is None:
@@ -561,9 +589,7 @@ def scene_for(
         if was_face_down:
             # Turned over about its north-south axis: the front lies at the mirrored rotation.
             rotation = (-rotation) % 6
-        _draw_tile(
-            scene, layout, center, 60.0 * rotation, tile, True, comp.fossil, table_rocks(comp.rocks, rotation)
-        )
+        _draw_tile(scene, layout, center, 60.0 * rotation, tile, True, comp.fossil, comp.rocks, rotation)
 
     for (a, b), owner in zip(slab.gaps, state.owner):
         if owner >= 0:
@@ -586,7 +612,8 @@ def scene_for(
                 tile,
                 True,
                 comp.fossil,
-                table_rocks(comp.rocks, round(angle / 60.0) % 6),
+                comp.rocks,
+                round(angle / 60.0) % 6,
             )
         if sketch:
             continue
@@ -599,7 +626,7 @@ def scene_for(
     leader_slots = layout.field_leader_slots()
     for tile, place in ids.places("@leader", held.get("@leader", []), leader_slots):
         comp = comps.COMPONENT_BY_ID[tile]
-        _draw_tile(scene, layout, place, 0.0, tile, True, comp.fossil, comp.rocks)
+        _draw_tile(scene, layout, place, 0.0, tile, True, comp.fossil, comp.rocks, 0)
     sx0, sy0, _, _ = layout.supply
     for i in range(0 if sketch else int(state.supply)):
         place = (sx0 + 12.0 + (i % 10) * 12.0, sy0 + 14.0 + (i // 10) * 12.0)
