@@ -15,16 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.kits import kit_for
+from companion.kits.jurassic_parts.identities import JurassicPartsIds, printed_tiles, true_reveal
 from companion.kits.jurassic_parts.table import (
     DIRECTIONS,
     ROCK_RGB,
     SQRT3,
-    JurassicPartsIds,
     JurassicPartsLayout,
     hex_round,
-    printed_tiles,
     scene_for,
-    true_reveal,
 )
 from engines.core import TERMINAL
 from engines.jurassic_parts import GAME

@@ -112,7 +112,8 @@ def test_only_the_sheet_printer_and_the_simulation_use_the_pairing() -> None:
                                                           "isla_nublar")}
     printing = {"vision/tags.py", "companion/kits/kit.py", "companion/sheets.py",
                 "companion/commands/vision_tools.py"}
-    simulation = {"sim/fixtures.py", "companion/kits/jurassic_parts/table.py"}  # the table's ground truth
+    # the table's ground truth
+    simulation = {"sim/fixtures.py", "companion/kits/jurassic_parts/identities.py"}
     assert users == printing | kits | simulation
 
 

@@ -34,7 +34,8 @@ def _state(seed: int, steps: int) -> Any:
 
 
 def test_hands_never_commit_a_false_change_and_a_real_move_commits_once() -> None:
-    from companion.kits.jurassic_parts.table import JurassicPartsIds, JurassicPartsLayout, scene_for
+    from companion.kits.jurassic_parts.identities import JurassicPartsIds
+    from companion.kits.jurassic_parts.table import JurassicPartsLayout, scene_for
 
     layout = JurassicPartsLayout(seats=3)
     ids = JurassicPartsIds()

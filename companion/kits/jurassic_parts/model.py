@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from companion.infer import Difference, LaidOutModel
+from companion.kits.jurassic_parts import identities
 from companion.kits.jurassic_parts import table as tables
 from engines.core import Action, IllegalAction, State, sample_chance
 from engines.jurassic_parts import components
@@ -43,7 +44,7 @@ class JurassicPartsModel(LaidOutModel):
         self.components = components
         colours = tuple(players_by_colour)
         self.layout = layout or tables.JurassicPartsLayout(seats=len(colours), colours=colours)
-        super().__init__(is_back, players_by_colour, tables.JurassicPartsIds(), self.layout.pitch * 0.35)
+        super().__init__(is_back, players_by_colour, identities.JurassicPartsIds(), self.layout.pitch * 0.35)
         self.slab_fronts: dict[tuple[int, int], str] = {}
         self.seen_fronts: list[str] = []
 
@@ -161,7 +162,7 @@ class JurassicPartsModel(LaidOutModel):
         pending = getattr(state, "pending", ())
         slab = getattr(state, "layout", None)
         if pending and slab is not None:
-            truth = self.tables.true_reveal(state, slab.cells[pending[0]])
+            truth = identities.true_reveal(state, slab.cells[pending[0]])
             if truth is not None:
                 try:
                     state.apply(truth)
@@ -173,7 +174,7 @@ class JurassicPartsModel(LaidOutModel):
         cell = tuple(getattr(drawn, "cell", ()))
         slot = slab.slot_of.get(cell) if slab is not None else None
         if slot is not None and not getattr(drawn, "tile", ""):
-            printed = self.tables.printed_tiles(state.apply(drawn), self.tables.JurassicPartsIds())
+            printed = identities.printed_tiles(state.apply(drawn), identities.JurassicPartsIds())
             tile = printed.slab.get(slot)
             if tile is not None:
                 named = Reveal(
