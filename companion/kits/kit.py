@@ -102,3 +102,8 @@ class Kit(abc.ABC):
         """A cell of the board as players say it (and as the diagram numbers it), or None where the
         game has no such words (the page then shows the engine's coordinates)."""
         return None
+
+    def component_words(self, name: str) -> str | None:
+        """What players call a component, field or score part the engine names by id (``DINO-2`` ->
+        "Velociraptor"), from the engine's own data; None to show the id as it is."""
+        return None

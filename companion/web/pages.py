@@ -36,11 +36,15 @@ def pretty_filter(value: Any) -> str:
     return _pretty(value)
 
 
-def _cell_namer(snap: Any) -> Any:
-    """The game's own words for a board cell (its kit's), or the engine's coordinates."""
+def _kit_of(snap: Any) -> Any:
     from companion.kits import find_kit
 
-    kit = find_kit(str(snap.get("game"))) if isinstance(snap, dict) and snap.get("game") else None
+    return find_kit(str(snap.get("game"))) if isinstance(snap, dict) and snap.get("game") else None
+
+
+def _cell_namer(snap: Any) -> Any:
+    """The game's own words for a board cell (its kit's), or the engine's coordinates."""
+    kit = _kit_of(snap)
     view = (snap or {}).get("view") or {}
 
     def name(value: Any) -> str:
@@ -50,11 +54,33 @@ def _cell_namer(snap: Any) -> Any:
     return name
 
 
+def _component_namer(snap: Any) -> Any:
+    """The game's own words for a component, field or score part named by id, or the id."""
+    kit = _kit_of(snap)
+
+    def name(value: str) -> str:
+        words = kit.component_words(value) if kit is not None else None
+        return words or value
+
+    return name
+
+
+@blueprint.app_template_filter("part_name")
+def part_name(name: Any, snap: Any = None) -> str:
+    """A score part as players call it (``D3`` -> "dinosaur 3", ``W-GROUPS`` -> its scoring card)."""
+    return str(_component_namer(snap)(str(name))).replace("_", " ")
+
+
+#: field names that read better as the words players use
+KEY_WORDS = {"origin": "from", "target": "to", "take_back": "taking back"}
+
+
 @blueprint.app_template_filter("action_label")
 def action_label(action: Any, snap: Any = None) -> str:
     """A short human label for an action dict: its kind and its telling fields (the player is shown apart);
     with ``snap``, board cells in the game's own words."""
     cell_name = _cell_namer(snap)
+    component_name = _component_namer(snap)
     if not isinstance(action, dict):
         return str(action or "")
     if isinstance(action.get("text"), str):
@@ -68,7 +94,7 @@ def action_label(action: Any, snap: Any = None) -> str:
     if _is_cell(action.get("a")) and _is_cell(action.get("b")):
         parts.append(f"between {cell_name(action['a'])} and {cell_name(action['b'])}")
     for key, value in action.items():
-        if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", [], {}):
+        if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", "none", [], {}):
             continue
         if grid_cell and key in ("row", "col"):
             continue
@@ -76,9 +102,18 @@ def action_label(action: Any, snap: Any = None) -> str:
             text = cell_name(value)
         elif isinstance(value, list | dict):
             text = json.dumps(value, default=str)[:40]
+        elif isinstance(value, bool):  # a flag: named when set ("eats"), left out when not
+            if value:
+                parts.append(key.replace("_", " "))
+            continue
+        elif isinstance(value, str):
+            text = component_name(value)[:60]
         else:
             text = str(value)[:40]
-        parts.append(text if key in ("cell", "fossil", "tile") else f"{key.replace('_', ' ')} {text}")
+        key_words = KEY_WORDS.get(key, key.replace("_", " "))
+        # the kind already says it ("move dinosaur Velociraptor", not "move dinosaur dinosaur DINO-2")
+        bare = key in ("cell", "fossil", "tile", "card", "token", "field") or key_words in kind.split(" ")
+        parts.append(text if bare else f"{key_words} {text}")
         if len(parts) >= 5:
             break
     if action.get("kind") == "correct" and action.get("reason"):

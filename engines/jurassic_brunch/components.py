@@ -23,6 +23,16 @@ TOKEN_COUNTS: Mapping[str, int] = {
     YUMMY: 12,
 }
 TOKEN_KINDS: tuple[str, ...] = tuple(TOKEN_COUNTS)
+#: the rulebook's name of each token ("Effects of the Tokens")
+TOKEN_TITLES: dict[str, str] = {
+    BIRTH: "Birth",
+    HIDEOUT: "Hideout",
+    FLOWER: "Flower",
+    STODGY: "Stodgy Grass",
+    TRAP: "It Was a Trap!",
+    SUPER_YUMMY: "Super Yummy",
+    YUMMY: "Yummy",
+}
 TOTAL_TOKENS = sum(TOKEN_COUNTS.values())
 
 #: points per token held at the end (a used Super Yummy is discarded, so it no longer scores)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from companion.kits.isla_nublar.words import isla_nublar_words
 from companion.web.svg import board_svg, rgb
 from engines.core import get_game, sample_chance
 from engines.isla_nublar.actions import BuildCamp
@@ -67,8 +68,9 @@ def test_every_figure_camp_and_box_on_the_board_is_drawn(busy_state: Any) -> Non
     svg = board_svg(_snapshot(busy_state))
     root = ET.fromstring(svg)
     texts = _texts(root)
-    for dino in view["dinosaurs"]:
-        assert any(dino in t for t in texts), dino
+    for dino in view["dinosaurs"]:  # by the names on the dinosaur cards
+        assert any(str(isla_nublar_words(dino)) in t for t in texts), dino
+        assert not any(dino in t for t in texts), dino
     camp_fills = {c.get("fill") for c in root.iter(f"{SVG}circle")}
     titles = {t.text for t in root.iter(f"{SVG}title")}
     box_fills = {r.get("fill") for r in root.iter(f"{SVG}rect") if r.get("width") == "6"}
@@ -88,7 +90,8 @@ def test_the_scoring_row_is_named_and_no_hand_card_shows(busy_state: Any) -> Non
     root = ET.fromstring(board_svg(_snapshot(busy_state)))
     texts = " ".join(_texts(root))
     shown = {card for card in view["scoring_row"] if card}
-    assert shown and all(card in texts for card in shown)
+    words = {str(isla_nublar_words(card)).removeprefix("scoring card: ") for card in shown}
+    assert shown and all(word in texts for word in words), (words, texts)
     public = set(shown) | set(view["dinosaurs"])
     for zones in view["cards"].values():
         for zone in ("discard", "played"):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from companion.web import WebConfig, create_app
 
 
@@ -23,10 +25,11 @@ def test_numbered_score_parts_in_number_order(make_table: Any) -> None:
     while not table.state.is_terminal():
         table.play(40)
     page = create_app(table, WebConfig()).test_client().get("/scores").get_data(as_text=True)
-    parts = re.findall(r'<i class="key seg\d+"></i>(D\d+)</td>', page)
-    first = parts[: len(set(parts))]
+    parts = re.findall(r'<i class="key seg\d+"></i>dinosaur (\d+)</td>', page)  # as players say D3
+    first = [int(number) for number in parts[: len(set(parts))]]
     assert len(first) >= 3, parts
-    assert first == sorted(first, key=lambda name: int(name[1:])), first
+    assert first == sorted(first), first
+    assert not re.search(r"</i>D\d+</td>", page)
 
 
 def test_the_jurassik_diagram_counts_from_one_rings_the_takes_and_shows_the_holdings(make_table: Any) -> None:
@@ -68,3 +71,30 @@ def test_a_questions_options_are_pictures_of_the_table_after_them(make_table: An
     assert all(p.startswith("<svg") for p in pictures) and len(set(pictures)) == len(pictures)
     assert client.get("/api/board.svg?option=9").status_code == 404
     assert "option 0" not in page  # the options say what they do, not their number
+
+
+def _visible(page: str) -> str:
+    """What a player reads: the page's text less the referee's raw details and the SVG titles' ids."""
+    page = re.sub(r"<details[^>]*class=\"referee\".*?</details>", "", page, flags=re.S)
+    page = re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", page)
+
+
+@pytest.mark.parametrize("path", ["/", "/history", "/scores"])
+def test_isla_nublar_pages_name_fields_cards_and_dinosaurs_as_players_do(make_table: Any, path: str) -> None:
+    table = make_table(game="isla-nublar")
+    table.play(60)
+    text = _visible(create_app(table, WebConfig()).test_client().get(path).get_data(as_text=True))
+    assert not re.search(r"\bC\d+R\d+\b", text), re.search(r".{40}\bC\d+R\d+\b.{40}", text)
+    assert not re.search(r"\bDINO-\d\b", text), re.search(r".{40}\bDINO-\d\b.{40}", text)
+    assert not re.search(r"\bW-[A-Z]+", text), re.search(r".{40}\bW-[A-Z]+.{40}", text)
+    if path != "/scores":
+        assert re.search(r"column \d+, field \d+", text) or "Velociraptor" in text or "amber" in text
+
+
+def test_jurassic_parts_moves_name_slab_tiles_by_row_and_fossil(make_table: Any) -> None:
+    table = make_table(game="jurassic-parts")
+    table.play(8)
+    text = _visible(create_app(table, WebConfig()).test_client().get("/").get_data(as_text=True))
+    assert re.search(r"between row \d+, tile \d+ \(", text)
+    assert not re.search(r"\(-?\d+, -?\d+\)", text), re.search(r".{40}\(-?\d+, -?\d+\).{40}", text)

@@ -13,6 +13,7 @@ from companion.kits.isla_nublar import table
 from companion.kits.isla_nublar.diagram import island_svg
 from companion.kits.isla_nublar.model import IslaNublarModel
 from companion.kits.isla_nublar.tags import CORNER_TAGS, INVENTORY
+from companion.kits.isla_nublar.words import isla_nublar_words
 from companion.kits.kit import Kit
 from engines.core import State
 from engines.isla_nublar.board import Board, default_board
@@ -76,6 +77,9 @@ class IslaNublarKit(Kit):
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         return island_svg(view, snapshot, snapshot.get("players") or [])
+
+    def component_words(self, name: str) -> str | None:
+        return isla_nublar_words(name)
 
 
 KIT = register_kit(IslaNublarKit())

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.kits.isla_nublar.words import card_words, field_words, isla_nublar_words
 from companion.web.svg import attr, colour_of, rgb
 from engines.isla_nublar import GAME
 from engines.isla_nublar.board import Board, board_from_dict, default_board
@@ -20,7 +21,7 @@ _EDGE_CORNERS = {"SE": (0, 1), "S": (1, 2), "SW": (2, 3), "NW": (3, 4), "N": (4,
 class _Island:
     """Where the island's fields are drawn: flat-top hexes in picture pixels."""
 
-    pitch, pad, side = 52.0, 24.0, 230
+    pitch, pad = 52.0, 24.0
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -47,7 +48,15 @@ def _fields(island: _Island) -> list[str]:
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (island.corner(cx, cy, k) for k in range(6)))
         fill = VOLCANO_FILL if field.volcano else LANDSCAPE_FILL.get(field.landscape or "", "#cccccc")
         out.append(f'<polygon points="{points}" fill="{fill}" stroke="#5b4a2c" stroke-width="0.8">'
-                   f'<title>{attr(fid)}: {attr(field.landscape)}, area {field.area}</title></polygon>')
+                   f'<title>{attr(field_words(fid) or fid)}, area {field.area}</title></polygon>')
+    tops: dict[int, str] = {}
+    for fid, field in board.fields.items():
+        if field.column not in tops or field.row < board.fields[tops[field.column]].row:
+            tops[field.column] = fid
+    for column, fid in sorted(tops.items()):  # the numbers field words count columns by
+        cx, cy = island.at(fid)
+        out.append(f'<text x="{cx:.1f}" y="{cy - island.radius - 4:.1f}" font-size="13" font-weight="bold" '
+                   f'text-anchor="middle" fill="#2d2416">{column + 1}</text>')
     for fid, field in board.fields.items():
         if field.river:  # a wavy stream across the field, under the pieces
             cx, cy = island.at(fid)
@@ -99,56 +108,61 @@ def _pieces(island: _Island, view: Mapping[str, Any], players: Sequence[Mapping[
                 n += 1
     off_board = []
     for dino, where in sorted((view.get("dinosaurs") or {}).items()):
+        name = isla_nublar_words(str(dino)) or str(dino)
         if where in board.fields:
             cx, cy = island.at(str(where))
-            out.append(f'<rect x="{cx - 20:.1f}" y="{cy + 9:.1f}" width="40" height="11" rx="5" '
-                       'fill="#3b2a14"/>'
+            half = max(20.0, len(name) * 2.6 + 4)  # DejaVu Sans at 8.5: about 5 px a letter
+            out.append(f'<rect x="{cx - half:.1f}" y="{cy + 9:.1f}" width="{2 * half:.1f}" height="11" '
+                       'rx="5" fill="#3b2a14"/>'
                        f'<text x="{cx:.1f}" y="{cy + 17.5:.1f}" font-size="8.5" text-anchor="middle" '
-                       f'fill="#ffe9a8">{attr(dino)}</text>')
+                       f'fill="#ffe9a8">{attr(name)}</text>')
         else:
-            off_board.append(str(dino))
+            off_board.append(name)
     if off_board:
-        out.append(f'<text x="{island.pad}" y="{island.map_h - 14:.1f}" font-size="11" fill="#2d2416">'
-                   f'off the board: {attr(", ".join(off_board))}</text>')
+        out.append(_text(island.pad, island.map_h - 14, f"off the board: {', '.join(off_board)}", 13))
     return out
+
+
+LEGEND_H = 190  # under the board, so that a phone shows its text at a readable size
 
 
 def _side(island: _Island, view: Mapping[str, Any], snapshot: Mapping[str, Any],
           players: Sequence[Mapping[str, Any]]) -> list[str]:
-    """Beside the board: the open scoring row, the areas' camp points, the landscapes, whose turn."""
-    x0, out = island.map_w + 4, []
-    out.append(f'<text x="{x0:.1f}" y="{island.pad + 10:.1f}" font-size="14" font-weight="bold" '
-               'fill="#2d2416">Scoring row</text>')
+    """Under the board: the open scoring row and whose turn (left), the areas' camp points and the
+    landscapes (right)."""
+    left, right, top, out = island.pad, island.map_w / 2 + 8, island.map_h + 4, []
+    out.append(_text(left, top + 14, "Scoring row", 15, bold=True))
     cards = GAME.cards.cards
-    line = island.pad + 30
+    line = top + 34
     for slot, card in enumerate(view.get("scoring_row") or [], start=1):
-        shown = "(empty)"
-        if card is not None:
-            known = cards.get(card)
-            shown = f"{getattr(known, 'name', '') or card}"
-        out.append(f'<text x="{x0:.1f}" y="{line:.1f}" font-size="12" fill="#2d2416">'
-                   f'{slot}. {attr(shown)}</text>')
-        line += 18
-    line += 12
-    out.append(f'<text x="{x0:.1f}" y="{line:.1f}" font-size="14" font-weight="bold" fill="#2d2416">'
-               'Camp points</text>')
-    for area, camp_points in sorted(island.board.camp_points.items()):
-        line += 18
-        out.append(f'<text x="{x0:.1f}" y="{line:.1f}" font-size="12" fill="#2d2416">area {area}: '
-                   f'{camp_points}</text>')
-    line += 30
-    for name, fill in [*LANDSCAPE_FILL.items(), ("volcano", VOLCANO_FILL)]:
-        out.append(f'<rect x="{x0:.1f}" y="{line - 10:.1f}" width="12" height="12" fill="{fill}" '
-                   'stroke="#5b4a2c"/>'
-                   f'<text x="{x0 + 18:.1f}" y="{line:.1f}" font-size="12" fill="#2d2416">{name}</text>')
-        line += 17
+        known = cards.get(card) if card is not None else None
+        shown = "(empty)" if card is None else str(card)
+        if known is not None:
+            shown = card_words(known).removeprefix("scoring card: ")
+        out.append(_text(left, line, f"{slot}. {shown}", 13))
+        line += 19
     current = snapshot.get("current")
     if current:
         dot = rgb(colour_of(players, str(current)))
-        out.append(f'<circle cx="{x0 + 6:.1f}" cy="{line + 10:.1f}" r="7" fill="{dot}"/>'
-                   f'<text x="{x0 + 20:.1f}" y="{line + 15:.1f}" font-size="13" fill="#2d2416">'
-                   f'{attr(current)} to play</text>')
+        out.append(f'<circle cx="{left + 6:.1f}" cy="{line + 3:.1f}" r="7" fill="{dot}"/>')
+        out.append(_text(left + 20, line + 8, f"{current} to play", 14))
+    out.append(_text(right, top + 14, "Camp points", 15, bold=True))
+    areas = sorted(island.board.camp_points.items())
+    out.append(_text(right, top + 34, ", ".join(f"area {a}: {p}" for a, p in areas[:2]), 13))
+    out.append(_text(right, top + 53, ", ".join(f"area {a}: {p}" for a, p in areas[2:]), 13))
+    line = top + 82
+    swatches = [*LANDSCAPE_FILL.items(), ("volcano", VOLCANO_FILL)]
+    for index, (name, fill) in enumerate(swatches):
+        x, y = right + (index % 2) * 88, line + (index // 2) * 19
+        out.append(f'<rect x="{x:.1f}" y="{y - 11:.1f}" width="13" height="13" fill="{fill}" '
+                   'stroke="#5b4a2c"/>')
+        out.append(_text(x + 18, y, name, 13))
     return out
+
+
+def _text(x: float, y: float, text: str, size: int, bold: bool = False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{weight} fill="#2d2416">{attr(text)}</text>'
 
 
 def island_svg(
@@ -158,7 +172,7 @@ def island_svg(
     points, volcanoes, dinosaur figures, camp stacks, equipment boxes and the open scoring row."""
     board_data = view.get("board", "default")
     island = _Island(default_board() if board_data == "default" else board_from_dict(board_data))
-    width, height = island.map_w + island.side, island.map_h
+    width, height = island.map_w, island.map_h + LEGEND_H
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
            'aria-label="Isla Nublar board">',
            f'<rect width="{width:.0f}" height="{height:.0f}" rx="10" fill="#cfe3ee"/>']

@@ -12,6 +12,7 @@ from companion.kits.jurassic_brunch.diagram import pasture_cell_words, pasture_s
 from companion.kits.jurassic_brunch.tags import INVENTORY
 from companion.kits.kit import Kit
 from engines.core import State
+from engines.jurassic_brunch.components import TOKEN_TITLES
 from vision.detect import GeometryHints
 from vision.observation import LatticeFit
 from vision.scene import Scene
@@ -49,6 +50,9 @@ class JurassicBrunchKit(Kit):
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return pasture_cell_words(view, cell)
+
+    def component_words(self, name: str) -> str | None:
+        return TOKEN_TITLES.get(name)
 
 
 KIT = register_kit(JurassicBrunchKit())

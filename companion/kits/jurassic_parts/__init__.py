@@ -11,6 +11,7 @@ from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import slab_svg
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INVENTORY
+from companion.kits.jurassic_parts.words import fossil_words, slab_cell_words
 from companion.kits.kit import Kit
 from engines.core import State
 from vision.detect import GeometryHints
@@ -48,6 +49,12 @@ class JurassicPartsKit(Kit):
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         return slab_svg(view, snapshot, snapshot.get("players") or [])
+
+    def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
+        return slab_cell_words(view, cell)
+
+    def component_words(self, name: str) -> str | None:
+        return fossil_words(name)
 
 
 KIT = register_kit(JurassicPartsKit())

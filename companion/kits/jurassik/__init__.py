@@ -11,6 +11,7 @@ from companion.kits.jurassik import table
 from companion.kits.jurassik.diagram import excavation_svg
 from companion.kits.jurassik.model import JurassikModel
 from companion.kits.jurassik.tags import INVENTORY
+from companion.kits.jurassik.words import jurassik_words
 from companion.kits.kit import Kit
 from engines.core import State
 from engines.jurassik import JurassikState
@@ -51,6 +52,9 @@ class JurassikKit(Kit):
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         return excavation_svg(view, snapshot, snapshot.get("players") or [])
+
+    def component_words(self, name: str) -> str | None:
+        return jurassik_words(name)
 
 
 KIT = register_kit(JurassikKit())

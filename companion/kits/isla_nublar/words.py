@@ -1,0 +1,75 @@
+"""Isla Nublar in the players' words: cards by what they show (from the card data), dinosaurs by name,
+fields by column (numbered from 1 on the diagram) and place down it, with their landscape."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from engines.isla_nublar.board import Board, default_board
+from engines.isla_nublar.components import EGG, CardSet, CardType, default_cards
+
+_FIELD = re.compile(r"^C(\d+)R(\d+)$")
+#: how the card faces read (the rulebook's names for the actions)
+_ACTION_WORDS = {
+    "amber": "{n} amber", "boxes": "{n} boxes", "replenish": "replenish {n}", "defence": "defence",
+    "hideout": "hideout", "diversion": "diversion", "inventory": "inventory", "wear": "wear",
+    "change": "change", "improve": "improve", "move_camp": "move a camp", "egg": "dinosaur egg",
+}
+#: the scoring cards in detail, in a few words each
+_SCORING_WORDS = {
+    "landscape": "camps on {landscape}", "adjacent": "camps next to {landscape}", "variety": "variety",
+    "stacks": "stacks", "connections": "connections", "columns": "columns", "groups": "groups",
+    "river": "river", "forefront": "forefront",
+}
+
+
+@lru_cache(maxsize=1)
+def _cards() -> CardSet:
+    return default_cards()
+
+
+@lru_cache(maxsize=1)
+def _board() -> Board:
+    return default_board()
+
+
+def card_words(card: CardType) -> str:
+    if card.card_id == EGG:
+        return "dinosaur egg"
+    if card.group == "dinosaur":
+        return card.name or card.card_id
+    if card.group == "scoring":
+        kind = str(card.scoring.get("kind", ""))
+        what = _SCORING_WORDS.get(kind, kind).format(landscape=card.scoring.get("landscape", ""))
+        return f"scoring card: {what}"
+    shows = " + ".join(_ACTION_WORDS.get(do, do).format(n=n) for do, n in card.actions)
+    return f"starting card: {shows}" if card.group == "starting" else f"action card ({card.cost}): {shows}"
+
+
+def field_words(field_id: str) -> str | None:
+    match = _FIELD.match(field_id)
+    field = _board().fields.get(field_id)
+    if match is None or field is None:
+        return None
+    column = sorted(f.row for f in _board().fields.values() if f.column == field.column)
+    # counted down the column from its northern end (the volcanoes), as the diagram numbers the columns
+    words = f"column {field.column + 1}, field {column.index(field.row) + 1}"
+    kind = "volcano" if field.volcano else field.landscape
+    return f"{words} ({kind})" if kind else words
+
+
+def isla_nublar_words(name: str) -> str | None:
+    """A card, a dinosaur figure, a development tile or a field as players call it; None otherwise."""
+    cards = _cards()
+    card = cards.cards.get(name)
+    if card is not None:
+        return card_words(card)
+    figures = {c.figure: c.name for c in cards.cards.values() if c.group == "dinosaur" and c.figure}
+    if name in figures:
+        return figures[name] or name
+    tile = cards.tiles.get(name)
+    if tile is not None:
+        number = int(re.sub(r"\D", "", name) or 0)
+        return f"development tile {tile.tile_set}{number}"
+    return field_words(name)

@@ -1,0 +1,46 @@
+"""Jurassic Parts in the players' words: fossils by the field guide's names, slab tiles by row and place."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.jurassic_parts import components
+
+_SPECIES = {species.name: species.title for species in components.SPECIES}
+_SINGLES = {"PTERO": "Pterodactyl", "PLANT": "Plant", "BONES": "Pile of Bones"}
+
+
+def fossil_words(name: str) -> str | None:
+    """``TREX-2`` -> "T-Rex 2", ``PTERO`` -> "Pterodactyl", ``BONES:TREX-2`` -> "Pile of Bones as T-Rex 2";
+    a tile id (``F07``) -> its fossil's words; None for anything else."""
+    if name in _SINGLES:
+        return _SINGLES[name]
+    if name.startswith("BONES:"):
+        part = fossil_words(name[len("BONES:"):])
+        return f"Pile of Bones as {part}" if part else None
+    species, _, number = name.partition("-")
+    if species in _SPECIES and number.isdigit():
+        return f"{_SPECIES[species]} {number}"
+    tile = components.COMPONENT_BY_ID.get(name)
+    if tile is not None:
+        return f"{fossil_words(tile.fossil) or tile.fossil} ({name})"
+    return None
+
+
+def slab_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
+    """A slab tile as players point at it: its row from the top and its place from the left (every tile
+    the slab began with counts, so a tile keeps its words all game), and what shows on it."""
+    slab = [tile for tile in view.get("slab") or [] if isinstance(tile, Mapping)]
+    cells = [tuple(tile.get("cell") or ()) for tile in slab]
+    wanted = tuple(cell)
+    if wanted not in cells:
+        return None
+    rows = sorted({c[1] for c in cells if len(c) == 2})
+    in_row = sorted(c for c in cells if len(c) == 2 and c[1] == wanted[1])
+    words = f"row {rows.index(wanted[1]) + 1}, tile {in_row.index(wanted) + 1}"  # type: ignore[arg-type]
+    tile = slab[cells.index(wanted)]
+    fossil = tile.get("fossil")
+    if tile.get("face_up") and isinstance(fossil, str):
+        return f"{words} ({fossil_words(fossil) or fossil})"
+    return f"{words} (face down)"

@@ -1,0 +1,27 @@
+"""Jurassik in the players' words: dinosaur pieces by number and piece, action tiles by their face."""
+
+from __future__ import annotations
+
+import re
+
+from engines.jurassik.components import FACE_BY_TAG, START
+
+_PIECE = re.compile(r"^D(10|[1-9])-([1-4])(L?)$")
+_DINOSAUR = re.compile(r"^D(10|[1-9])$")
+_ACTION = re.compile(r"^([A-Z]+)-[0-9]+$")
+
+
+def jurassik_words(name: str) -> str | None:
+    """``D3-2`` -> "dinosaur 3, piece 2", ``D3-2L`` adds "living side", ``D3`` (a score part) ->
+    "dinosaur 3", ``STEAL-2`` -> "Steal tile", ``START`` -> "start tile"."""
+    piece = _PIECE.match(name)
+    if piece:
+        words = f"dinosaur {piece.group(1)}, piece {piece.group(2)}"
+        return words + (", living side" if piece.group(3) else "")
+    dinosaur = _DINOSAUR.match(name)
+    if dinosaur:
+        return f"dinosaur {dinosaur.group(1)}"
+    action = _ACTION.match(name)
+    if action and action.group(1) in FACE_BY_TAG:
+        return f"{FACE_BY_TAG[action.group(1)].capitalize()} tile"
+    return "start tile" if name == START else None

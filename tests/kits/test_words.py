@@ -1,0 +1,68 @@
+"""Components, fields and score parts in the players' words, from each engine's own data."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.kits import kit_for
+from engines.core import get_game
+from engines.isla_nublar.board import default_board
+from engines.isla_nublar.components import default_cards
+from engines.jurassic_brunch.components import TOKEN_KINDS
+from engines.jurassic_parts import components as parts
+
+
+@pytest.mark.parametrize(("game", "name", "words"), [
+    ("jurassic-parts", "TREX-2", "T-Rex 2"),
+    ("jurassic-parts", "PTERO", "Pterodactyl"),
+    ("jurassic-parts", "BONES:RAPTOR-1", "Pile of Bones as Velociraptor 1"),
+    ("jurassik", "D3-2", "dinosaur 3, piece 2"),
+    ("jurassik", "D10-4L", "dinosaur 10, piece 4, living side"),
+    ("jurassik", "D7", "dinosaur 7"),
+    ("jurassik", "STEAL-3", "Steal tile"),
+    ("jurassic-brunch", "TRAP", "It Was a Trap!"),
+    ("jurassic-brunch", "STODGY", "Stodgy Grass"),
+    ("isla-nublar", "DINO-2", "Velociraptor"),
+    ("isla-nublar", "EGG", "dinosaur egg"),
+    ("isla-nublar", "S-AMBER1", "starting card: 1 amber"),
+    ("isla-nublar", "A3-AMBER2-BOXES2", "action card (3): 2 amber + 2 boxes"),
+    ("isla-nublar", "W-ON-PARK", "scoring card: camps on park"),
+])
+def test_named_as_players_say(game: str, name: str, words: str) -> None:
+    assert kit_for(game).component_words(name) == words
+
+
+def test_every_card_figure_tile_and_token_has_words() -> None:
+    cards = default_cards()
+    isla = kit_for("isla-nublar")
+    for name in [*cards.cards, *cards.tiles, *default_board().fields]:
+        assert isla.component_words(name), name
+    assert all(kit_for("jurassic-brunch").component_words(kind) for kind in TOKEN_KINDS)
+    assert all(kit_for("jurassic-parts").component_words(kind) for kind in parts.KIND_NAMES)
+    assert kit_for("jurassik").component_words("dinosaurs") is None  # not a component: shown as it is
+
+
+def test_isla_nublar_fields_are_counted_down_each_column_from_one() -> None:
+    board = default_board()
+    words = {fid: kit_for("isla-nublar").component_words(fid) for fid in board.fields}
+    assert len(set(words.values())) == len(words)  # no two fields read alike
+    for column in {f.column for f in board.fields.values()}:
+        ids = sorted((f.row, fid) for fid, f in board.fields.items() if f.column == column)
+        assert str(words[ids[0][1]]).startswith(f"column {column + 1}, field 1 ")
+
+
+def test_slab_tiles_keep_their_words_all_game() -> None:
+    kit = kit_for("jurassic-parts")
+    state = get_game("jurassic-parts").new_initial_state(["red", "blue"], random.Random(2))
+    start = {tuple(t["cell"]): kit.cell_words(state.view(None), t["cell"]) for t in state.view(None)["slab"]}
+    assert len({w.split(" (")[0] for w in start.values() if w}) == len(start)  # one place, one name
+    rng = random.Random(2)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        state = state.apply(rng.choice(state.legal_actions()))
+    for tile in state.view(None)["slab"]:
+        words = kit.cell_words(state.view(None), tile["cell"])
+        assert words and words.split(" (")[0] == str(start[tuple(tile["cell"])]).split(" (")[0]
