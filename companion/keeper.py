@@ -328,7 +328,7 @@ class GameKeeper:
             events = self.commit(ends, source="button")
             if not events:
                 return self._not_saved()
-            return {"ok": True, "event": event_dict(events[-1])}
+            return {"ok": True, "event": event_dict(events[-1], self.game.name)}
         if not ends:
             return {"ok": False, "error": "no end-turn or pass action is legal now"}
         inference = Inference("question", options=[[a] for a in ends], text="Which of these did you mean?")
@@ -359,7 +359,7 @@ class GameKeeper:
         self.last_event = event
         self.referee.taken_back(state)
         self.announcer.undone(event)
-        return {"ok": True, "event": event_dict(event)}
+        return {"ok": True, "event": event_dict(event, self.game.name)}
 
     def submit(self, action: dict[str, Any], source: str) -> tuple[Answer, bool]:
         """Apply an action given as a dict; also says whether a pending question or objection was
@@ -378,7 +378,7 @@ class GameKeeper:
         if dropped:
             self.referee.pending = None
             self.referee.look_again()
-        return {"ok": True, "event": event_dict(events[-1])}, dropped
+        return {"ok": True, "event": event_dict(events[-1], self.game.name)}, dropped
 
     def choose(self, option_index: int, frame: Any = None) -> Answer:
         pending = self.referee.pending
@@ -398,4 +398,4 @@ class GameKeeper:
         self.referee.pending = None
         if not events:
             return self._not_saved()
-        return {"ok": True, "event": event_dict(events[-1])}
+        return {"ok": True, "event": event_dict(events[-1], self.game.name)}

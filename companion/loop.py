@@ -314,7 +314,7 @@ class TableLoop:
             for event in events:
                 self.on_commit(event)
         for event in events:
-            self._publish({"type": "event", "event": event_dict(event)})
+            self._publish({"type": "event", "event": event_dict(event, self.game.name)})
         if state.is_terminal():
             self._publish({"type": "over", "scores": state.scores().to_dict()})
 
@@ -328,7 +328,7 @@ class TableLoop:
 
     def undone(self, event: StoredEvent) -> None:
         self._show()
-        self._publish({"type": "event", "event": event_dict(event)})
+        self._publish({"type": "event", "event": event_dict(event, self.game.name)})
 
     def storage_changed(self, unsaved: Unsaved | None) -> None:
         self._show()
@@ -444,7 +444,8 @@ class TableLoop:
             line = options[option_index]
         for action in line:  # states are immutable: no lock needed to look ahead
             state = state.apply(action)
-        return {"view": state.view(None), "action": shared_action(line[-1].to_dict()) if line else None}
+        shown = shared_action(line[-1].to_dict(), state.game.name) if line else None
+        return {"view": state.view(None), "action": shown}
 
     def _answer_resume(self, option_index: int) -> dict[str, Any]:
         """The resume question: 0 carries on the stored game, 1 starts the config's game."""
@@ -477,7 +478,8 @@ class TableLoop:
                 "scores": state.scores().to_dict(),
                 "view": state.view(None),
                 "legal": shared_legal_actions(state),
-                "last_event": None if self.last_event is None else event_dict(self.last_event),
+                "last_event": (None if self.last_event is None
+                               else event_dict(self.last_event, state.game.name)),
                 "pending": None if pending is None else pending.to_dict(),
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},
                 "splits": bool(getattr(find_kit(self.game.name), "splits", False)),

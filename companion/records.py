@@ -9,13 +9,13 @@ from companion.privacy import shared_action
 from companion.store import Store, StoredEvent, StoreError
 
 
-def event_dict(event: StoredEvent) -> dict[str, Any]:
+def event_dict(event: StoredEvent, game: str | None = None) -> dict[str, Any]:
     """A committed event as the page and the live stream show it: an action that names a concealed
-    holding (a card drawn into a hand, a fossil kept face down) without it."""
+    holding (a card drawn into a hand, a fossil kept face down) without it, in ``game``'s reading."""
     return {
         "seq": event.seq,
         "kind": event.kind,
-        "action": shared_action(event.action),
+        "action": shared_action(event.action, game),
         "undoes": event.undoes,
         "player": event.player,
         "source": event.source,
@@ -41,7 +41,9 @@ class GameRecords:
         if game_id is not None:
             self.store.game(game_id)
         try:
-            return [event_dict(e) for e in self.store.events(self._game(game_id))]
+            game = self._game(game_id)
+            name = self.store.game(game).game
+            return [event_dict(e, name) for e in self.store.events(game)]
         except StoreError:
             return []
 

@@ -84,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
 
     def show(event: Any) -> None:
         with printed:
-            print(_event_line(event_dict(event)), flush=True)
+            print(_event_line(event_dict(event, config.game)), flush=True)
 
     loop = TableLoop(config, pipeline=vision_pipeline(config), on_commit=show)
     for problem in loop.problems:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from companion.privacy import STRICT, Privacy
 from engines.core import Game, State, get_game
 from vision.detect import GeometryHints
 from vision.scene import Scene, Zone
@@ -41,6 +42,8 @@ class Kit(abc.ABC):
     demo_colours: ClassVar[tuple[str, ...]] = ("red", "blue", "green")
     #: whether the game breaks its board into parts that are shared out (the page's Split card)
     splits: ClassVar[bool] = False
+    #: which moves name something the shared view hides (the strict rule unless the rulebook is open)
+    privacy: ClassVar[Privacy] = STRICT
 
     @property
     def game(self) -> Game:
@@ -102,6 +105,12 @@ class Kit(abc.ABC):
         """A cell of the board as players say it (and as the diagram numbers it), or None where the
         game has no such words (the page then shows the engine's coordinates)."""
         return None
+
+    def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """Moves ``player`` may make that name something the shared view hides (a card from the hand),
+        built from the game's catalogue and the shared view only, never from the hand: the page offers
+        them to tap, and the engine refuses one the player cannot make."""
+        return []
 
     def component_words(self, name: str) -> str | None:
         """What players call a component, field or score part the engine names by id (``DINO-2`` ->

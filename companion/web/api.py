@@ -52,7 +52,7 @@ def shared_snapshot() -> dict[str, Any]:
     snap = dict(ask(table().snapshot))
     legal = snap.get("legal")
     if isinstance(legal, list):
-        snap["legal"] = shareable(legal)
+        snap["legal"] = shareable(legal, str(snap.get("game") or "") or None)
     return snap
 
 

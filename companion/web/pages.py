@@ -188,7 +188,11 @@ def totals_filter(scores: Any) -> dict[str, int]:
 
 @blueprint.get("/")
 def table_page() -> str:
-    return render_template("table.html", page="table", **_common())
+    common = _common()
+    snap, kit = common["snap"], _kit_of(common["snap"])
+    current = snap.get("current")
+    hand = kit.catalogue_moves(snap.get("view") or {}, str(current)) if kit is not None and current else []
+    return render_template("table.html", page="table", hand_moves=hand, **common)
 
 
 @blueprint.get("/scores")

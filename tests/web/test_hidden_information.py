@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.commands.demo import build
-from companion.privacy import PRIVATE_ACTION_FIELDS
+from companion.privacy import privacy_for
 from companion.web import WebConfig, create_app
 
 
@@ -26,20 +26,30 @@ def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int
         for _ in range(steps):
             if not demo.driver.step():
                 break
+        policy = privacy_for(game)
+        hidden = policy.hidden_fields
         stored = demo.loop.store.events(demo.loop.game_id)
-        private = [e for e in stored if e.action and PRIVATE_ACTION_FIELDS & set(e.action)]
+        private = [e for e in stored if e.action and not policy.done_shareable(e.action)]
         assert private, "the walk met no concealed holding"
         history = client.get("/api/history").get_json()
         entries = history["events"] if isinstance(history, dict) else history
         assert len(entries) == len(stored)
+        by_seq = {e.seq: e for e in stored}
         for entry in entries:
-            assert not PRIVATE_ACTION_FIELDS & set(entry.get("action") or {}), entry
+            action = entry.get("action") or {}
+            if by_seq[entry["seq"]] in private:
+                assert not hidden & set(action) and action.get("concealed"), entry
+            else:  # made in the open (a card laid face up): shown as made
+                assert action == (by_seq[entry["seq"]].action or {}) or by_seq[entry["seq"]].kind == "correct"
         for event in private[:20]:
             page = client.get(f"/dispute?seq={event.seq}").get_data(as_text=True)
-            for key in PRIVATE_ACTION_FIELDS & set(event.action or {}):
+            for key in hidden & set(event.action or {}):
                 assert f'"{key}": {json.dumps(event.action[key])}' not in page
         snapshot = client.get("/api/snapshot").get_json()
-        assert not PRIVATE_ACTION_FIELDS & set((snapshot.get("last_event") or {}).get("action") or {})
+        last = (snapshot.get("last_event") or {}).get("action") or {}
+        assert policy.done_shareable(last) and not (last.get("concealed") and hidden & set(last))
+        for action in snapshot.get("legal") or []:
+            assert policy.option_shareable(action), action  # the hand is never listed
         while True:
             message = next(unsubscribe)
             if message.get("type") == "ping":
@@ -48,7 +58,9 @@ def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int
         events = [m["event"] for m in stream if m.get("type") == "event"]
         assert len(events) == len(stored)
         for event in events:
-            assert not PRIVATE_ACTION_FIELDS & set(event.get("action") or {}), event
+            action = event.get("action") or {}
+            assert policy.done_shareable(action), event
+            assert not (action.get("concealed") and hidden & set(action)), event
     finally:
         unsubscribe.close()
         demo.close()

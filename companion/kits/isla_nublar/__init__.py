@@ -13,8 +13,9 @@ from companion.kits.isla_nublar import table
 from companion.kits.isla_nublar.diagram import island_svg
 from companion.kits.isla_nublar.model import IslaNublarModel
 from companion.kits.isla_nublar.tags import CORNER_TAGS, INVENTORY
-from companion.kits.isla_nublar.words import isla_nublar_words
+from companion.kits.isla_nublar.words import hand_moves, isla_nublar_words
 from companion.kits.kit import Kit
+from companion.privacy import Privacy
 from engines.core import State
 from engines.isla_nublar.board import Board, default_board
 from vision.detect import GeometryHints
@@ -57,6 +58,7 @@ def island_hints(board: Board, layout: table.IslaNublarLayout) -> GeometryHints:
 
 class IslaNublarKit(Kit):
     name = "isla-nublar"
+    privacy = Privacy(played_openly=frozenset({"play"}))  # a card is laid face up when played
 
     def inventory(self) -> TagInventory:
         return INVENTORY
@@ -80,6 +82,9 @@ class IslaNublarKit(Kit):
 
     def component_words(self, name: str) -> str | None:
         return isla_nublar_words(name)
+
+    def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        return hand_moves(view, player)
 
 
 KIT = register_kit(IslaNublarKit())

@@ -4,7 +4,9 @@ fields by column (numbered from 1 on the diagram) and place down it, with their 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from engines.isla_nublar.board import Board, default_board
 from engines.isla_nublar.components import EGG, CardSet, CardType, default_cards
@@ -73,3 +75,26 @@ def isla_nublar_words(name: str) -> str | None:
         number = int(re.sub(r"\D", "", name) or 0)
         return f"development tile {tile.tile_set}{number}"
     return field_words(name)
+
+
+def conceivable_uses(card: CardType) -> list[str]:
+    """How a card of this kind could be played, by its face alone (the engine decides what is legal)."""
+    if card.group == "dinosaur":
+        return ["dinosaur"]
+    if card.card_id == EGG:
+        return ["egg"]
+    if card.group == "scoring":
+        return ["none", "scoring"]
+    uses = ["none", *(do for do, _ in card.actions if do != "defence")]
+    if card.value("amber"):
+        uses.append("amber-as-boxes")
+    return uses + (["influence"] if card.client else [])
+
+
+def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+    """Every card of the game the player could lay face up from the hand, each way it could be played,
+    while the turn is theirs and nothing else is asked of them."""
+    if view.get("over") or view.get("active") != player or view.get("tasks"):
+        return []
+    return [{"kind": "play", "player": player, "card": card.card_id, "use": use}
+            for card in _cards().cards.values() for use in conceivable_uses(card)]

@@ -54,5 +54,12 @@ class JurassicBrunchKit(Kit):
     def component_words(self, name: str) -> str | None:
         return TOKEN_TITLES.get(name)
 
+    def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """Hiding a token under a Hideout names it: every kind is offered to whoever has a Hideout."""
+        holdings = (view.get("holdings") or {}).get(player) or {}
+        if (view.get("turn") or {}).get("current") != player or not holdings.get("hideouts"):
+            return []
+        return [{"kind": "hide", "token": kind} for kind in TOKEN_TITLES if kind != "HIDEOUT"]
+
 
 KIT = register_kit(JurassicBrunchKit())

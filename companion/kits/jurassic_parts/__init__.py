@@ -11,8 +11,9 @@ from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import slab_svg
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INVENTORY
-from companion.kits.jurassic_parts.words import fossil_words, slab_cell_words
+from companion.kits.jurassic_parts.words import fossil_words, hand_moves, slab_cell_words
 from companion.kits.kit import Kit
+from companion.privacy import Privacy
 from engines.core import State
 from vision.detect import GeometryHints
 from vision.observation import LatticeFit
@@ -23,6 +24,9 @@ from vision.tags import TagInventory
 class JurassicPartsKit(Kit):
     name = "jurassic-parts"
     splits = True
+    # a sold tile goes face up to the Field Leader, a bought one comes from there, a completed dinosaur is
+    # shown: made, these moves name nothing hidden (the list of what one could sell would)
+    privacy = Privacy(played_openly=frozenset({"sell", "buy-leader-tile", "commit-bones"}))
 
     def inventory(self) -> TagInventory:
         return INVENTORY
@@ -55,6 +59,9 @@ class JurassicPartsKit(Kit):
 
     def component_words(self, name: str) -> str | None:
         return fossil_words(name)
+
+    def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        return hand_moves(view, player)
 
 
 KIT = register_kit(JurassicPartsKit())

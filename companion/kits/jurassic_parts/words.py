@@ -7,6 +7,9 @@ from typing import Any
 
 from engines.jurassic_parts import components
 
+#: what a tile's front can show, in the field guide's order
+FRONTS = [components.KIND_NAMES[kind] for kind in components.FRONT_KINDS]
+
 _SPECIES = {species.name: species.title for species in components.SPECIES}
 _SINGLES = {"PTERO": "Pterodactyl", "PLANT": "Plant", "BONES": "Pile of Bones"}
 
@@ -44,3 +47,21 @@ def slab_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
     if tile.get("face_up") and isinstance(fossil, str):
         return f"{words} ({fossil_words(fossil) or fossil})"
     return f"{words} (face down)"
+
+
+def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+    """Jurassic Parts purchases and sales that name a fossil: sales of what the player shows (any fossil
+    when some is concealed), the Field Leader's tiles to buy, a Pile of Bones to commit as a part."""
+    turn = view.get("turn") or {}
+    seat = (view.get("seats") or {}).get(player) or {}
+    if turn.get("phase") != "main" or turn.get("active") != player:
+        return []
+    loose = dict(seat.get("loose") or {})
+    concealed = int(seat.get("concealed") or 0) > 0
+    sell = FRONTS if concealed else [f for f in FRONTS if loose.get(f)]
+    leader = [f for f in FRONTS if ((view.get("field_leader") or {}).get("tiles") or {}).get(f)]
+    moves = [{"kind": "sell", "player": player, "fossil": f} for f in sell]
+    moves += [{"kind": "buy-leader-tile", "player": player, "fossil": f} for f in leader]
+    if concealed or loose.get("BONES"):
+        moves += [{"kind": "commit-bones", "player": player, "part": p} for p in components.PART_NAMES]
+    return moves

@@ -13,6 +13,7 @@ from companion.kits.jurassik.model import JurassikModel
 from companion.kits.jurassik.tags import INVENTORY
 from companion.kits.jurassik.words import jurassik_words
 from companion.kits.kit import Kit
+from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassik import JurassikState
 from vision.detect import GeometryHints
@@ -23,6 +24,7 @@ from vision.tags import TagInventory
 
 class JurassikKit(Kit):
     name = "jurassik"
+    privacy = Privacy(open_fields=frozenset({"tile"}))  # the players' tiles lie face up before them
 
     def inventory(self) -> TagInventory:
         return INVENTORY
