@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.infer import TableModel, describe_action, state_key, state_seed
 from engines.core import Action, IllegalAction, Policy, State, sample_chance, steps_from, uniform_policy
@@ -102,8 +102,14 @@ class BotDriver:
         pump: Callable[[], object] | None = None,
         max_frames: int = 120,
         frame_wait: float = 0.02,
+        submit: Callable[[Action], dict[str, Any]] | None = None,
+        answer: Callable[[int], object] | None = None,
     ) -> None:
+        """``submit`` enters a move the camera cannot see and ``answer`` picks a question's option (by
+        default straight into the loop; a test of the page taps them instead)."""
         self.loop = loop
+        self.submit = submit or (lambda action: loop.submit(action.to_dict(), source="bot"))
+        self.answer = answer or loop.choose
         self.show = show
         self.seed = seed
         self.policy = policy
@@ -158,7 +164,7 @@ class BotDriver:
         after = state.apply(action)
         model = self.loop.model
         if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):
-            result = self.loop.submit(action.to_dict(), source="bot")
+            result = self.submit(action)
             if result.get("storage"):
                 return True  # kept to be saved, or refused until the store writes again: wait and see
             if not result.get("ok"):
@@ -193,7 +199,7 @@ class BotDriver:
                     except IllegalAction:
                         continue
                     if state_key(result_state) == target:
-                        self.loop.choose(index)
+                        self.answer(index)
                         break
         raise BotStuck(
             f"the loop did not read {describe_action(action)} within {self.max_frames} frames "

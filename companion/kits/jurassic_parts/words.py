@@ -52,16 +52,18 @@ def slab_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
 def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
     """Jurassic Parts purchases and sales that name a fossil: sales of what the player shows (any fossil
     when some is concealed), the Field Leader's tiles to buy, a Pile of Bones to commit as a part."""
-    turn = view.get("turn") or {}
+    phase = (view.get("turn") or {}).get("phase")
     seat = (view.get("seats") or {}).get(player) or {}
-    if turn.get("phase") != "main" or turn.get("active") != player:
+    if phase not in ("main", "take"):  # a Pile of Bones may be committed while receiving tiles too
         return []
     loose = dict(seat.get("loose") or {})
     concealed = int(seat.get("concealed") or 0) > 0
-    sell = FRONTS if concealed else [f for f in FRONTS if loose.get(f)]
-    leader = [f for f in FRONTS if ((view.get("field_leader") or {}).get("tiles") or {}).get(f)]
-    moves = [{"kind": "sell", "player": player, "fossil": f} for f in sell]
-    moves += [{"kind": "buy-leader-tile", "player": player, "fossil": f} for f in leader]
+    moves: list[dict[str, Any]] = []
+    if phase == "main":
+        sell = FRONTS if concealed else [f for f in FRONTS if loose.get(f)]
+        leader = [f for f in FRONTS if ((view.get("field_leader") or {}).get("tiles") or {}).get(f)]
+        moves += [{"kind": "sell", "player": player, "fossil": f} for f in sell]
+        moves += [{"kind": "buy-leader-tile", "player": player, "fossil": f} for f in leader]
     if concealed or loose.get("BONES"):
         moves += [{"kind": "commit-bones", "player": player, "part": p} for p in components.PART_NAMES]
     return moves

@@ -145,13 +145,27 @@
     }
   }
 
+  // A fold the player opened (or closed) stays so when its part is swapped for a fresh one.
+  function foldKey(details) {
+    const owner = details.id ? details : details.parentElement.closest("[id]");
+    return (owner ? owner.id : "") + "|" + (details.id || details.dataset.kind || "");
+  }
+  function keepFolds(old, replacement) {
+    const open = {};
+    old.querySelectorAll("details").forEach(function (d) { open[foldKey(d)] = d.open; });
+    replacement.querySelectorAll("details").forEach(function (d) {
+      const key = foldKey(d);
+      if (key in open) d.open = open[key];
+    });
+  }
+
   // Swap a live part once its new pictures have loaded, so that diagrams never flash empty.
   function preloadThenSwap(old, replacement) {
     const images = Array.from(replacement.querySelectorAll("img")).filter(function (img) {
       return !old.querySelector('img[src="' + img.getAttribute("src") + '"]');
     });
     let left = images.length;
-    function swap() { old.replaceWith(replacement); showOptions(); }
+    function swap() { keepFolds(old, replacement); old.replaceWith(replacement); showOptions(); }
     if (left === 0) { swap(); return; }
     images.forEach(function (img) {
       const probe = new Image();
