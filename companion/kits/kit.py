@@ -112,6 +112,15 @@ class Kit(abc.ABC):
         them to tap, and the engine refuses one the player cannot make."""
         return []
 
+    #: what the game calls the coloured pieces vision reads as pegs
+    peg_words: ClassVar[str] = "piece"
+
+    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+                    at: Sequence[float]) -> str | None:
+        """Where a table point (mm, in ``zone``) lies as players say it ("between row 2, tile 3 and row 3,
+        tile 3"), for the default layout of these seats; None to say it by zone and millimetres."""
+        return None
+
     def component_words(self, name: str) -> str | None:
         """What players call a component, field or score part the engine names by id (``DINO-2`` ->
         "Velociraptor"), from the engine's own data; None to show the id as it is."""

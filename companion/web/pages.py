@@ -122,6 +122,57 @@ def action_label(action: Any, snap: Any = None) -> str:
     return label + (" (concealed)" if action.get("concealed") else "")
 
 
+def _piece_name(kit: Any, difference: dict[str, Any]) -> str:
+    what, item = difference.get("what"), str(difference.get("item") or "")
+    if what == "front":
+        return str(kit.component_words(item) or f"tile {item}")
+    if what == "back":
+        return "a face-down piece"
+    return f"a {item} {kit.peg_words}" if item != "?" else f"a {kit.peg_words} of a colour not made out"
+
+
+def _place(kit: Any, snap: Any, place: Any) -> str:
+    if not isinstance(place, dict):
+        return "nowhere"
+    zone, at = place.get("zone"), list(place.get("at") or ())
+    view = (snap or {}).get("view") or {}
+    colours = [str(p.get("colour", "")) for p in (snap or {}).get("players") or []]
+    words = kit.place_words(view, colours, zone, at) if len(at) == 2 else None
+    if words:
+        return str(words)
+    if isinstance(zone, str) and zone.startswith("seat:"):
+        return f"in {zone[5:]}'s area"
+    shown = str(zone or "the table").replace("-", " ")
+    millimetres = f" at ({at[0]:.0f}, {at[1]:.0f}) mm" if len(at) == 2 and zone == "play" else ""
+    return f"in {shown}{millimetres}"
+
+
+@blueprint.app_template_filter("difference_words")
+def difference_words(difference: Any, snap: Any = None) -> str:
+    """One way the table differs from the game, in the game's words (its pieces, its cells)."""
+    kit = _kit_of(snap)
+    if not isinstance(difference, dict) or kit is None:
+        return str(difference.get("text") or "") if isinstance(difference, dict) else str(difference)
+    name = _piece_name(kit, difference)
+    expected = _place(kit, snap, difference.get("expected"))
+    seen = _place(kit, snap, difference.get("seen"))
+    change = difference.get("change")
+    if change == "appeared":
+        return f"{name} appeared {seen}"
+    if change == "vanished":
+        return f"{name} is gone from {expected.removeprefix('on ')}"
+    return f"{name} moved from {expected.removeprefix('on ')} to {seen.removeprefix('on ')}"
+
+
+@blueprint.app_template_filter("difference_side")
+def difference_side(difference: Any, snap: Any = None, side: str = "expected") -> str:
+    """What the game expects (or the camera sees) where the table differs: "a blue chisel between ..."."""
+    kit = _kit_of(snap)
+    if not isinstance(difference, dict) or kit is None or not isinstance(difference.get(side), dict):
+        return ""
+    return f"{_piece_name(kit, difference)} {_place(kit, snap, difference[side])}"
+
+
 def _kind_words(action: Any) -> str:
     return str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
 

@@ -98,3 +98,33 @@ def test_jurassic_parts_moves_name_slab_tiles_by_row_and_fossil(make_table: Any)
     text = _visible(create_app(table, WebConfig()).test_client().get("/").get_data(as_text=True))
     assert re.search(r"between row \d+, tile \d+ \(", text)
     assert not re.search(r"\(-?\d+, -?\d+\)", text), re.search(r".{40}\(-?\d+, -?\d+\).{40}", text)
+
+
+def test_an_objection_says_what_differs_in_the_games_words(tmp_path: Any) -> None:
+    from companion.commands.demo import build
+
+    demo = build("jurassic-parts", seed=1, state_dir=tmp_path)
+    try:
+        for _ in range(8):
+            demo.driver.step()
+        loop = demo.loop
+        scene = loop.model.scene(loop.current_state())
+        assert scene.pegs, "the walk placed no chisel"
+        scene.pegs.pop(0)  # a hand knocks a chisel off the slab
+        demo.camera.show(scene)
+        for _ in range(30):
+            loop.process_read(demo.camera.read())
+            if loop.pending is not None:
+                break
+        assert loop.pending is not None and loop.pending.kind == "objection"
+        page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
+        listed = re.search(r'<ul class="differences" id="differences">(.*?)</ul>', page, re.S)
+        assert listed is not None
+        text = listed.group(1)
+        pattern = r"chisel is gone from between row \d+, tile \d+ \(.+?\) and row \d+, tile \d+"
+        assert re.search(pattern, text), text
+        assert " mm" not in text and "peg" not in text
+        expected = re.search(r"<h4>Expected</h4>(.*?)</div>", page, re.S)
+        assert expected is not None and "chisel between row" in expected.group(1)
+    finally:
+        demo.close()

@@ -13,7 +13,7 @@ from companion.kits.isla_nublar import table
 from companion.kits.isla_nublar.diagram import island_svg
 from companion.kits.isla_nublar.model import IslaNublarModel
 from companion.kits.isla_nublar.tags import CORNER_TAGS, INVENTORY
-from companion.kits.isla_nublar.words import hand_moves, isla_nublar_words
+from companion.kits.isla_nublar.words import field_words, hand_moves, isla_nublar_words
 from companion.kits.kit import Kit
 from companion.privacy import Privacy
 from engines.core import State
@@ -85,6 +85,14 @@ class IslaNublarKit(Kit):
 
     def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         return hand_moves(view, player)
+
+    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+                    at: Sequence[float]) -> str | None:
+        if view.get("board", "default") != "default":
+            return None
+        found = self.layout(colours).field_at(default_board(), (float(at[0]), float(at[1])))
+        words = field_words(found) if found else None
+        return f"on {words}" if words else None
 
 
 KIT = register_kit(IslaNublarKit())

@@ -51,6 +51,8 @@ class JurassicBrunchKit(Kit):
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return pasture_cell_words(view, cell)
 
+    peg_words = "figure"
+
     def component_words(self, name: str) -> str | None:
         return TOKEN_TITLES.get(name)
 

@@ -11,7 +11,7 @@ from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import slab_svg
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INVENTORY
-from companion.kits.jurassic_parts.words import fossil_words, hand_moves, slab_cell_words
+from companion.kits.jurassic_parts.words import fossil_words, hand_moves, slab_cell_words, slab_place_words
 from companion.kits.kit import Kit
 from companion.privacy import Privacy
 from engines.core import State
@@ -62,6 +62,12 @@ class JurassicPartsKit(Kit):
 
     def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         return hand_moves(view, player)
+
+    peg_words = "chisel"
+
+    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+                    at: Sequence[float]) -> str | None:
+        return slab_place_words(view, self.layout(colours), at) if zone == "play" else None
 
 
 KIT = register_kit(JurassicPartsKit())

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.jurassic_parts import components
+from engines.jurassic_parts.board import DIRECTIONS
 
 #: what a tile's front can show, in the field guide's order
 FRONTS = [components.KIND_NAMES[kind] for kind in components.FRONT_KINDS]
@@ -67,3 +69,19 @@ def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
     if concealed or loose.get("BONES"):
         moves += [{"kind": "commit-bones", "player": player, "part": p} for p in components.PART_NAMES]
     return moves
+
+
+def slab_place_words(view: Mapping[str, Any], layout: Any, at: Sequence[float]) -> str | None:
+    """A point on the slab: on a tile (its words), or on the crack between the two nearest tiles."""
+    point = (float(at[0]), float(at[1]))
+    cell = layout.mm_to_axial(point)
+    centre = layout.axial_to_mm(*cell)
+    if math.dist(point, centre) < layout.pitch * 0.3:
+        words = slab_cell_words(view, cell)
+        return f"on {words}" if words else None
+    around = [(cell[0] + dq, cell[1] + dr) for dq, dr in ((0, 0), *DIRECTIONS)]
+    nearest = sorted(around, key=lambda c: math.dist(point, layout.axial_to_mm(*c)))[:2]
+    names = [slab_cell_words(view, c) for c in nearest]
+    if not all(names):
+        return None
+    return f"between {names[0]} and {names[1]}"

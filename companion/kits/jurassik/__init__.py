@@ -58,5 +58,13 @@ class JurassikKit(Kit):
     def component_words(self, name: str) -> str | None:
         return jurassik_words(name)
 
+    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+                    at: Sequence[float]) -> str | None:
+        grid = view.get("grid") or []
+        if zone != "play" or not grid:
+            return None
+        cell = self.layout(colours).cell_at((float(at[0]), float(at[1])), len(grid), len(grid[0]))
+        return None if cell is None else f"at row {cell[0] + 1}, column {cell[1] + 1}"
+
 
 KIT = register_kit(JurassikKit())
