@@ -135,7 +135,7 @@ def _scores_lines(snapshot: dict[str, Any]) -> Iterator[str]:
 
 
 def _event_line(event: dict[str, Any]) -> str:
-    from companion.web.pages import event_label
+    from companion.words import event_label
 
     who = event.get("player") or "table"
     return f"  #{event['seq']:<4} {who:>8}  {event_label(event)}  [{event.get('source', '')}]"

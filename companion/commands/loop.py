@@ -290,6 +290,18 @@ def _history(args: argparse.Namespace) -> int:
         store.close()
 
 
+def _ruling_in_words(game: Any, data: Any) -> dict[str, Any]:
+    """The engine's ruling on a {state, action} file, with the move in the words the page uses."""
+    from companion.words import action_label
+
+    report: dict[str, Any] = game.explain_report(data)
+    state = game.state_from_dict(data["state"])  # read by the ruling already: a valid position
+    label = action_label(report.get("action"), {"game": game.name, "view": state.view(None)})
+    who = report["action"].get("player") or report.get("to_play") or "the table"
+    report["move"] = f"{who}: {label}"
+    return report
+
+
 def _explain(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
     from companion.store import StoreError, decode_action
@@ -298,7 +310,7 @@ def _explain(args: argparse.Namespace) -> int:
     if len(what) == 2:  # GAME FILE: a ruling on a position, no store involved
         from companion.commands.rulings import game_named, read_json, run_ruling
 
-        return run_ruling(lambda: game_named(what[0]).explain_report(read_json(what[1])))
+        return run_ruling(lambda: _ruling_in_words(game_named(what[0]), read_json(what[1])))
     if len(what) > 2 or (what and not what[0].isdigit()):
         return _fail("explain", "give GAME FILE (a {state, action} file) or SEQ (a stored move's number)")
     args.seq = int(what[0]) if what else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,18 @@ def test_the_command_line(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "companion", "explain", "jurassik", "-"], input="{}",
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and run.stdout == "" and run.stderr.startswith("error: $.state: missing")
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("jurassic-parts", r"between row \d+, tile \d+ \(.+\) and row \d+, tile \d+"),
+    ("isla-nublar", r"Velociraptor"),
+    ("jurassik", r"dinosaur \d+, piece \d+"),
+])
+def test_the_command_line_says_the_move_as_the_page_does(name: str, words: str) -> None:
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / f"{name}-explain.json"
+    run = subprocess.run([sys.executable, "-m", "companion", "explain", name, str(example)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    move = json.loads(run.stdout)["move"]
+    assert re.search(words, move), move
+    assert not re.search(r"\(-?\d+, -?\d+\)|DINO-\d|\bD\d+-\d\b", move), move

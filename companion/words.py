@@ -1,0 +1,184 @@
+"""Moves, components, places and differences in the words players use, from each game's kit: shared by
+the pages and the command line (``companion explain``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def kit_of(snap: Any) -> Any:
+    from companion.kits import find_kit
+
+    return find_kit(str(snap.get("game"))) if isinstance(snap, dict) and snap.get("game") else None
+
+
+def _cell_namer(snap: Any) -> Any:
+    """The game's own words for a board cell (its kit's), or the engine's coordinates."""
+    kit = kit_of(snap)
+    view = (snap or {}).get("view") or {}
+
+    def name(value: Any) -> str:
+        words = kit.cell_words(view, value) if kit is not None else None
+        return words or _cell_text(value)
+
+    return name
+
+
+def _component_namer(snap: Any) -> Any:
+    """The game's own words for a component, field or score part named by id, or the id."""
+    kit = kit_of(snap)
+
+    def name(value: str) -> str:
+        words = kit.component_words(value) if kit is not None else None
+        return words or value
+
+    return name
+
+
+def part_name(name: Any, snap: Any = None) -> str:
+    """A score part as players call it (``D3`` -> "dinosaur 3", ``W-GROUPS`` -> its scoring card)."""
+    return str(_component_namer(snap)(str(name))).replace("_", " ")
+
+
+#: field names that read better as the words players use
+KEY_WORDS = {"origin": "from", "target": "to", "take_back": "taking back", "other": "with",
+             "victim": "from"}
+
+
+def action_label(action: Any, snap: Any = None) -> str:
+    """A short human label for an action dict: its kind and its telling fields (the player is shown apart);
+    with ``snap``, board cells in the game's own words."""
+    cell_name = _cell_namer(snap)
+    component_name = _component_namer(snap)
+    if not isinstance(action, dict):
+        return str(action or "")
+    if isinstance(action.get("text"), str):
+        return str(action["text"])
+    kind = str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
+    parts = [kind]
+    row, col = action.get("row"), action.get("col")
+    grid_cell = isinstance(row, int) and isinstance(col, int) and not isinstance(row, bool)
+    if grid_cell:  # a grid cell as players count it: from 1, row first
+        parts.append(f"row {int(row) + 1}, column {int(col) + 1}")  # type: ignore[arg-type]
+    if _is_cell(action.get("a")) and _is_cell(action.get("b")):
+        parts.append(f"between {cell_name(action['a'])} and {cell_name(action['b'])}")
+    for key, value in action.items():
+        if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", "none", [], {}):
+            continue
+        if grid_cell and key in ("row", "col"):
+            continue
+        if _is_cell(value):
+            text = cell_name(value)
+        elif isinstance(value, list | dict):
+            text = json.dumps(value, default=str)[:40]
+        elif isinstance(value, bool):  # a flag: named when set ("eats"), left out when not
+            if value:
+                parts.append(key.replace("_", " "))
+            continue
+        elif isinstance(value, str):
+            text = component_name(value)[:60]
+        else:
+            text = str(value)[:40]
+        key_words = KEY_WORDS.get(key, key.replace("_", " "))
+        # the kind already says it ("move dinosaur Velociraptor", not "move dinosaur dinosaur DINO-2")
+        bare = key in ("cell", "fossil", "tile", "card", "token", "field") or key_words in kind.split(" ")
+        parts.append(text if bare else f"{key_words} {text}")
+        if len(parts) >= 5:
+            break
+    if action.get("kind") == "correct" and action.get("reason"):
+        parts = ["correction", str(action["reason"])[:60]]
+    label = " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
+    return label + (" (concealed)" if action.get("concealed") else "")
+
+
+def _piece_name(kit: Any, difference: dict[str, Any]) -> str:
+    what, item = difference.get("what"), str(difference.get("item") or "")
+    if what == "front":
+        return str(kit.component_words(item) or f"tile {item}")
+    if what == "back":
+        return "a face-down piece"
+    return f"a {item} {kit.peg_words}" if item != "?" else f"a {kit.peg_words} of a colour not made out"
+
+
+def _place(kit: Any, snap: Any, place: Any) -> str:
+    if not isinstance(place, dict):
+        return "nowhere"
+    zone, at = place.get("zone"), list(place.get("at") or ())
+    view = (snap or {}).get("view") or {}
+    colours = [str(p.get("colour", "")) for p in (snap or {}).get("players") or []]
+    words = kit.place_words(view, colours, zone, at) if len(at) == 2 else None
+    if words:
+        return str(words)
+    if isinstance(zone, str) and zone.startswith("seat:"):
+        return f"in {zone[5:]}'s area"
+    shown = str(zone or "the table").replace("-", " ")
+    millimetres = f" at ({at[0]:.0f}, {at[1]:.0f}) mm" if len(at) == 2 and zone == "play" else ""
+    return f"in {shown}{millimetres}"
+
+
+def difference_words(difference: Any, snap: Any = None) -> str:
+    """One way the table differs from the game, in the game's words (its pieces, its cells)."""
+    kit = kit_of(snap)
+    if not isinstance(difference, dict) or kit is None:
+        return str(difference.get("text") or "") if isinstance(difference, dict) else str(difference)
+    name = _piece_name(kit, difference)
+    expected = _place(kit, snap, difference.get("expected"))
+    seen = _place(kit, snap, difference.get("seen"))
+    change = difference.get("change")
+    if change == "appeared":
+        return f"{name} appeared {seen}"
+    if change == "vanished":
+        return f"{name} is gone from {expected.removeprefix('on ')}"
+    return f"{name} moved from {expected.removeprefix('on ')} to {seen.removeprefix('on ')}"
+
+
+def difference_side(difference: Any, snap: Any = None, side: str = "expected") -> str:
+    """What the game expects (or the camera sees) where the table differs: "a blue chisel between ..."."""
+    kit = kit_of(snap)
+    if not isinstance(difference, dict) or kit is None or not isinstance(difference.get(side), dict):
+        return ""
+    return f"{_piece_name(kit, difference)} {_place(kit, snap, difference[side])}"
+
+
+def _kind_words(action: Any) -> str:
+    return str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
+
+
+def groupby_kind(actions: Any) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Action dicts grouped by their kind in words, in the order the kinds first appear."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for action in actions or []:
+        if isinstance(action, dict):
+            groups.setdefault(_kind_words(action), []).append(action)
+    return list(groups.items())
+
+
+def action_detail(action: Any, snap: Any = None) -> str:
+    """An action's label without its kind (shown as the group's heading); the kind when nothing else."""
+    label = action_label(action, snap)
+    kind = _kind_words(action) if isinstance(action, dict) else ""
+    rest = label[len(kind):].strip() if label.startswith(kind) else label
+    return rest or label
+
+
+def event_label(event: Any, snap: Any = None) -> str:
+    """What an event did: its action, or for undo/notice events what they refer to."""
+    if not isinstance(event, dict):
+        return ""
+    if event.get("action"):
+        return action_label(event["action"], snap)
+    kind = str(event.get("kind") or "event")
+    if event.get("undoes") is not None:
+        return f"{kind} of #{event['undoes']}"
+    return kind
+
+
+def _is_cell(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+def _cell_text(value: Any) -> str:
+    return f"({value[0]}, {value[1]})"
