@@ -153,6 +153,30 @@ def add_calibration_page(pdf: FPDF, size_mm: float = DEFAULT_MARKER_SIZE_MM) -> 
         pdf.text(x, y + size_mm + 2 * margin + 5, f"marker {marker_id} ({size_mm:g} mm)")
 
 
+def add_lens_board_page(pdf: FPDF) -> None:
+    """The ChArUco board lens correction is fitted from (:mod:`vision.lens`), at true size, upright on the
+    page: print at 100 %, keep it flat, photograph it from the camera's place (``calibrate --lens``)."""
+    import io
+
+    import cv2
+    import numpy as np
+
+    from vision.lens import BOARD_MARGIN_MM, BOARD_MARKER_MM, BOARD_SQUARE_MM, BOARD_SQUARES, board_image
+
+    pdf.add_page()
+    columns, rows = BOARD_SQUARES
+    _heading(pdf, f"Lens board (ChArUco {columns} x {rows} squares of {BOARD_SQUARE_MM:g} mm, ArUco "
+                  f"DICT_5X5_100 markers of {BOARD_MARKER_MM:g} mm): print at 100 %, glue flat")
+    image = np.ascontiguousarray(np.rot90(board_image(dpi=300)))  # upright on a portrait page
+    ok, png = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError("could not draw the lens board")
+    width_mm = rows * BOARD_SQUARE_MM + 2 * BOARD_MARGIN_MM
+    pdf.image(io.BytesIO(png.tobytes()), x=MARGIN + 10, y=MARGIN + 20, w=width_mm)
+    height_mm = columns * BOARD_SQUARE_MM + 2 * BOARD_MARGIN_MM
+    _cut_marks(pdf, MARGIN + 10, MARGIN + 20, width_mm, height_mm)
+
+
 def sticker_pages(printed: tags.PrintedSet) -> list[tuple[str, list[tags.ManifestEntry]]]:
     """The sticker groups of a printed set, each under its heading: fronts, second sides, opaque backs.
 
@@ -177,7 +201,8 @@ def sticker_pages(printed: tags.PrintedSet) -> list[tuple[str, list[tags.Manifes
 
 
 def write_sheets(printed: tags.PrintedSet, out_dir: str | Path) -> list[Path]:
-    """Write ``<code>-tags.pdf`` (fronts, backs, calibration markers) and ``<code>-manifest.json`` of a
+    """Write ``<code>-tags.pdf`` (fronts, backs, calibration markers, the lens board) and
+    ``<code>-manifest.json`` of a
     game's printed set (its kit's ``printed_set(seed)``)."""
     code = printed.manifest.game
     out = Path(out_dir)
@@ -186,6 +211,7 @@ def write_sheets(printed: tags.PrintedSet, out_dir: str | Path) -> list[Path]:
     for heading, entries in sticker_pages(printed):
         _place_stickers(pdf, code, entries, heading)
     add_calibration_page(pdf)
+    add_lens_board_page(pdf)
     pdf_path = out / f"{code.lower()}-tags.pdf"
     pdf.output(str(pdf_path))
     manifest_path = out / f"{code.lower()}-manifest.json"

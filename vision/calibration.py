@@ -18,6 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.lens import Lens
 from vision.observation import CalibrationStatus
 from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM, Point, Zone
 from vision.table_area import AreaCheck, check_area, size_of
@@ -107,6 +108,8 @@ class Calibration:
     reprojection_mm: float = 0.0
     #: the area the markers mark, measured from their printed size (None: not measured)
     measured: tuple[float, float] | None = None
+    #: the lens whose distortion is taken out of every detected point first (None: not corrected)
+    lens: Lens | None = None
 
     def __post_init__(self) -> None:
         # Derived once: the inverse mapping and the zones as OpenCV contours (point tests in C).
@@ -121,10 +124,13 @@ class Calibration:
         return inverse
 
     def to_table(self, points_px: np.ndarray | Sequence[Point]) -> np.ndarray:
+        if self.lens is not None:
+            points_px = self.lens.undistort(points_px, self.image_size)
         return _apply(self.homography, points_px)
 
     def to_pixels(self, points_mm: np.ndarray | Sequence[Point]) -> np.ndarray:
-        return _apply(self.inverse, points_mm)
+        pixels = _apply(self.inverse, points_mm)
+        return pixels if self.lens is None else self.lens.distort(pixels, self.image_size)
 
     def px_per_mm(self, point_mm: Point) -> float:
         """Local scale near a table point (geometric mean of the two axes)."""
@@ -170,6 +176,7 @@ class Calibration:
             "colours": {k: list(v) for k, v in self.colours.items()},
             "reprojection_mm": self.reprojection_mm,
             "measured_mm": None if self.measured is None else list(self.measured),
+            "lens": None if self.lens is None else self.lens.to_dict(),
         }
 
     @classmethod
@@ -198,6 +205,7 @@ class Calibration:
                 reprojection_mm=float(data.get("reprojection_mm", 0.0)),
                 measured=None if data.get("measured_mm") is None else (
                     float(data["measured_mm"][0]), float(data["measured_mm"][1])),
+                lens=None if data.get("lens") is None else Lens.from_dict(data["lens"]),
             )
         except (KeyError, TypeError, IndexError) as error:
             raise ValueError(f"not a calibration: {error}") from error
@@ -275,21 +283,25 @@ def calibrate(
     layout: Mapping[int, Point] | None = None,
     marker_size: float = DEFAULT_MARKER_SIZE_MM,
     zones: Iterable[Zone] = (),
+    lens: Lens | None = None,
 ) -> Calibration:
     """Fit the pixel -> mm homography from the four markers (all must be visible).
 
     ``layout`` gives the marker centres in mm (e.g. :func:`corner_layout` of the table area); None
-    estimates the table area from the markers' printed size."""
+    estimates the table area from the markers' printed size. With ``lens``, its distortion is taken out of
+    the marker corners first, and out of every point the calibration maps afterwards."""
     found = detect_markers(image)
     missing = [i for i in CALIBRATION_MARKER_IDS if i not in found]
     if missing:
         raise CalibrationError(f"calibration markers not visible: {', '.join(map(str, missing))}")
-    measured_layout = estimate_layout(found, marker_size)
-    used = dict(layout) if layout is not None else measured_layout
-    homography, error_mm = _fit(found, used, marker_size)
     height, width = image.shape[:2]
+    straight = found if lens is None else {
+        i: lens.undistort(corners, (width, height)) for i, corners in found.items()}
+    measured_layout = estimate_layout(straight, marker_size)
+    used = dict(layout) if layout is not None else measured_layout
+    homography, error_mm = _fit(straight, used, marker_size)
     return Calibration(homography, found, used, marker_size, (width, height), tuple(zones), {}, error_mm,
-                       size_of(measured_layout))
+                       size_of(measured_layout), lens)
 
 
 # ------------------------------------------------------------------------------------------- bump check

@@ -99,13 +99,14 @@ def _calibrate(args: argparse.Namespace) -> int:
         if (args.width is None) != (args.height is None):
             raise BadInput("give both --width and --height, or neither (then the size is estimated)")
         layout = None if args.width is None else cal.corner_layout(args.width, args.height)
+        lens = _lens(args)
     except (BadInput, ValueError) as error:
         return _fail(str(error))
     if layout is None and kit is not None:
         size = kit.table_size()
         layout = cal.corner_layout(*size) if size else None
     try:
-        calibration = cal.calibrate(image, layout, args.marker_size)
+        calibration = cal.calibrate(image, layout, args.marker_size, lens=lens)
     except cal.CalibrationError as error:
         found = cal.detect_markers(image)
         markers = {str(i): {"visible": i in found} for i in (0, 1, 2, 3)}
@@ -128,6 +129,8 @@ def _calibrate(args: argparse.Namespace) -> int:
                                          "area")
             report["ok"] = False
     report["colours_learned"] = sorted(calibration.colours)
+    if lens is not None:
+        report["lens"] = {"name": lens.name, "source": lens.source, "rms_px": lens.rms_px}
     if args.out:
         try:
             calibration.save(args.out)
@@ -136,6 +139,24 @@ def _calibrate(args: argparse.Namespace) -> int:
         report["saved"] = args.out
     _print_json(report)
     return 0 if report["ok"] else 1
+
+
+def _lens(args: argparse.Namespace) -> Any:
+    """The lens to correct for: fitted from ``--lens`` photos of the board, or a shipped profile."""
+    from vision.lens import DEFAULT_LENSES, LensError, fit_lens
+
+    if args.lens and args.lens_profile:
+        raise BadInput("give --lens photos or --lens-profile, not both")
+    if args.lens_profile:
+        if args.lens_profile not in DEFAULT_LENSES:
+            raise BadInput(f"no lens profile {args.lens_profile!r}; known: {', '.join(DEFAULT_LENSES)}")
+        return DEFAULT_LENSES[args.lens_profile]
+    if not args.lens:
+        return None
+    try:
+        return fit_lens([read_image(path) for path in args.lens])
+    except LensError as error:
+        raise BadInput(f"lens: {error}") from error
 
 
 def _observe(args: argparse.Namespace) -> int:
@@ -203,6 +224,10 @@ def _register_more(subparsers: Any) -> None:
         "--game", default=None, help="use this game's table layout: its size, zones, and seat colours learned"
     )
     calibrate.add_argument("--seats", type=int, default=4, help="players at the table (zones per seat)")
+    calibrate.add_argument("--lens", nargs="+", default=None, metavar="PHOTO",
+                           help="photos of the lens board (in 'companion tags'): fit the lens, correct it")
+    calibrate.add_argument("--lens-profile", default=None,
+                           help="a shipped nominal lens profile: camera-module-3 or camera-module-3-wide")
     calibrate.set_defaults(handler=_calibrate)
     tags = subparsers.add_parser(
         "tags", help="write printable tag sheets (PDF, true size, cut marks) and the manifest of a game"
