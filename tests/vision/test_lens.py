@@ -4,7 +4,6 @@ bending lens before and after its distortion is taken out of the detected points
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 import cv2
@@ -16,49 +15,20 @@ from companion.kits import kit_for
 from sim.camera_model import recommended_camera
 from sim.effects import Effects
 from sim.fixtures import jp_slab_scene
-from sim.lens import distort_image
+from sim.lens import board_photos, distort_image
 from sim.render import render
 from vision import calibration as cal
 from vision import detect
 from vision.lens import (
-    BOARD_MARGIN_MM,
-    BOARD_SQUARE_MM,
-    BOARD_SQUARES,
     DEFAULT_LENSES,
     Lens,
     LensError,
-    board_image,
     fit_lens,
 )
 from vision.observation import LatticeFit
 
 #: a wide, cheap lens: about 5 % barrel distortion in the frame's corners
 BARREL = Lens("barrel", (1280, 720), (1000.0, 1000.0, 640.0, 360.0), (-0.28, 0.09, 0.0, 0.0, 0.0), "test")
-
-
-def _board_views(lens: Lens, count: int = 12, seed: int = 3) -> list[np.ndarray]:
-    """Photos of the printed board, tilted and moved about, through ``lens``."""
-    sheet = cv2.cvtColor(board_image(dpi=120), cv2.COLOR_GRAY2BGR)
-    px_per_mm = 120 / 25.4
-    h, w = sheet.shape[:2]
-    width_mm, height_mm = w / px_per_mm, h / px_per_mm
-    corners_mm = np.array([[0, 0, 0], [width_mm, 0, 0], [width_mm, height_mm, 0], [0, height_mm, 0]],
-                          dtype=np.float64) - [BOARD_MARGIN_MM, BOARD_MARGIN_MM, 0]
-    camera, _ = lens.intrinsics(lens.resolution)
-    rng = random.Random(seed)
-    views = []
-    for _ in range(count):
-        rvec = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-0.3, 0.3)])
-        centre = [BOARD_SQUARES[0] * BOARD_SQUARE_MM / 2, BOARD_SQUARES[1] * BOARD_SQUARE_MM / 2]
-        rotation, _ = cv2.Rodrigues(rvec)
-        offset = -rotation @ np.array([*centre, 0.0])  # the board's middle on the optical axis...
-        tvec = offset + np.array([rng.uniform(-200, 200), rng.uniform(-110, 110), rng.uniform(360, 440)])
-        pixels, _ = cv2.projectPoints(corners_mm, rvec, tvec, camera, np.zeros(5))
-        warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
-                                           pixels.reshape(4, 2).astype(np.float32))
-        pinhole = cv2.warpPerspective(sheet, warp, lens.resolution, borderValue=(120, 120, 120))
-        views.append(distort_image(pinhole, lens))
-    return views
 
 
 def test_undistorting_then_distorting_gives_the_point_back() -> None:
@@ -72,7 +42,7 @@ def test_undistorting_then_distorting_gives_the_point_back() -> None:
 
 
 def test_a_lens_is_fitted_from_photos_of_the_board() -> None:
-    fitted = fit_lens(_board_views(BARREL))
+    fitted = fit_lens(board_photos(BARREL))
     assert fitted.rms_px is not None and fitted.rms_px < 0.5
     assert "of 12 photos" in fitted.source
     ys, xs = np.mgrid[40:680:40, 40:1240:40]
@@ -132,7 +102,7 @@ def test_calibrate_fits_the_lens_from_photos_and_keeps_it(tmp_path: Any, capsys:
     from companion.cli import main
 
     photos = []
-    for index, view in enumerate(_board_views(BARREL)):
+    for index, view in enumerate(board_photos(BARREL)):
         photos.append(str(tmp_path / f"board-{index}.png"))
         cv2.imwrite(photos[-1], view)
     scene, _ = jp_slab_scene(back_of=jp_back_of(), seed=4)
