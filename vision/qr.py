@@ -217,53 +217,94 @@ class PyzbarBackend:
             polygon = [(float(p.x), float(p.y)) for p in result.polygon]
             if len(polygon) < 4:
                 continue
-            corners = order_corners_by_finders(gray, polygon, 17 + 4 * version_for(text))
+            by_finders = order_corners_by_finders(gray, polygon, 17 + 4 * version_for(text))
+            turn = _ZBAR_TURNS.get(str(getattr(result, "orientation", None) or ""))
+            # an older libzbar without orientation: the finder patterns alone tell
+            corners = by_finders if turn is None else order_corners_by_turn(polygon, turn, by_finders[0])
             codes.append(code_from_corners(text, corners))
         return codes
 
 
-# Dark/light modules along the diagonal of a finder pattern, from the code's corner inwards.
-_FINDER_DIAGONAL = (True, False, True, True, True, False, True)
+#: libzbar's orientation of a code as quarter turns counter-clockwise on screen (its polygon comes in the
+#: image's order, not the code's: the orientation says which corner is the code's top-left)
+_ZBAR_TURNS = {"UP": 0, "LEFT": 1, "DOWN": 2, "RIGHT": 3}
 
 
-def order_corners_by_finders(gray: np.ndarray, polygon: Sequence[Point], modules: int) -> list[Point]:
-    """Four corners in code order (TL, TR, BR, BL) from an unordered outline: the corner without a
-    finder pattern on its diagonal is bottom-right; the sense of turning fixes the other two."""
+def order_corners_by_turn(
+    polygon: Sequence[Point], quarter_turns: int, hint: Point | None = None
+) -> list[Point]:
+    """Four corners in code order (TL, TR, BR, BL) from an outline and the code's rotation to the nearest
+    quarter turn: the top-left is the corner nearest the upright top-left turned that far, the others
+    follow clockwise on screen. Near 45 degrees the rounding can go either way: then ``hint`` (the
+    top-left the finder patterns point at) decides between the two nearest corners."""
+    hull = _screen_clockwise(polygon)
+    centre = hull.mean(axis=0)
+    upright = math.atan2(-1.0, -1.0)  # the top-left corner's direction from the centre, y down
+    expected = upright - quarter_turns * math.pi / 2  # counter-clockwise on screen is -angle with y down
+
+    def off(point: np.ndarray) -> float:
+        angle = math.atan2(float(point[1] - centre[1]), float(point[0] - centre[0]))
+        return abs(math.remainder(angle - expected, 2 * math.pi))
+
+    ranked = sorted(range(4), key=lambda i: off(hull[i]))
+    tl = ranked[0]
+    if hint is not None and off(hull[ranked[1]]) - off(hull[tl]) < math.radians(30):
+        tl = min(ranked[:2], key=lambda i: math.dist((float(hull[i][0]), float(hull[i][1])), hint))
+    return [(float(hull[(tl + k) % 4][0]), float(hull[(tl + k) % 4][1])) for k in range(4)]
+
+
+def _finder_scores(gray: np.ndarray, hull: np.ndarray, modules: int, threshold: float) -> list[int]:
+    """How many of the 7x7 modules at each corner match a finder pattern, for a code of ``modules``."""
+    import cv2
+
+    h, w = gray.shape[:2]
+    unit = np.array([[0, 0], [modules, 0], [modules, modules], [0, modules]], dtype=np.float32)
+    grid = np.array([[c + 0.5, r + 0.5] for r in range(7) for c in range(7)], dtype=np.float32)
+    scores = []
+    for index in range(4):  # the code seen with this corner as its top-left
+        order = np.array([hull[(index + k) % 4] for k in range(4)], dtype=np.float32)
+        to_image = cv2.getPerspectiveTransform(unit, order)
+        points = cv2.perspectiveTransform(grid.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+        xs = np.clip(np.round(points[:, 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(points[:, 1]).astype(int), 0, h - 1)
+        dark = (gray[ys, xs] < threshold).reshape(7, 7)
+        scores.append(int(np.sum(dark == _FINDER)))
+    return scores
+
+
+def _screen_clockwise(polygon: Sequence[Point]) -> np.ndarray:
+    """An outline's four corners clockwise on screen (y down)."""
     import cv2
 
     pts = np.array(polygon, dtype=np.float32)
-    hull = cv2.convexHull(pts).reshape(-1, 2)
+    # OpenCV's "clockwise" is in y-up terms: with y down, clockwise on screen is clockwise=False
+    hull = cv2.convexHull(pts, clockwise=False).reshape(-1, 2)
     if len(hull) != 4:
-        hull = cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float32)
+        box = cv2.boxPoints(cv2.minAreaRect(pts)).astype(np.float32)
+        hull = cv2.convexHull(box, clockwise=False).reshape(-1, 2)
+    return hull
+
+
+#: a finder pattern, module by module from the code's corner: dark ring, light ring, dark 3x3 centre
+_FINDER = np.array([[max(abs(r - 3), abs(c - 3)) in (0, 1, 3) for c in range(7)] for r in range(7)])
+
+
+def order_corners_by_finders(gray: np.ndarray, polygon: Sequence[Point], modules: int) -> list[Point]:
+    """Four corners in code order (TL, TR, BR, BL) from an unordered outline: the corner whose 7x7
+    modules look least like a finder pattern is bottom-right; clockwise on screen from the top-left
+    opposite it come the others. ``modules`` is a first guess at the code's size (from its text); the
+    size whose three best corners look most like finders is taken (another encoder's code may be larger)."""
+    hull = _screen_clockwise(polygon)
     h, w = gray.shape[:2]
-
-    def sample(x: float, y: float) -> float:
-        return float(gray[int(min(h - 1, max(0, round(y)))), int(min(w - 1, max(0, round(x))))])
-
-    threshold = 128.0
     x0, y0 = hull.min(axis=0)
     x1, y1 = hull.max(axis=0)
     patch = gray[int(max(0, y0)) : int(min(h, y1 + 1)), int(max(0, x0)) : int(min(w, x1 + 1))]
-    if patch.size:
-        threshold = float(patch.mean())
-    scores = []
-    for index in range(4):
-        corner, opposite = hull[index], hull[(index + 2) % 4]
-        score = 0
-        for step, dark in enumerate(_FINDER_DIAGONAL):
-            x, y = corner + (opposite - corner) * ((step + 0.5) / modules)
-            score += (sample(float(x), float(y)) < threshold) == dark
-        scores.append(score)
-    br = int(np.argmin(scores))
-    tl = (br + 2) % 4
-    first, second = (tl + 1) % 4, (tl + 3) % 4
-
-    def turns_clockwise(candidate: int) -> bool:
-        a, b = hull[candidate] - hull[tl], hull[br] - hull[candidate]
-        return float(a[0] * b[1] - a[1] * b[0]) > 0
-
-    tr, bl = (first, second) if turns_clockwise(first) else (second, first)
-    return [(float(hull[i][0]), float(hull[i][1])) for i in (tl, tr, br, bl)]
+    threshold = float(patch.mean()) if patch.size else 128.0
+    sizes = sorted({modules, *range(21, 21 + 4 * 15, 4)}, key=lambda m: abs(m - modules))
+    fits = [_finder_scores(gray, hull, size, threshold) for size in sizes]
+    scores = max(fits, key=lambda s: sum(sorted(s)[1:]))  # ties: the size nearest the guess
+    tl = (int(np.argmin(scores)) + 2) % 4
+    return [(float(hull[(tl + k) % 4][0]), float(hull[(tl + k) % 4][1])) for k in range(4)]
 
 
 _BACKENDS: dict[str, Callable[[], QRBackend]] = {
