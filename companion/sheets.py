@@ -1,10 +1,12 @@
 """Printable tag sheets: PDF at true size in millimetres (print at 100 %, no "fit to page").
 
-Each sticker is the QR code with its white quiet zone and a small caption under it, with cut marks at
-its corners. Fronts come first, then the opaque backs in their fronts' order (each to be stuck on the
-other side of its front; the ids reveal nothing), then a page of calibration markers
-(ArUco DICT_4X4_50, ids 0-3, clockwise from top-left at the corners of the table area). The manifest JSON
-goes alongside: it lists the backs sorted by id, so it cannot pair a back with its front.
+Each sticker is the QR code with its white quiet zone, cut marks at its corners; its caption is printed
+under it outside the cut (the sticker covers no more of the component than it must), with, for a
+Jurassic Parts tile, a small hexagon showing that tile's rocky edges the way up the code goes on. Fronts
+come first, then the opaque backs in their fronts' order (each to be stuck on the other side of its
+front; the ids reveal nothing), then a page of calibration markers (ArUco DICT_4X4_50, ids 0-3, clockwise
+from top-left at the corners of the table area) and the lens board. The manifest JSON goes alongside: it
+lists the backs sorted by id, so it cannot pair a back with its front.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ QUIET_MODULES = 2
 CAPTION_MM = 3.5
 GUTTER_MM = 4.0
 CUT_MARK_MM = 2.0
+HEX_MM = 5.0
 
 
 def _new_pdf(title: str) -> FPDF:
@@ -71,11 +74,31 @@ def code_side_mm(game: str, entry: tags.ManifestEntry) -> float:
 
 
 def _sticker_size(game: str, entry: tags.ManifestEntry) -> tuple[float, float]:
+    """The sticker (code and quiet zone: what is cut out) and the height its caption adds below the cut."""
     side = code_side_mm(game, entry)
     modules = qr_matrix(tags.payload(game, entry.component_id)).shape[0]
     quiet = side * QUIET_MODULES / modules
-    outer = side + 2 * quiet
-    return outer, outer + CAPTION_MM
+    return side + 2 * quiet, CAPTION_MM + (HEX_MM + 1.0 if entry.rocks else 0.0)
+
+
+def _rocky_hexagon(pdf: FPDF, x: float, y: float, rocks: tuple[bool, ...]) -> None:
+    """A pointy-top hexagon (edges counter-clockwise from east, as the manifest lists them) whose rocky
+    edges are drawn thick: stick the code upright with the tile turned so its rocks lie the same way."""
+    import math
+
+    radius = HEX_MM / 2
+    cx, cy = x + radius, y + radius
+    angles = [math.radians(60 * k - 30) for k in range(7)]  # edge k runs from corner k to corner k + 1
+    corners = [(cx + radius * math.cos(a), cy - radius * math.sin(a)) for a in angles]
+    pdf.set_draw_color(60, 60, 60)
+    for k in range(6):
+        pdf.set_line_width(0.6 if rocks[k] else 0.1)
+        (x1, y1), (x2, y2) = corners[k], corners[k + 1]
+        pdf.line(x1, y1, x2, y2)
+    pdf.set_line_width(0.1)
+    pdf.line(cx, cy + radius * 0.5, cx, cy - radius * 0.5)  # "up": the code's top edge points this way
+    pdf.line(cx, cy - radius * 0.5, cx - 0.6, cy - radius * 0.2)
+    pdf.line(cx, cy - radius * 0.5, cx + 0.6, cy - radius * 0.2)
 
 
 def _caption(entry: tags.ManifestEntry) -> str:
@@ -90,7 +113,8 @@ def _place_stickers(pdf: FPDF, game: str, entries: Iterable[tags.ManifestEntry],
     x = y = row_h = 0.0
     started = False
     for entry in entries:
-        w, h = _sticker_size(game, entry)
+        w, below = _sticker_size(game, entry)
+        h = w + below
         if not started:
             pdf.add_page()
             _heading(pdf, heading)
@@ -104,10 +128,12 @@ def _place_stickers(pdf: FPDF, game: str, entries: Iterable[tags.ManifestEntry],
         side = code_side_mm(game, entry)
         quiet = (w - side) / 2
         _draw_qr(pdf, tags.payload(game, entry.component_id), x + quiet, y + quiet, side)
+        _cut_marks(pdf, x, y, w, w)  # the sticker is the code and its quiet zone only
         pdf.set_font("Helvetica", size=5)
         pdf.set_text_color(60, 60, 60)
-        pdf.text(x + 0.5, y + w + CAPTION_MM - 1.0, _caption(entry))
-        _cut_marks(pdf, x, y, w, h)
+        pdf.text(x + 0.5, y + w + CAPTION_MM - 0.8, _caption(entry))
+        if entry.rocks:
+            _rocky_hexagon(pdf, x + 0.5, y + w + CAPTION_MM, entry.rocks)
         x += w + GUTTER_MM
         row_h = max(row_h, h)
         placed += 1
@@ -200,10 +226,12 @@ def sticker_pages(printed: tags.PrintedSet) -> list[tuple[str, list[tags.Manifes
     return pages
 
 
-def write_sheets(printed: tags.PrintedSet, out_dir: str | Path) -> list[Path]:
+def write_sheets(printed: tags.PrintedSet, out_dir: str | Path, size_mm: float | None = None) -> list[Path]:
     """Write ``<code>-tags.pdf`` (fronts, backs, calibration markers, the lens board) and
     ``<code>-manifest.json`` of a
     game's printed set (its kit's ``printed_set(seed)``)."""
+    if size_mm is not None:  # smaller stickers: the manifest says the size printed
+        printed = printed.resized(size_mm)
     code = printed.manifest.game
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

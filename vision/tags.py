@@ -198,6 +198,16 @@ class PrintedSet:
     manifest: Manifest
     back_of: Mapping[str, str]
 
+    def resized(self, tag_mm: float) -> PrintedSet:
+        """The same set printed with every code ``tag_mm`` wide (a version-1 code's side; larger versions
+        keep the module size): the manifest says so, the pairing is unchanged."""
+        if not 8.0 <= tag_mm <= 100.0:
+            raise ValueError(f"a code of {tag_mm:g} mm: give 8 to 100 mm")
+        m = self.manifest
+        entries = {cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, float(tag_mm))
+                   for cid, e in m.entries.items()}
+        return PrintedSet(Manifest(m.game, m.seed, entries, m.notes, m.name), self.back_of)
+
     def front_of(self, back_id: str) -> str | None:
         """The front printed on the other side of ``back_id`` (None for an id that is not a back)."""
         return self._fronts_by_back.get(back_id)

@@ -80,7 +80,8 @@ def _tags(args: argparse.Namespace) -> int:
         chosen = list(kits().values()) if args.game.lower() == "all" else [kit_for(args.game)]
         written = []
         for kit in chosen:
-            written += [str(path) for path in sheets.write_sheets(kit.printed_set(args.seed), args.out)]
+            written += [str(path) for path in sheets.write_sheets(kit.printed_set(args.seed), args.out,
+                                                                 args.size)]
     except KeyError as error:
         return _fail(str(error.args[0]))
     except (ValueError, OSError) as error:
@@ -235,4 +236,6 @@ def _register_more(subparsers: Any) -> None:
     tags.add_argument("game", help="JP, JK, JB, IN (or a game name), or 'all'")
     tags.add_argument("--out", default=".", help="output directory (default: current)")
     tags.add_argument("--seed", type=int, default=1, help="seed of the opaque back ids of this printed set")
+    tags.add_argument("--size", type=float, default=None, metavar="MM",
+                      help="code side in mm (default 40: 2304x1296 at 1.2 m; 25 reads at 4608x2592)")
     tags.set_defaults(handler=_tags)

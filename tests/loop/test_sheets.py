@@ -92,3 +92,32 @@ def test_backs_are_printed_in_their_fronts_order_while_the_manifest_sorts_them(g
     if game == "JP":  # one sticker size: the n-th back lies where the n-th front lies on its page
         sizes = {sheets._sticker_size(game, e) for e in [*pages[0][1], *backs]}
         assert len(sizes) == 1 and len(backs) == len(pages[0][1]) == 58
+
+
+def test_smaller_stickers_with_the_caption_outside_the_cut(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tags", "JP", "--size", "25", "--out", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "jp-manifest.json").read_text())
+    assert {entry["tag_mm"] for entry in manifest["tags"]} == {25.0}
+    printed = kit_for("JP").printed_set().resized(25.0)
+    entry = next(e for e in printed.manifest.entries.values() if e.face == "front")
+    side, below = sheets._sticker_size("JP", entry)
+    assert abs(side - 25.0 * (21 + 2 * sheets.QUIET_MODULES) / 21) < 1e-6  # code and quiet zone only
+    assert below > sheets.CAPTION_MM  # the caption and the rocky-edge hexagon lie outside the cut
+    assert main(["tags", "JP", "--size", "3", "--out", str(tmp_path)]) == 2
+    assert "8 to 100 mm" in capsys.readouterr().err
+
+
+def test_a_jurassic_parts_sticker_shows_its_rocky_edges() -> None:
+    widths: list[float] = []
+
+    class Recorder(FPDF):
+        def set_line_width(self, width: float) -> None:
+            widths.append(width)
+            super().set_line_width(width)
+
+    pdf = Recorder(unit="mm", format="A4")
+    pdf.set_auto_page_break(False)
+    entry = next(e for e in kit_for("JP").manifest().entries.values() if e.rocks and any(e.rocks))
+    sheets._place_stickers(pdf, "JP", [entry], "test")
+    assert widths.count(0.6) == sum(entry.rocks)  # one thick side per rocky edge
