@@ -109,7 +109,7 @@ def replay_rss(game: str, moves: int, seed: int) -> tuple[float, int]:
     import cv2
 
     from companion.bots import bot_action
-    from companion.loop import default_model
+    from companion.table_models import default_model
 
     colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
     config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<bench>")

@@ -219,6 +219,15 @@ class GameKeeper:
             self.announcer.committed(events, self.referee.state)
         return events
 
+    def storage_status(self) -> dict[str, Any]:
+        """Whether every move is saved, and what waits when not (the page's storage card)."""
+        unsaved = self.unsaved
+        if unsaved is None:
+            return {"ok": True}
+        return {"ok": False, **unsaved.to_dict(),
+                "text": f"{len(unsaved.actions)} move(s) not saved yet: {unsaved.error}. They are saved as "
+                        "soon as the store can write again; nothing new is read meanwhile."}
+
     def _keep_unsaved(self, actions: list[Action], source: str, observation: Observation | None,
                       photo: bytes | None, error: BaseException) -> None:
         now = self.now()

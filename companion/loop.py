@@ -30,24 +30,25 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion import frames
 from companion.config import Config, ConfigError, config_from_settings
 from companion.infer import Inference, TableModel
 from companion.keeper import GameKeeper, Unsaved
-from companion.kits import find_kit, kit_for
+from companion.kits import find_kit
 from companion.pipeline import Pipeline
 from companion.privacy import shared_action, shared_legal_actions
 from companion.publish import Link, Publisher
 from companion.records import GameRecords, event_dict
 from companion.referee import Pending, Referee
 from companion.resume import plan as resume_plan
-from companion.runner import CameraHealth, FrameRunner, FrameSource
+from companion.runner import CameraHealth, FrameRunner, FrameSource, pipeline_status
 from companion.setup_check import check_setup
 from companion.signals import CameraSignal, panel_signals
 from companion.store import Store, StoredEvent
+from companion.table_models import model_for_table
 from engines.core import CHANCE, TERMINAL, Game, State
 from hw.panel import Panel, open_panel
 from hw.signals import PanelSignals
@@ -58,14 +59,6 @@ log = logging.getLogger(__name__)
 BUTTONS = ("confirm", "undo", "next", "mode")
 #: the frame thread must go round its loop at least this often (s) for the watchdog to be fed
 LIVENESS_S = 5.0
-
-
-def default_model(config: Config) -> TableModel:
-    return kit_for(config.game).model(players_by_colour(config))
-
-
-def players_by_colour(config: Config) -> Mapping[str, str]:
-    return {seat.colour: seat.name for seat in config.seats}
 
 
 class TableLoop:
@@ -91,12 +84,13 @@ class TableLoop:
         config, self._mismatch = resume_plan(store, config) if resume else (config, None)
         self.config = config
         self.clock = clock
-        self._model_factory = model_factory or default_model
+        self._model_factory = model_factory or self._model_for_the_table
         self.panel = panel if panel is not None else open_panel(config.pins, [s.colour for s in config.seats])
         self.panel.set_on_button(self._on_button)
         self.source = source
         self.pipeline = pipeline
         self.on_commit = on_commit
+        self._area_problem: str | None = None
         #: what reports the table elsewhere (a café broker): told of every change, asked for its status
         self.links: list[Link] = []
         self.camera = CameraHealth()
@@ -124,6 +118,10 @@ class TableLoop:
         self._attach_pipeline()
         self._show()
 
+    def _model_for_the_table(self, config: Config) -> TableModel:
+        model, self._area_problem = model_for_table(config, getattr(self.pipeline, "calibration", None))
+        return model
+
     # -- what the keeper holds --------------------------------------------------------------------------
     @property
     def referee(self) -> Referee:
@@ -143,7 +141,7 @@ class TableLoop:
 
     @property
     def problems(self) -> list[str]:
-        return self.keeper.problems
+        return self.keeper.problems + ([self._area_problem] if self._area_problem else [])
 
     @property
     def state(self) -> State:
@@ -332,15 +330,8 @@ class TableLoop:
 
     def storage_changed(self, unsaved: Unsaved | None) -> None:
         self._show()
-        self._publish({"type": "storage", "storage": self._storage_status()})
+        self._publish({"type": "storage", "storage": self.keeper.storage_status()})
 
-    def _storage_status(self) -> dict[str, Any]:
-        unsaved = self.keeper.unsaved
-        if unsaved is None:
-            return {"ok": True}
-        return {"ok": False, **unsaved.to_dict(),
-                "text": f"{len(unsaved.actions)} move(s) not saved yet: {unsaved.error}. They are saved as "
-                        "soon as the store can write again; nothing new is read meanwhile."}
 
     def _seq(self) -> int:
         return self.keeper.seq()
@@ -386,7 +377,7 @@ class TableLoop:
             if name == "next":
                 return self.keeper.next_move()
             if name == "mode":
-                if self._pipeline_status().get("bumped"):
+                if pipeline_status(self.pipeline).get("bumped"):
                     # the camera was knocked: Mode refits its calibration from the next frame
                     return self.recalibrate()
                 self._mode = "leader" if self._mode == "turn" else "turn"
@@ -484,33 +475,15 @@ class TableLoop:
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},
                 "splits": bool(getattr(find_kit(self.game.name), "splits", False)),
                 "panel": self.panel.snapshot(),
-                "camera": self._camera_status(),
+                "camera": self.camera.status(self.clock(), self.pipeline),
                 "detections": None if observation is None else observation.to_dict(),
                 "event_count": self._seq(),
                 "mode": self._mode,
-                "storage": self._storage_status(),
+                "storage": self.keeper.storage_status(),
                 "problems": list(self.problems),
                 "links": [link.status() for link in self.links],
             }
 
-    def _camera_status(self) -> dict[str, Any]:
-        age = self.camera.age(self.clock())
-        return {
-            "ok": not self.camera.lost and age is not None,
-            "age_s": None if age is None else round(age, 3),
-            "frames": self.camera.frames,
-            "fps": round(self.camera.fps, 1),
-            "errors": self.camera.errors,
-            "last_error": self.camera.last_error,
-            **self._pipeline_status(),
-        }
-
-    def _pipeline_status(self) -> dict[str, Any]:
-        status = getattr(self.pipeline, "status", None)
-        if status is None:
-            return {"bumped": False, "recalibrations": 0}
-        result: dict[str, Any] = status()
-        return result
 
     def recalibrate(self) -> dict[str, Any]:
         """Refit the camera calibration from the next frame (after the camera was bumped)."""

@@ -49,6 +49,21 @@ class CameraHealth:
     def age(self, now: float) -> float | None:
         return None if self.last_frame_at is None else now - self.last_frame_at
 
+    def status(self, now: float, pipeline: Any) -> dict[str, Any]:
+        """The camera as the page shows it, with the pipeline's calibration status (when it has one)."""
+        age = self.age(now)
+        return {"ok": not self.lost and age is not None, "age_s": None if age is None else round(age, 3),
+                "frames": self.frames, "fps": round(self.fps, 1), "errors": self.errors,
+                "last_error": self.last_error, **pipeline_status(pipeline)}
+
+
+def pipeline_status(pipeline: Any) -> dict[str, Any]:
+    status = getattr(pipeline, "status", None)
+    if status is None:
+        return {"bumped": False, "recalibrations": 0}
+    result: dict[str, Any] = status()
+    return result
+
 
 class FrameRunner:
     """Runs ``handle(read)`` for every fresh frame of ``source`` and ``watch()`` ten times a second, each on

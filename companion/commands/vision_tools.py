@@ -92,7 +92,6 @@ def _tags(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision import calibration as cal
-    from vision.table_area import check_area
 
     try:
         image = read_image(args.image)
@@ -113,22 +112,25 @@ def _calibrate(args: argparse.Namespace) -> int:
         markers = {str(i): {"visible": i in found} for i in (0, 1, 2, 3)}
         _print_json({"ok": False, "problems": [str(error)], "markers": markers})
         return 1
+    area_problem = None
     if kit is not None:
+        from companion.kits.tabletop import SEAT_COLOURS, AreaError
         from vision import pegs
 
-        calibration = calibration.with_zones(kit.zones(args.seats))
-        zones = [(zone.name, zone.polygon) for zone in calibration.zones]
-        calibration = calibration.with_colours(pegs.learn_seat_colours(image, calibration.homography, zones))
+        zones = kit.zones(args.seats)
+        if args.width is not None:  # the area given: the game laid out on it, or why it cannot be
+            try:
+                layout = kit.layout_for_area(SEAT_COLOURS[: args.seats], args.width, args.height)
+                zones = kit.layout_zones(layout) or zones
+            except AreaError as error:
+                area_problem = str(error)
+        calibration = calibration.with_zones(zones)
+        named = [(zone.name, zone.polygon) for zone in calibration.zones]
+        calibration = calibration.with_colours(pegs.learn_seat_colours(image, calibration.homography, named))
     report = cal.self_test(image, calibration, args.min_module_px)
-    size = kit.table_size() if kit is not None else None
-    if kit is not None and size is not None and args.width is not None:
-        check = check_area((args.width, args.height), size, 1.0, (0, 0))
-        if not check.fits:  # zones drawn for another area than the one given
-            drawn = f"{size[0]:.0f} x {size[1]:.0f} mm"
-            report["problems"].insert(0, f"the {kit.game.title} layout is drawn for {drawn}; its zones do "
-                                         f"not fit {args.width:.0f} x {args.height:.0f} mm: mark a {drawn} "
-                                         "area")
-            report["ok"] = False
+    if area_problem is not None:
+        report["problems"].insert(0, area_problem)
+        report["ok"] = False
     report["colours_learned"] = sorted(calibration.colours)
     if lens is not None:
         report["lens"] = {"name": lens.name, "source": lens.source, "rms_px": lens.rms_px}

@@ -86,4 +86,25 @@ def test_calibrate_says_what_to_change(tmp_path: object, capsys: object) -> None
     given = ["--width", "1000", "--height", "500"]
     assert main(["calibrate", str(path), "--game", "jurassic-parts", *given]) == 1
     report = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
-    assert "zones do not fit 1000 x 500 mm" in report["problems"][0]
+    assert "play zone needs 624 x 541 mm: it does not fit on 1000 x 500 mm" in report["problems"][0]
+
+
+def test_calibrate_lays_the_game_out_on_the_area_given(tmp_path: object, capsys: object) -> None:
+    import json
+    from pathlib import Path
+
+    import cv2
+
+    from companion.cli import main
+    from vision.calibration import Calibration
+
+    path = Path(str(tmp_path)) / "frame.png"
+    cv2.imwrite(str(path), frame(1440.0, 810.0))
+    saved = Path(str(tmp_path)) / "calibration.json"
+    given = ["--width", "1440", "--height", "810", "--seats", "3", "--out", str(saved)]
+    main(["calibrate", str(path), "--game", "jurassic-parts", *given])
+    report = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
+    assert not any("does not fit" in p or "drawn for" in p for p in report["problems"]), report["problems"]
+    zones = {zone.name: zone for zone in Calibration.load(saved).zones}
+    east = max(p[0] for p in zones["seat:green"].polygon)
+    assert 1400 < east <= 1440  # the seats run along the area's own edges, not a 1280 mm table's

@@ -15,11 +15,12 @@ from companion.kits.isla_nublar.model import IslaNublarModel
 from companion.kits.isla_nublar.tags import CORNER_TAGS, INVENTORY
 from companion.kits.isla_nublar.words import field_words, hand_moves, isla_nublar_words
 from companion.kits.kit import Kit
+from companion.kits.tabletop import narrowest_fit, recentred
 from companion.privacy import Privacy
 from engines.core import State
 from engines.isla_nublar.board import Board, default_board
 from vision.detect import GeometryHints
-from vision.scene import Scene
+from vision.scene import Scene, Zone
 from vision.tags import TagInventory
 
 
@@ -73,6 +74,14 @@ class IslaNublarKit(Kit):
         board = getattr(state, "board", None) or default_board()
         seats = len(state.players) if state is not None else 2
         return island_hints(board, layout or table.IslaNublarLayout(seats=seats))
+
+    def layout_for_area(self, colours: Sequence[str], width: float, height: float) -> Any:
+        layout = recentred(self.layout(colours), width, height, ("board_center",))
+        return narrowest_fit(layout, lambda candidate: candidate.zones(default_board()), width, height,
+                             self.game.title)
+
+    def layout_zones(self, layout: Any) -> list[Zone]:
+        return list(layout.zones(default_board()))
 
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         return IslaNublarModel(self.is_back, players_by_colour, layout)

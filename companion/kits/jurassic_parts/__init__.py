@@ -13,6 +13,7 @@ from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INVENTORY
 from companion.kits.jurassic_parts.words import fossil_words, hand_moves, slab_cell_words, slab_place_words
 from companion.kits.kit import Kit
+from companion.kits.tabletop import check_fit
 from companion.privacy import Privacy
 from engines.core import State
 from vision.detect import GeometryHints
@@ -47,6 +48,14 @@ class JurassicPartsKit(Kit):
 
     def zones(self, seats: int) -> list[Zone]:
         return list(table.JurassicPartsLayout(seats=seats).zones())
+
+    def layout_for_area(self, colours: Sequence[str], width: float, height: float) -> Any:
+        layout = table.JurassicPartsLayout.for_table(len(colours), width, height, colours=tuple(colours))
+        check_fit(layout.zones(), width, height, self.game.title)
+        return layout
+
+    def layout_zones(self, layout: Any) -> list[Zone]:
+        return list(layout.zones())
 
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         return JurassicPartsModel(self.is_back, players_by_colour, layout)

@@ -13,6 +13,7 @@ from companion.kits.jurassik.model import JurassikModel
 from companion.kits.jurassik.tags import INVENTORY
 from companion.kits.jurassik.words import jurassik_words
 from companion.kits.kit import Kit
+from companion.kits.tabletop import narrowest_fit, recentred
 from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassik import JurassikState
@@ -48,6 +49,14 @@ class JurassikKit(Kit):
 
     def zones(self, seats: int) -> list[Zone]:
         return list(table.JurassikLayout(seats=seats).zones())
+
+    def layout_for_area(self, colours: Sequence[str], width: float, height: float) -> Any:
+        layout = recentred(self.layout(colours), width, height, ("grid_center",), ("reveal_spot", "box"))
+        # the largest grid, 8 x 8, must fit
+        return narrowest_fit(layout, lambda candidate: candidate.zones(), width, height, self.game.title)
+
+    def layout_zones(self, layout: Any) -> list[Zone]:
+        return list(layout.zones())
 
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         return JurassikModel(self.is_back, players_by_colour, layout)
