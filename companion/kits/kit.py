@@ -97,7 +97,9 @@ class Kit(abc.ABC):
         edges, the play in its middle); :class:`AreaError` saying what does not fit. This default knows
         only the area its layout is drawn for."""
         size = self.table_size()
-        if size is not None and abs(width - size[0]) <= 1.0 and abs(height - size[1]) <= 1.0:
+        # within 2 %: an area measured from the markers' printed size is the drawn one
+        near = size is not None and all(abs(a - b) <= 0.02 * b for a, b in zip((width, height), size))
+        if near:
             return self.layout(colours)
         drawn = "" if size is None else f" {size[0]:.0f} x {size[1]:.0f} mm"
         raise AreaError(f"the {self.game.title} layout is drawn for{drawn} only: mark a{drawn} area")
