@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.infer import Inference, Picture, TableModel, describe_action, infer
+from companion.infer import Inference, Picture, TableModel, compare, describe_action, infer
 from engines.core import Action, IllegalAction, State
 from vision.observation import Observation
 
@@ -59,6 +59,8 @@ class Pending:
     choices: list[str] = field(default_factory=list)
     #: a new game's setup: what is left to do to the table, in the players' words
     checklist: dict[str, Any] | None = None
+    #: the table picture it is pending on (a reading of the same table that only jitters is not new)
+    picture: Picture | None = None
 
     def to_dict(self) -> dict[str, Any]:
         inference = self.inference
@@ -93,6 +95,7 @@ class Referee:
         self.pending: Pending | None = None
         self.last_observation: Observation | None = None
         self._last_seen_key: str | None = None
+        self._last_picture: Picture | None = None
         self._put_aside: set[str] = set()
         #: grows whenever the game or what is put aside changes: a ticket of an older version is stale
         self.version = 0
@@ -105,6 +108,7 @@ class Referee:
         self.pending = None
         self._put_aside.clear()
         self._last_seen_key = None
+        self._last_picture = None
         self.version += 1
 
     # -- observations ---------------------------------------------------------------------------------
@@ -125,8 +129,13 @@ class Referee:
         if key == self._last_seen_key:
             return None
         self._last_seen_key = key
+        self._last_picture = seen
         if key in self._put_aside:
             return None
+        pending = self.pending
+        if (pending is not None and pending.picture is not None and pending.kind in ("question", "objection")
+                and not compare(pending.picture, seen, self.model.tolerance)):
+            return None  # the table it is pending on, read again with other jitter: nothing new
         return Ticket(self.state, self.model, observation, self.version, seen)
 
     def still_current(self, ticket: Ticket) -> bool:
@@ -164,7 +173,7 @@ class Referee:
              choices: list[str] | None = None) -> Pending:
         """Keep a question or objection pending on the current table picture."""
         self.pending = Pending(kind, inference, since, self._last_seen_key or "", list(inference.options),
-                               list(choices or []))
+                               list(choices or []), picture=self._last_picture)
         return self.pending
 
     def put_aside(self) -> Pending | None:

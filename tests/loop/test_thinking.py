@@ -143,3 +143,36 @@ def test_the_watchdog_follows_the_frame_thread_going_round() -> None:
     finally:
         stuck.set()
         runner.stop()
+
+
+def test_a_pending_table_read_again_with_other_jitter_is_not_judged_again(toy: Toy) -> None:
+    """A knocked table raises one objection: the same table read again, its pieces a little elsewhere
+    within the tolerance (another snapped key), starts no new search; a real change does."""
+    from companion.referee import Referee
+    from vision.scene import Tag
+
+    model = toy.model()
+    state = GRAB.new_initial_state(toy.players, rng=random.Random(3), options={"slots": toy.slots})
+    while state.is_chance_node():
+        state = state.apply(state.chance_outcomes()[0][0])
+    referee = Referee(model, state)
+    scene = toy.scene_for(state)
+    knocked = scene.tags[0]
+    x, y = knocked.center
+    scene.tags[0] = Tag(knocked.payload, (x + 40.0, y + 40.0), 0.0, knocked.size)
+    ticket = referee.ticket(ideal_observation(scene, "toy-grab", is_back))
+    assert ticket is not None
+    result = ticket.think()
+    assert result.kind == "objection"
+    referee.hold("objection", result, 0.0)
+    nudge = model.tolerance * 0.5
+    jittered = toy.scene_for(state)
+    jittered.tags = [Tag(t.payload, (t.center[0] + nudge, t.center[1]), t.angle, t.size) for t in scene.tags]
+    again = ideal_observation(jittered, "toy-grab", is_back)
+    assert model.seen(again).key(model.tolerance) != referee.pending.seen_key  # another key...
+    assert referee.ticket(again) is None  # ...but the same table: nothing to judge
+    moved = toy.scene_for(state)
+    moved.tags = list(scene.tags)
+    other = moved.tags[1]
+    moved.tags[1] = Tag(other.payload, (other.center[0] - 45.0, other.center[1]), 0.0, other.size)
+    assert referee.ticket(ideal_observation(moved, "toy-grab", is_back)) is not None

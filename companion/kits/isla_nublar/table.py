@@ -149,10 +149,18 @@ class IslaNublarLayout(SeatedLayout):
         return tuple(self.board_to_mm(board, p) for p in corners)
 
     def box_spots(self, board: Any, field_id: str) -> list[Point]:
-        """Six places for equipment boxes on a ring round the field's centre."""
-        center = self.field_center(board, field_id)
-        ring = self.pitch * 0.30
-        return [offset(center, rotate(_polar(ring, 30.0 + 60.0 * i), self.board_angle)) for i in range(6)]
+        """Six places for equipment boxes on a ring round the field's centre (kept per board and field:
+        every scene inference draws asks again)."""
+        kept = self.__dict__.setdefault("_box_spots", {})
+        key = (id(board), field_id)
+        entry = kept.get(key)
+        if entry is None or entry[0] is not board:
+            center = self.field_center(board, field_id)
+            ring = self.pitch * 0.30
+            spots = [offset(center, rotate(_polar(ring, 30.0 + 60.0 * i), self.board_angle))
+                     for i in range(6)]
+            entry = kept[key] = (board, spots)
+        return list(entry[1])
 
     # -- dinosaur figures ---------------------------------------------------------------------------------
     @property
@@ -233,7 +241,9 @@ class IslaNublarLayout(SeatedLayout):
         look for pieces there)."""
         fields: set[str] = set()
         for center in places.values():
-            nearest = min(board.fields, key=lambda f: math.dist(self.field_center(board, f), center))
+            # within half a pitch of a centre is that field's (the nearest); elsewhere search them all
+            nearest = self.field_at(board, center) or min(
+                board.fields, key=lambda f: math.dist(self.field_center(board, f), center))
             if math.dist(self.field_center(board, nearest), center) <= 0.6 * self.pitch:
                 fields.add(nearest)
         return fields
