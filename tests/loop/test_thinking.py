@@ -176,3 +176,27 @@ def test_a_pending_table_read_again_with_other_jitter_is_not_judged_again(toy: T
     other = moved.tags[1]
     moved.tags[1] = Tag(other.payload, (other.center[0] - 45.0, other.center[1]), 0.0, other.size)
     assert referee.ticket(ideal_observation(moved, "toy-grab", is_back)) is not None
+
+
+def test_a_full_collection_due_soon_is_made_between_moves() -> None:
+    import gc
+
+    from companion.loop import collect_if_due
+
+    old = gc.get_threshold()
+    try:
+        gc.set_threshold(old[0], old[1], 3)
+        for _ in range(12):  # young collections until the old generation is about due
+            gc.collect(1)
+            if gc.get_count()[2] >= 1:
+                break
+        assert gc.get_count()[2] >= 1
+        collect_if_due()
+        assert gc.get_count()[2] == 0  # collected now, not during the next move
+        gc.set_threshold(old[0], old[1], 1000)
+        gc.collect(1)
+        before = gc.get_count()[2]
+        collect_if_due()
+        assert gc.get_count()[2] == before  # not due: left alone
+    finally:
+        gc.set_threshold(*old)
