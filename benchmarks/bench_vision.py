@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import json
 import statistics
 import sys
@@ -42,7 +43,7 @@ from pyzbar import pyzbar
 from companion.kits import kit_for
 from sim.camera_model import recommended_camera
 from sim.effects import Effects
-from sim.fixtures import SlabTruth, colours_from_card, jp_slab_scene
+from sim.fixtures import SlabTruth, add_clutter, colours_from_card, jp_slab_scene
 from sim.render import render
 from vision import calibration as cal
 from vision import detect, pegs, qr
@@ -142,6 +143,10 @@ def main() -> int:
         help="slab: 58 tiles, 52 mm tags, 40 chisels; layout: engine states drawn by vision.tables "
         "(58 slab tiles, 40 mm tags on 66 mm hexes, seat pieces, the chisels of the first turns)",
     )
+    parser.add_argument("--surface", choices=("felt", "wood", "clutter"), default="felt",
+                        help="the table under the pieces: felt, wood grain, or wood with clutter about")
+    parser.add_argument("--tag-mm", type=float, default=None, help="code side (slab set; default 52 mm)")
+    parser.add_argument("--full-resolution", action="store_true", help="render at 4608x2592")
     args = parser.parse_args()
 
     totals: dict[str, Any] = {
@@ -172,14 +177,22 @@ def main() -> int:
 
     for spec in frame_specs(args.frames):
         camera = recommended_camera(tilt=spec["tilt"], yaw=spec["yaw"])
+        if args.full_resolution:
+            camera = dataclasses.replace(camera, resolution=(4608, 2592))
         effects = spec["effects"]
+        if args.surface != "felt":
+            effects = dataclasses.replace(effects, surface="wood")
         if args.set == "layout":
             scene, truth, hints = layout_table(spec["seed"])
         else:
-            scene, truth = jp_slab_scene(back_of=JP_BACK_OF, tiles=58, pegs=40, seed=spec["seed"])
+            sized = {} if args.tag_mm is None else {"tag_size": args.tag_mm}
+            scene, truth = jp_slab_scene(back_of=JP_BACK_OF, tiles=58, pegs=40, seed=spec["seed"], **sized)
             hints = detect.GeometryHints(
-                prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0
+                lattice="hex", lattice_kinds=("tile",), pegs="gaps", tile_turn=60.0,
+                prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0,
             )
+        if args.surface == "clutter":
+            add_clutter(scene, spec["seed"])
         table = (scene.width, scene.height)
         frame = render(scene, camera, effects, rng=spec["seed"])
         again = render(scene, camera, effects, rng=spec["seed"] + 1).image  # same table, new noise/JPEG
@@ -278,6 +291,9 @@ def main() -> int:
 
     report = summarise(totals, module_px)
     report["set"] = args.set
+    report["surface"] = args.surface
+    report["tag_mm"] = args.tag_mm
+    report["resolution"] = "4608x2592" if args.full_resolution else "2304x1296"
     print_report(report)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
@@ -332,7 +348,9 @@ def summarise(totals: dict[str, Any], module_px: list[float]) -> dict[str, Any]:
 
 def print_report(report: dict[str, Any]) -> None:
     print(
-        f"set {report['set']}: {report['frames']} frames 2304x1296, {report['tags']} tags "
+        f"set {report['set']} on {report['surface']}"
+        f"{'' if report['tag_mm'] is None else ', codes of ' + format(report['tag_mm'], 'g') + ' mm'}: "
+        f"{report['frames']} frames {report['resolution']}, {report['tags']} tags "
         f"({report['tags_at_3px_or_more']} at >= 3 px/module; module px min {report['module_px']['min']}, "
         f"median {report['module_px']['median']}), {report['pegs']} chisels"
     )

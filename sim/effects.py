@@ -37,12 +37,18 @@ class Effects:
     white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
     glare: float = 0.0
     glare_radius: float = 160.0
+    #: what the table is made of under the pieces: "plain" (its colour) or "wood" (grain, knots); the
+    #: same ``surface_seed`` is the same table top in every frame
+    surface: str = "plain"
+    surface_seed: int = 0
 
     def __post_init__(self) -> None:
         if min(self.blur, self.noise, self.vignette, self.gradient, self.glare, self.brightness) < 0:
             raise ValueError("effects must not be negative")
         if self.jpeg_quality is not None and not 1 <= int(self.jpeg_quality) <= 100:
             raise ValueError(f"JPEG quality is 1..100, not {self.jpeg_quality}")
+        if self.surface not in ("plain", "wood"):
+            raise ValueError(f"surface is plain or wood, not {self.surface!r}")
         if self.hands < 0 or min(self.white_balance) <= 0:
             raise ValueError("hands must be >= 0 and white balance gains positive")
 
@@ -157,3 +163,23 @@ def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> n
             raise RuntimeError("JPEG decoding failed")
         image = decoded
     return image
+
+
+def wood_surface(height: int, width: int, seed: int, ppm: float) -> np.ndarray:
+    """A wooden table top (BGR) at ``ppm`` pixels per mm: planks of 140 mm with their own tone, wavy grain
+    of a few mm, a knot here and there: high-contrast texture that is not the felt the layouts assume."""
+    rng = np.random.default_rng(seed)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    x_mm, y_mm = xs / ppm, ys / ppm
+    plank = np.floor(y_mm / 140.0)
+    tone = rng.uniform(0.85, 1.15, size=int(plank.max()) + 2)[plank.astype(int)]
+    wave = 6.0 * np.sin(x_mm / 90.0 + plank * 1.7) + 2.0 * np.sin(x_mm / 23.0)
+    grain = 0.5 + 0.5 * np.sin((y_mm + wave) * (2 * math.pi / 4.0))
+    light = (0.78 + 0.22 * grain) * tone
+    for _ in range(max(1, int(width * height / (ppm * ppm) / 150_000))):  # knots
+        kx, ky = rng.uniform(0, width / ppm), rng.uniform(0, height / ppm)
+        r = np.hypot((x_mm - kx) / 1.6, y_mm - ky)
+        light *= 1.0 - 0.35 * np.exp(-((r / 9.0) ** 2))
+    base = np.array([60.0, 110.0, 165.0], dtype=np.float32)  # warm oak, BGR
+    surface: np.ndarray = np.clip(light[..., None] * base, 0, 255).astype(np.uint8)
+    return surface

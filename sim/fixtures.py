@@ -176,3 +176,29 @@ def colours_from_card(camera: Any, effects: Any, rng: int = 3, radius: float = 3
     return pegs.ColourModel.learn(
         frame.image, {name: list(calibration.to_pixels(points)) for name, points in samples.items()}, radius
     )
+
+
+def add_clutter(scene: Scene, seed: int, count: int = 14) -> None:
+    """What lies about a real table besides the game: papers, a box lid, a phone, dice, a mug's ring,
+    placed where no tag, peg or marker lies (drawn under the pieces, as scenery)."""
+    rng = random.Random(seed)
+    keep_clear = [(t.center, t.size * 0.9 + 25.0) for t in scene.tags]
+    keep_clear += [(p.center, p.radius + 20.0) for p in scene.pegs]
+    keep_clear += [(m.center, m.size + 30.0) for m in scene.markers]
+    colours = [(245, 245, 240), (30, 30, 35), (200, 40, 40), (40, 90, 200), (230, 200, 60), (250, 250, 250)]
+    placed = 0
+    for _ in range(count * 40):
+        if placed >= count:
+            break
+        w, h = rng.uniform(25, 160), rng.uniform(25, 110)
+        cx, cy = rng.uniform(0, scene.width), rng.uniform(0, scene.height)
+        reach = math.hypot(w, h) / 2
+        if any(math.dist((cx, cy), c) < r + reach for c, r in keep_clear):
+            continue
+        angle = math.radians(rng.uniform(0, 180))
+        corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
+        cos, sin = math.cos(angle), math.sin(angle)
+        polygon = tuple((cx + x * cos - y * sin, cy + x * sin + y * cos) for x, y in corners)
+        scene.shapes.append(Shape(polygon, rng.choice(colours), (20, 20, 20), "clutter"))
+        keep_clear.append(((cx, cy), reach))
+        placed += 1

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from sim.camera_model import CameraModel, apply_homography, local_scale
-from sim.effects import Effects, RngLike, apply_effects, as_random
+from sim.effects import Effects, RngLike, apply_effects, as_random, wood_surface
 from sim.hands import make_hand
 from vision.scene import Peg, Point, Scene, Tag
 from vision.tags import qr_matrix
@@ -317,6 +317,8 @@ def render(
     factor = max(1, int(supersample))
     fine = np.array([[factor, 0.0, (factor - 1) / 2.0], [0.0, factor, (factor - 1) / 2.0], [0.0, 0.0, 1.0]])
     canvas = _Canvas(area, _canvas_ppm(fine @ homography, area, oversample), scene.background)
+    if effects.surface == "wood":
+        canvas.image = wood_surface(canvas.height, canvas.width, effects.surface_seed, canvas.ppm)
 
     occluders = list(scene.occluders)
     for _ in range(effects.hands):
