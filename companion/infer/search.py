@@ -120,9 +120,12 @@ def infer(
     differences = compare(expected_now, seen, model.tolerance)
     if not differences:
         return Inference("unchanged")
-    if len(differences) > model.max_change:
-        return objection(state, model, differences, too_much=True)
     unsure = low_confidence(observation)
+    if len(differences) > model.max_change:
+        # one move can change much at once (a split sends a whole part of the slab away): try single
+        # moves the change points at, within the budget; more than that is not searched
+        single, spent = _search(state, seen, differences, model, unsure, True, 1, beam, budget, 0)
+        return single or objection(state, model, differences, spent, too_much=True)
     closest: list[tuple[int, list[Action]]] = []
     result, spent = _search(
         state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls, closest

@@ -30,8 +30,26 @@ def test_a_game_lies_on_a_larger_area_within_its_edges(game: str, width: float, 
 
 @pytest.mark.parametrize("game", ["jurassic-parts", "jurassik", "isla-nublar", "jurassic-brunch"])
 def test_an_area_too_small_says_what_does_not_fit(game: str) -> None:
-    with pytest.raises(AreaError, match=r"1000 x 500|drawn for 1280 x 720 mm only"):
-        kit_for(game).layout_for_area(COLOURS, 1000.0, 500.0)
+    with pytest.raises(AreaError, match=r"700 x 400"):
+        kit_for(game).layout_for_area(COLOURS, 700.0, 400.0)
+
+
+def test_each_brunch_playing_area_lies_in_the_middle_of_the_table_given() -> None:
+    import random
+
+    from engines.core import get_game
+
+    kit = kit_for("jurassic-brunch")
+    on = kit.layout_for_area(["blue", "orange"], 1500.0, 900.0)
+    state = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], random.Random(2))
+    model = kit.model({"blue": "blue", "orange": "orange"}, on)
+    scene = model.scene(state)
+    assert (scene.width, scene.height) == (1500.0, 900.0)
+    play = next(z for z in scene.zones if z.name == "play")
+    xs = [p[0] for p in play.polygon]
+    assert abs((min(xs) + max(xs)) / 2 - 750.0) < 1.0  # the boards in the middle
+    seats = [z for z in scene.zones if z.name.startswith("seat:")]
+    assert max(p[0] for z in seats for p in z.polygon) > 1480  # the east seat at the east edge
 
 
 def test_narrower_seats_make_room_on_a_narrower_table() -> None:

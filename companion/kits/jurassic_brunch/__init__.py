@@ -11,6 +11,7 @@ from companion.kits.jurassic_brunch import table
 from companion.kits.jurassic_brunch.diagram import pasture_cell_words, pasture_svg
 from companion.kits.jurassic_brunch.tags import INVENTORY
 from companion.kits.kit import Kit
+from companion.kits.tabletop import AreaError
 from engines.core import State
 from engines.jurassic_brunch.components import TOKEN_TITLES
 from vision.detect import GeometryHints
@@ -47,6 +48,16 @@ class JurassicBrunchKit(Kit):
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         return pasture_svg(view, snapshot, snapshot.get("players") or [])
+
+    def layout_for_area(self, colours: Sequence[str], width: float, height: float) -> Any:
+        """The playing area follows the boards' arrangement, dealt at setup: each game's is laid out in
+        the middle of this area (it must hold a 6 x 6 area between the two seat strips)."""
+        need_w = 6 * 62.0 + 2 * table.SEAT_STRIP + 60.0
+        need_h = 6 * 62.0 + 80.0
+        if width < need_w or height < need_h:
+            raise AreaError(f"the Jurassic Brunch playing area and seats need {need_w:.0f} x {need_h:.0f} "
+                            f"mm: they do not fit on {width:.0f} x {height:.0f} mm")
+        return table.BrunchTable(width, height)
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return pasture_cell_words(view, cell)

@@ -25,17 +25,19 @@ class BrunchModel(LaidOutModel):
         super().__init__(is_back, players_by_colour)
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
-        scene: Scene = table.scene_for(state, self.layout, ids=ids, sketch=extra.get("sketch", False))
+        layout = self._layout_of(state)
+        scene: Scene = table.scene_for(state, layout, ids=ids, sketch=extra.get("sketch", False))
         return scene
 
     def _layout_of(self, state: State) -> table.BrunchLayout:
-        if self.layout is not None:
-            layout: table.BrunchLayout = self.layout
-            return layout
+        if isinstance(self.layout, table.BrunchLayout):
+            return self.layout
         area = getattr(state, "area")  # noqa: B009  (the engine's state; kits may read it)
         kept = self._layout_for
         if kept is None or kept[0] is not area:  # one area per game: laid out once
-            kept = self._layout_for = (area, table.BrunchLayout.for_area(area))
+            on = self.layout if isinstance(self.layout, table.BrunchTable) else None
+            laid = table.BrunchLayout.for_area(area) if on is None else on.layout_for(area)
+            kept = self._layout_for = (area, laid)
         return kept[1]
 
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any
 
@@ -82,6 +82,11 @@ class BrunchLayout:
             height / 2.0 - (high - 1) * pitch / 2.0 - min(ys) * pitch,
         )
         return cls(wide, high, pitch, width=width, height=height, origin=origin)
+
+    def on_table(self, width: float, height: float) -> BrunchLayout:
+        """The same playing area in the middle of a ``width`` x ``height`` mm table."""
+        dx, dy = (width - self.width) / 2.0, (height - self.height) / 2.0
+        return replace(self, width=width, height=height, origin=(self.origin[0] + dx, self.origin[1] + dy))
 
     def cell_center(self, cell: tuple[int, int]) -> Point:
         return (self.origin[0] + cell[0] * self.pitch, self.origin[1] + cell[1] * self.pitch)
@@ -193,6 +198,18 @@ class BrunchIds:
         for index, piece in taken.items():
             self.spots[f"{holder}/{piece}"] = index
         return [(piece, slots[index]) for index, piece in sorted(taken.items())]
+
+
+@dataclass(frozen=True)
+class BrunchTable:
+    """A table area the markers mark: each game's playing area (its boards' arrangement) is laid out in
+    its middle (see :meth:`BrunchLayout.on_table`)."""
+
+    width: float
+    height: float
+
+    def layout_for(self, area: Any) -> BrunchLayout:
+        return BrunchLayout.for_area(area).on_table(self.width, self.height)
 
 
 @cache

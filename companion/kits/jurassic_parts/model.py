@@ -99,6 +99,15 @@ class JurassicPartsModel(LaidOutModel):
             where = self._where(action)
             if not where or any(math.dist(w, p) <= reach for w in where for p in points):
                 chosen.append(action)
+        # chisels gone from the slab with nothing placed where they stood: a split sent them back, and the
+        # chisel that made it may stand anywhere on the cut (it went back too): placements nearest first
+        returned = [d.expected.at for d in differences
+                    if d.what == "peg" and d.change == "vanished" and d.expected is not None]
+        if returned:
+            placements = [a for a in actions if a.kind == "place-chisel" and a not in chosen]
+            placements.sort(key=lambda a: min(math.dist(w, r) for w in self._where(a) or [(1e9, 1e9)]
+                                              for r in returned))
+            chosen += placements
         return chosen
 
     def _reveals(self, state: State, outcomes: list[Action]) -> list[Action]:
