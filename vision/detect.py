@@ -381,7 +381,7 @@ class Detector:
         return find_pegs(
             image,
             targets,
-            self.calibration.inverse,
+            self.calibration.to_pixels,
             model,
             radius_px,
             "chisel",
@@ -408,7 +408,7 @@ class Detector:
             for index, (dx, dy) in enumerate(self.hints.box_ring):
                 spot = (point[0] + dx, point[1] + dy)
                 boxes[f"{key}#{index}"] = geometry.island_field_centre(lattice, spot)
-        to_px, zone_at = self.calibration.inverse, self.calibration.zone_at
+        to_px, zone_at = self.calibration.to_pixels, self.calibration.zone_at
         found = find_pegs(image, camps, to_px, model, camp_px, "camp", zone_at)
         for peg in find_pegs(image, boxes, to_px, model, box_px, "box", zone_at):
             found.append(replace(peg, on=(peg.on or "").split("#")[0]))

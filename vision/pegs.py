@@ -10,7 +10,7 @@ tile edge, felt), is "no piece". Centroids are learned at calibration from the s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -195,7 +195,7 @@ def sample_discs(image: np.ndarray, points_px: Sequence[Point] | np.ndarray, rad
 def find_pegs(
     image: np.ndarray,
     targets_mm: Mapping[str, Point],
-    to_pixels: np.ndarray,
+    to_pixels: np.ndarray | Callable[[np.ndarray], np.ndarray],
     model: ColourModel,
     radius_px: float,
     kind: PegKind = "chisel",
@@ -204,14 +204,15 @@ def find_pegs(
     targets_px: Mapping[str, Point] | None = None,
 ) -> list[PegReading]:
     """Classify the colour at each predicted place (key: a gap or cell key -> table mm). Places showing no
-    seat colour are left out. ``to_pixels`` is the table-mm -> frame-pixel homography; ``targets_px`` may
+    seat colour are left out. ``to_pixels`` maps table mm to frame pixels: a homography, or the
+    calibration's own mapping (which puts a lens's distortion back); ``targets_px`` may
     give some places directly in pixels (found from what was read around them, which a lens's distortion
     does not shift)."""
     keys = list(targets_mm)
     if not keys:
         return []
     mm = np.array([targets_mm[k] for k in keys], dtype=np.float64)
-    px = _apply(to_pixels, mm)
+    px = np.asarray(to_pixels(mm), dtype=np.float64) if callable(to_pixels) else _apply(to_pixels, mm)
     if targets_px:
         for index, key in enumerate(keys):
             if key in targets_px:

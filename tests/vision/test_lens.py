@@ -94,6 +94,10 @@ def test_table_positions_through_a_bending_lens_before_and_after_correction() ->
     assert state_before == "misfit"  # ...and measures the table too large: nothing is committed on it
     assert after < max(1.0, 1.5 * straight), (after, straight)  # corrected, neither happens
     assert state_after == "ok"
+    calibration = cal.calibrate(bent, cal.corner_layout(1280.0, 720.0), zones=scene.zones, lens=lens)
+    hints = jp_hints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    observation = detect.Detector(kit_for("JP").manifest(), calibration, hints).observe(bent)
+    assert {peg.on: peg.colour for peg in observation.pegs} == truth.pegs  # chisels looked for through it
 
 
 def test_calibrate_fits_the_lens_from_photos_and_keeps_it(tmp_path: Any, capsys: Any) -> None:
