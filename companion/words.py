@@ -94,8 +94,11 @@ def action_label(action: Any, snap: Any = None) -> str:
 
 def _piece_name(kit: Any, difference: dict[str, Any]) -> str:
     what, item = difference.get("what"), str(difference.get("item") or "")
-    if what == "front":
-        return str(kit.component_words(item) or f"tile {item}")
+    if what == "front":  # a model may name a class of fronts ("fossil:RAPTOR-2"): the class's words
+        words = kit.component_words(item)
+        if words is None and ":" in item:
+            words = kit.component_words(item.split(":", 1)[1])
+        return str(words or f"tile {item}")
     if what == "back":
         return "a face-down piece"
     return f"a {item} {kit.peg_words}" if item != "?" else f"a {kit.peg_words} of a colour not made out"
@@ -129,8 +132,16 @@ def difference_words(difference: Any, snap: Any = None) -> str:
     if change == "appeared":
         return f"{name} appeared {seen}"
     if change == "vanished":
-        return f"{name} is gone from {expected.removeprefix('on ')}"
-    return f"{name} moved from {expected.removeprefix('on ')} to {seen.removeprefix('on ')}"
+        return f"{name} is gone from {_bare(expected)}"
+    return f"{name} moved from {_bare(expected)} to {_bare(seen)}"
+
+
+def _bare(place: str) -> str:
+    """A place without its preposition, to follow "from" or "to"."""
+    for word in ("on ", "in ", "at "):
+        if place.startswith(word):
+            return place[len(word):]
+    return place
 
 
 def difference_side(difference: Any, snap: Any = None, side: str = "expected") -> str:
