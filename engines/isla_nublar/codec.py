@@ -19,10 +19,12 @@ from engines.isla_nublar.components import (
     STACK_LIMIT,
     ZONES,
     Zone,
+    size,
 )
 from engines.isla_nublar.dinosaurs import TASK_TYPES, run_automatic_tasks
 from engines.isla_nublar.state import IslaNublarState
 from engines.isla_nublar.tasks import SELECT_PURPOSES, Task
+from engines.isla_nublar.unseen import COUNTS, UNSEEN, holds, unseen_in_hand
 
 if TYPE_CHECKING:
     from engines.isla_nublar.game import IslaNublarGame
@@ -95,8 +97,15 @@ def _read_players(state: IslaNublarState, doc: Node) -> None:
             part = entry[where].only({"boxes", "camps"})
             target[p] = {k: part.get(k, 0).integer(low=0) for k in ("boxes", "camps")}
         state.score[p] = {part: points.integer(low=0) for part, points in score.get(p, {}).members()}
-        zones = cards[p].only(ZONES)
+        zones = cards[p].only((*ZONES, "unseen", "pool"))
         state.zones[p] = {z: _zone(zones.get(z, {}), known) for z in ZONES}
+        unseen = zones.get("unseen", {}).only(COUNTS)
+        state.unseen[p] = {count: unseen.get(count, 0).integer(low=0) for count in COUNTS}
+        state.pool[p] = _zone(zones.get("pool", {}), known)
+        _need(size(state.pool[p]) == state.unseen[p]["pool_hand"] + state.unseen[p]["pool_hidden"],
+              f"{p}'s pool names {size(state.pool[p])} cards for its unseen pool_hand and pool_hidden")
+        _need(size(state.zones[p]["draw"]) >= state.unseen[p]["hand"] + state.unseen[p]["hidden"],
+              f"{p}'s draw zone names fewer cards than the unseen hand and hidden cards drawn from it")
         state.influence[p] = {
             client: n for client, node in influence.get(p, {}).members() if (n := node.integer(low=0))
         }
@@ -153,7 +162,7 @@ def _read_task(state: IslaNublarState, node: Node) -> Task:
     json_key = {attribute: key for key, attribute in task_type.json_names.items()}
     node.only({"t", *(json_key.get(item.name, item.name) for item in dataclasses.fields(task_type))})
     values: dict[str, Any] = {}
-    if kind not in ("reveal-pile", "reveal-scoring", "pass") or node.has("player"):
+    if kind not in ("reveal-pile", "reveal-scoring", "box-scoring", "pass") or node.has("player"):
         values["player"] = node["player"].choice(state.players)
     read = _TASK_FIELDS.get(kind)
     if read is not None:
@@ -175,6 +184,10 @@ def _improve(state: IslaNublarState, node: Node, player: str) -> dict[str, Any]:
     return {"extra": node.get("extra", 2).integer(low=0), "exclude": exclude}
 
 
+def _pickable(state: IslaNublarState) -> Mapping[str, Any]:
+    return {**state.cards.cards, UNSEEN: None}  # a hideout pick may be a card laid face down unnamed
+
+
 _TASK_FIELDS = {
     "draw": lambda state, node, p: {"n": node["n"].integer(low=0)},
     "reveal-pile": lambda state, node, p: {"pile": node["pile"].choice(sorted(state.piles))},
@@ -186,7 +199,7 @@ _TASK_FIELDS = {
                                    "dino": node["dino"].choice(sorted(state.dinos))},
     "return": lambda state, node, p: {"dino": node["dino"].choice(sorted(state.dinos))},
     "select": lambda state, node, p: {"purpose": node["purpose"].choice(SELECT_PURPOSES),
-                                      "chosen": _zone(node.get("chosen", {}), state.cards.cards),
+                                      "chosen": _zone(node.get("chosen", {}), _pickable(state)),
                                       "extra": node.get("extra", 0).integer(low=0)},
     "remove-one": lambda state, node, p: {"purpose": node["purpose"].choice(("wear", "for-cost"))},
     "divert": lambda state, node, p: {"draw": node.get("draw", 0).integer(low=0)},
@@ -231,6 +244,7 @@ def _need(condition: object, message: str) -> None:
 def _counted_cards(state: IslaNublarState) -> dict[str, int]:
     counted: dict[str, int] = {}
     zones: list[Mapping[str, int]] = [z for p in state.players for z in state.zones[p].values()]
+    zones += [state.pool[p] for p in state.players]
     for pile in state.piles.values():
         zones.append(pile["rest"])
         if pile["top"] is not None:
@@ -259,7 +273,7 @@ def check_conservation(state: IslaNublarState) -> None:
     for p in names:
         # each player's starting cards show the player's colour, and the egg never leaves the game
         held: dict[str, int] = {}
-        for zone in state.zones[p].values():
+        for zone in (*state.zones[p].values(), state.pool[p]):
             for card_id, n in zone.items():
                 held[card_id] = held.get(card_id, 0) + n
         _need(held.get(EGG, 0) == 1, f"{p} has {held.get(EGG, 0)} dinosaur eggs; the one egg never leaves")
@@ -278,8 +292,12 @@ def check_conservation(state: IslaNublarState) -> None:
     for task in state.tasks:
         if task.kind == "select":
             hand = state.zones[task.player]["hand"]
+            unseen = unseen_in_hand(state, task.player)
             for card, n in getattr(task, "chosen", {}).items():
-                _need(hand.get(card, 0) >= n, f"select task: {card} is not in {task.player}'s hand")
+                beyond = n - (0 if card == UNSEEN else min(n, hand.get(card, 0)))
+                unseen -= beyond
+                _need(unseen >= 0 and (beyond == 0 or card == UNSEEN or holds(state, task.player, card)),
+                      f"select task: {card} is not in {task.player}'s hand")
     off = {d for d, at in state.dinos.items() if at is None}
     waiting = {getattr(t, "dino", None) for t in state.tasks if t.kind == "return"}
     _need(off <= waiting, "a dinosaur is off the island without waiting to return to a volcano")

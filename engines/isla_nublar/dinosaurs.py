@@ -12,6 +12,7 @@ from engines.core import Action
 from engines.isla_nublar.actions import Decline, Defend, MoveDinosaur, ReturnDinosaur, RevealDinosaur
 from engines.isla_nublar.components import add, size, take
 from engines.isla_nublar.tasks import (
+    BoxScoringCards,
     ChooseScoringCard,
     Decision,
     DivertDinosaur,
@@ -27,6 +28,7 @@ from engines.isla_nublar.tasks import (
     SwapFigures,
     Task,
 )
+from engines.isla_nublar.unseen import could_hold, return_hidden, take_from_hand
 
 if TYPE_CHECKING:
     from engines.isla_nublar.state import IslaNublarState
@@ -137,7 +139,7 @@ class DefendField(Decision):
     dino: str = ""
 
     def options(self, state: IslaNublarState) -> Iterator[Action]:
-        for card_id in sorted(state.zones[self.player]["hand"]):
+        for card_id in sorted(could_hold(state, self.player)):
             if state.card(card_id).value("defence") is not None:
                 yield Defend(player=self.player, card=card_id)
         yield Decline(player=self.player)
@@ -148,13 +150,12 @@ class DefendField(Decision):
         self.done(state)
         if isinstance(action, Decline):
             return None
-        hand = state.zones[self.player]["hand"]
-        if hand.get(action.card, 0) < 1 or state.card(action.card).value("defence") is None:
+        defends = action.card in state.cards.cards and state.card(action.card).value("defence") is not None
+        if not defends or not take_from_hand(state, self.player, action.card):
             state.tasks.insert(0, self)
             raise state.illegal(
                 "IN-DEFENCE", f"{action.card} is not a defensive-measures card in {self.player}'s hand"
             )
-        take(hand, action.card)
         add(state.zones[self.player]["discard"], action.card)
         # the dinosaur stays as if it had ended on an empty field: drop the other offers and the hit
         while state.tasks and isinstance(state.tasks[0], DefendField | DinosaurHit) and \
@@ -232,6 +233,7 @@ class FinishTurn(Task):
         for card_id, n in zones["hidden"].items():
             add(zones["hand"], card_id, n)
         zones["hidden"] = {}
+        return_hidden(state, self.player)
         state.amber = 0
         state.box_points = 0
         state.change_boxes = 0
@@ -295,5 +297,6 @@ TASK_TYPES: dict[str, type[Task]] = {
         DrawCards, RevealDinosaurCard, RevealPileCard, RevealScoringCard, DinosaurMove, DefendField,
         DinosaurHit, ReturnToVolcano, ChooseScoringCard, SelectCards, RemoveOneCard, DivertDinosaur,
         ImproveCard, MoveOwnCamp, RemoveOwnCamp, RetrieveCard, SwapFigures, FinishTurn, PassPlay,
+        BoxScoringCards,
     )
 }

@@ -26,6 +26,7 @@ from engines.isla_nublar.components import (
 from engines.isla_nublar.rules import RULEBOOK
 from engines.isla_nublar.rulings import legal_report, report_state, score_report, state_from_position
 from engines.isla_nublar.state import IslaNublarState
+from engines.isla_nublar.tasks import BoxScoringCards, RevealPileCard, RevealScoringCard
 
 #: declared action field types that action_from_dict checks, and how an error names them
 _FIELD_TYPES: dict[str, type] = {"str": str, "int": int}
@@ -62,6 +63,14 @@ class IslaNublarGame(Game):
                 False,
                 (False, True),
                 "expert variant Individual ratings (scoring cards are bought; a new camp scores nothing)",
+            ),
+            Option(
+                "table_cards",
+                "engine",
+                ("engine", "table"),
+                "who shuffles and draws the cards: the engine (a simulated table: every card is known) or "
+                "the players at a real table (a drawn card is unknown until it is laid face up; the top of "
+                "each buy pile and the scoring row are told as the game is set up)",
             ),
             Option(
                 "unplayed_cards",
@@ -139,8 +148,9 @@ class IslaNublarGame(Game):
         scoring: dict[str, int] = {}
         for card in cards.of_group("scoring"):
             add(scoring, card.card_id, card.count)
-        state.row = [_draw(scoring, rng) for _ in range(5)]
-        if resolved["individual_ratings"]:
+        at_table = resolved["table_cards"] == "table"
+        state.row = [None if at_table else _draw(scoring, rng) for _ in range(5)]
+        if resolved["individual_ratings"] or at_table:
             state.scoring_deck = scoring
         else:
             state.box = scoring
@@ -148,7 +158,7 @@ class IslaNublarGame(Game):
             rest: dict[str, int] = {}
             for card_id in ids:
                 add(rest, card_id, cards.cards[card_id].count)
-            state.piles[price] = {"top": _draw(rest, rng), "rest": rest}
+            state.piles[price] = {"top": None if at_table else _draw(rest, rng), "rest": rest}
         general = GENERAL_CAMPS[len(names)]
         on_tracks = len(CLIENTS) if resolved["clients"] else 0
         for p in names:
@@ -156,9 +166,10 @@ class IslaNublarGame(Game):
             for card in cards.of_group("starting"):
                 add(deck, card.card_id, card.count)
             hand: dict[str, int] = {}
-            for _ in range(HAND_SIZE):
+            for _ in range(0 if at_table else HAND_SIZE):
                 add(hand, _draw(deck, rng))
             state.zones[p]["hand"] = hand
+            state.unseen[p]["hand"] = HAND_SIZE if at_table else 0
             state.zones[p]["draw"] = deck
             state.personal[p] = {
                 "boxes": BOXES_PER_PLAYER - on_tracks,
@@ -175,6 +186,9 @@ class IslaNublarGame(Game):
                     t.tile_id for t in cards.tiles.values() if t.tile_set == "finish" and t.client == client
                 )
                 state.tracks[client] = [*a_tiles[3 * i : 3 * i + 3], *b_tiles[2 * i : 2 * i + 2], finish]
+        if at_table:  # what lies face up is told as the table is set up: each pile's top, the scoring row
+            state.tasks = [*(RevealPileCard(pile=price) for price in sorted(state.piles)),
+                           *(RevealScoringCard(slot=slot) for slot in range(5)), BoxScoringCards()]
         return state
 
     def state_from_dict(self, data: Mapping[str, Any]) -> IslaNublarState:

@@ -18,7 +18,7 @@ from engines.isla_nublar.actions import (
     StockUp,
 )
 from engines.isla_nublar.board import DIRECTIONS
-from engines.isla_nublar.components import CAMP_COST, HAND_SIZE, STACK_LIMIT, add, take
+from engines.isla_nublar.components import CAMP_COST, HAND_SIZE, STACK_LIMIT, add
 from engines.isla_nublar.dinosaurs import DinosaurMove, FinishTurn, RevealDinosaurCard
 from engines.isla_nublar.tasks import (
     ChooseScoringCard,
@@ -34,6 +34,7 @@ from engines.isla_nublar.tasks import (
     SwapFigures,
     need_player,
 )
+from engines.isla_nublar.unseen import holds, take_from_hand
 
 if TYPE_CHECKING:
     from engines.isla_nublar.state import IslaNublarState
@@ -81,6 +82,10 @@ def apply_main(state: IslaNublarState, action: Action) -> None:
     elif isinstance(action, EndTurn):
         if state.red_in_hand(p):
             raise state.illegal("IN-RED", "a red card (dinosaur egg or dinosaur card) is still in hand")
+        if state.unknown_left_in_hand(p):
+            raise state.illegal(
+                "IN-DRAW", f"{state.unknown_left_in_hand(p)} card(s) still in hand: the hand is played out, "
+                "so lay each face up (played without its action) before the turn ends")
         zones = state.zones[p]
         # "you play out your hand": blue cards still in hand count as played without their action
         zones_out = (
@@ -100,7 +105,7 @@ def apply_main(state: IslaNublarState, action: Action) -> None:
 
 def play_card(state: IslaNublarState, p: str, action: PlayCard) -> None:
     zones = state.zones[p]
-    if action.card not in state.cards.cards or zones["hand"].get(action.card, 0) < 1:
+    if action.card not in state.cards.cards or not holds(state, p, action.card):
         raise state.illegal("IN-TURN", f"{action.card} is not in {p}'s hand")
     allowed = state.uses(p, action.card)
     if action.use not in allowed:
@@ -118,7 +123,7 @@ def play_card(state: IslaNublarState, p: str, action: PlayCard) -> None:
             rule, f"{action.card} cannot be used for {action.use!r} now (allowed: {', '.join(allowed)})"
         )
     card = state.card(action.card)
-    take(zones["hand"], action.card)
+    take_from_hand(state, p, action.card)
     add(zones["played"], action.card)
     use = action.use
     if use == "amber":

@@ -30,6 +30,7 @@ from engines.isla_nublar.dinosaurs import check_end, run_automatic_tasks
 from engines.isla_nublar.moves import apply_main
 from engines.isla_nublar.scoring import score_card
 from engines.isla_nublar.tasks import Task
+from engines.isla_nublar.unseen import could_hold, fresh_counts, hand_size, physical_draw
 
 if TYPE_CHECKING:
     from engines.isla_nublar.game import IslaNublarGame
@@ -50,6 +51,9 @@ class IslaNublarState(State):
         self.zones: dict[str, dict[str, Zone]] = {p: {z: {} for z in ZONES} for p in players}
         self.personal: dict[str, dict[str, int]] = {p: {"boxes": 0, "camps": 0} for p in players}
         self.general: dict[str, dict[str, int]] = {p: {"boxes": 0, "camps": 0} for p in players}
+        #: cards drawn at the table that the engine was not told (:mod:`engines.isla_nublar.unseen`)
+        self.unseen: dict[str, dict[str, int]] = {p: fresh_counts() for p in players}
+        self.pool: dict[str, Zone] = {p: {} for p in players}
         self.score: dict[str, dict[str, int]] = {p: {} for p in players}
         self.piles: dict[int, dict[str, Any]] = {}
         self.dino_deck: Zone = {}
@@ -109,6 +113,8 @@ class IslaNublarState(State):
         }
         new.personal = {p: s.copy() for p, s in self.personal.items()}
         new.general = {p: s.copy() for p, s in self.general.items()}
+        new.unseen = {p: s.copy() for p, s in self.unseen.items()}
+        new.pool = {p: s.copy() for p, s in self.pool.items()}
         new.score = {p: s.copy() for p, s in self.score.items()}
         new.piles = {k: {"top": v["top"], "rest": v["rest"].copy()} for k, v in self.piles.items()}
         new.dino_deck = self.dino_deck.copy()
@@ -204,9 +210,8 @@ class IslaNublarState(State):
 
     def _main_actions(self) -> list[Action]:
         p = self.active_player
-        hand = self.zones[p]["hand"]
         found: list[Action] = []
-        for card_id in sorted(hand):
+        for card_id in sorted(could_hold(self, p)):
             for use in self.uses(p, card_id):
                 found.append(_play_card(p, card_id, use))
         if self.amber:
@@ -219,7 +224,7 @@ class IslaNublarState(State):
                         found.append(BuyScoring(player=p, slot=slot))
         if self.box_points:
             self._add_box_actions(p, found)
-        if not self.red_in_hand(p):
+        if not self.red_in_hand(p) and not self.unknown_left_in_hand(p):
             found.append(EndTurn(player=p))
         return found
 
@@ -295,6 +300,14 @@ class IslaNublarState(State):
 
     def red_in_hand(self, p: str) -> bool:
         return any(self.card(c).red for c in self.zones[p]["hand"])
+
+    def unknown_left_in_hand(self, p: str) -> int:
+        """Cards drawn unseen still in hand when the turn would end by playing out the hand (each must be
+        laid face up first, so that the engine knows what goes to the discards)."""
+        if self.options.get("unplayed_cards", "discard") != "discard":
+            return 0
+        unseen = self.unseen[p]
+        return unseen["hand"] + unseen["pool_hand"]
 
     def empty_volcanoes(self) -> list[str]:
         taken = set(self.dinos.values())
@@ -407,7 +420,7 @@ def state_to_dict(state: IslaNublarState) -> dict[str, Any]:
             p: {"personal": dict(state.personal[p]), "general": dict(state.general[p])} for p in state.players
         },
         "score": {p: _sorted_zone(state.score[p]) for p in state.players},
-        "cards": {p: {z: _sorted_zone(state.zones[p][z]) for z in ZONES} for p in state.players},
+        "cards": {p: _cards_of(state, p) for p in state.players},
         "piles": {
             str(price): {"top": pile["top"], "rest": _sorted_zone(pile["rest"])}
             for price, pile in state.piles.items()
@@ -424,6 +437,16 @@ def state_to_dict(state: IslaNublarState) -> dict[str, Any]:
     }
 
 
+def _cards_of(state: IslaNublarState, p: str) -> dict[str, Any]:
+    cards: dict[str, Any] = {z: _sorted_zone(state.zones[p][z]) for z in ZONES}
+    unseen = state.unseen[p]
+    if any(unseen.values()):
+        cards["unseen"] = dict(unseen)
+    if state.pool[p]:
+        cards["pool"] = _sorted_zone(state.pool[p])
+    return cards
+
+
 def _is_default(board: Board) -> bool:
     """The shipped board (or an unchanged copy of it); a corrected copy keeping the header is not."""
     shipped = default_board()
@@ -434,10 +457,14 @@ def state_view(state: IslaNublarState, player: str | None) -> dict[str, Any]:
     """What ``player`` may see: hands and hideouts of others, every draw pile and face-down deck as counts."""
     data = state_to_dict(state)
     for p, zones in data["cards"].items():
-        for zone in ("hand", "hidden"):
-            if p != player:
-                zones[zone] = {"count": size(zones[zone])}
-        zones["draw"] = {"count": size(zones["draw"])}
+        unseen = zones.pop("unseen", None) or fresh_counts()
+        zones.pop("pool", None)  # what the unseen cards may be: the engine's reckoning, nobody's view
+        if p == player and unseen["hand"] + unseen["pool_hand"]:
+            zones["unseen"] = unseen["hand"] + unseen["pool_hand"]
+        if p != player:
+            zones["hand"] = {"count": hand_size(state, p)}
+            zones["hidden"] = {"count": size(zones["hidden"]) + unseen["hidden"] + unseen["pool_hidden"]}
+        zones["draw"] = {"count": physical_draw(state, p)}
     for pile in data["piles"].values():
         pile["rest"] = {"count": size(pile["rest"])}
     data["dinosaur_deck"] = {"count": size(data["dinosaur_deck"])}

@@ -24,6 +24,8 @@ VARIANTS: list[dict[str, Any]] = [
     {"clients": True, "individual_ratings": True},
     {"clients": True, "unplayed_cards": "keep", "river_own_field": True},  # the house rules
     {"individual_ratings": True, "necessary_change": "any", "individual_buried_camps": True},
+    {"table_cards": "table"},  # drawn at a real table: hands unseen until played
+    {"table_cards": "table", "clients": True, "individual_ratings": True, "unplayed_cards": "keep"},
 ]
 
 
@@ -36,7 +38,10 @@ def pieces(state: Any) -> tuple[int, int, int]:
     boxes += sum(s["personal"]["boxes"] + s["general"]["boxes"] for s in data["supply"].values())
     for client, track in data["clients"]["tracks"].items():
         boxes += sum(1 for p in state.players if data["clients"]["influence"][p].get(client, 0) < len(track))
-    cards = sum(sum(z.values()) for zones in data["cards"].values() for z in zones.values())
+    # "unseen" counts cards named in the draw zone or the pool already
+    cards = sum(
+        sum(z.values()) for zones in data["cards"].values() for k, z in zones.items() if k != "unseen"
+    )
     cards += sum(sum(p["rest"].values()) + (p["top"] is not None) for p in data["piles"].values())
     cards += (
         sum(data["dinosaur_deck"].values()) + sum(data["scoring_deck"].values()) + sum(data["box"].values())
@@ -45,7 +50,10 @@ def pieces(state: Any) -> tuple[int, int, int]:
     return camps, boxes, cards
 
 
-@pytest.mark.parametrize(("players", "variant"), [(p, v) for p in (2, 3, 4) for v in range(4)] + [(3, 4)])
+PLAYOUTS = [(p, v) for p in (2, 3, 4) for v in range(4)] + [(3, 4), (2, 6), (4, 6), (3, 7)]
+
+
+@pytest.mark.parametrize(("players", "variant"), PLAYOUTS)
 def test_bot_playouts_reach_the_end_and_round_trip(players: int, variant: int) -> None:
     names = PLAYERS[:players]
     expected = (9 * players, 6 * players, 42 + 20 + 18 + 10 * players)

@@ -1,0 +1,166 @@
+"""Cards shuffled and drawn at a real table (``table_cards: "table"``): the engine is told what lies face up
+as the table is set up, never what a player draws; a card is known once laid face up."""
+
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from engines.core import CHANCE, IllegalAction
+from engines.isla_nublar import GAME
+from engines.isla_nublar.actions import (
+    Draw,
+    EndTurn,
+    Finish,
+    PlayCard,
+    RevealPile,
+    RevealScoring,
+    Select,
+)
+from engines.isla_nublar.codec import check_conservation
+from engines.isla_nublar.unseen import UNSEEN, hand_size, physical_draw
+
+TABLE = {"table_cards": "table"}
+
+
+def set_up(state: Any) -> Any:
+    """Tell the engine the first card of each reveal, as players turning up the real cards would."""
+    while state.is_chance_node() and state.tasks[0].kind != "draw":
+        state = state.apply(state.chance_outcomes()[0][0])
+    return state
+
+
+def draw_unseen(state: Any) -> Any:
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert [a for a, _ in outcomes] == [Draw(player=state.tasks[0].player, card=UNSEEN)]
+        state = state.apply(outcomes[0][0])
+    return state
+
+
+def round_trip(state: Any) -> Any:
+    data = json.loads(json.dumps(state.to_dict()))
+    back = GAME.state_from_dict(data)
+    assert back.to_dict() == state.to_dict()
+    check_conservation(back)
+    return back
+
+
+def test_a_table_game_starts_by_asking_what_lies_face_up(kit: SimpleNamespace) -> None:
+    s = kit.fresh(**TABLE)
+    assert s.current_player() == CHANCE
+    assert s.row == [None] * 5 and all(pile["top"] is None for pile in s.piles.values())
+    assert s.zones["red"]["hand"] == {} and hand_size(s, "red") == 5 and physical_draw(s, "red") == 5
+    first = s.chance_outcomes()
+    assert {type(a) for a, _ in first} == {RevealPile}
+    with pytest.raises(IllegalAction, match="IN-BUY"):
+        s.apply(RevealPile(pile=first[0][0].pile, card="S-AMBER1"))  # a starting card is no pile's
+    s = set_up(s)
+    assert all(pile["top"] is not None for pile in s.piles.values()) and None not in s.row
+    # the basic game: the scoring cards not in the row went back in the box
+    assert s.scoring_deck == {} and sum(s.box.values()) > 0
+    assert s.current_player() == "red"
+    round_trip(s)
+
+
+def test_individual_ratings_keep_the_face_down_scoring_pile(kit: SimpleNamespace) -> None:
+    s = set_up(kit.fresh(individual_ratings=True, **TABLE))
+    assert sum(s.scoring_deck.values()) > 0 and s.box == {}
+    s = kit.fresh(**TABLE)
+    while isinstance(s.chance_outcomes()[0][0], RevealPile):
+        s = s.apply(s.chance_outcomes()[0][0])
+    assert all(isinstance(a, RevealScoring) and a.slot == 0 for a, _ in s.chance_outcomes())
+
+
+def test_an_unseen_card_is_known_once_laid_face_up(kit: SimpleNamespace) -> None:
+    s = set_up(kit.fresh(**TABLE))
+    plays = {a.card for a in s.legal_actions() if isinstance(a, PlayCard)}
+    assert plays == set(s.zones["red"]["draw"])  # any starting card may be in the hand
+    with pytest.raises(IllegalAction, match="IN-TURN"):  # an action card is in no starting deck
+        s.apply(PlayCard(player="red", card="A3-HIDEOUT", use="hideout"))
+    s = s.apply(PlayCard(player="red", card="S-AMBER1", use="amber"))
+    assert s.amber == 1 and s.zones["red"]["played"] == {"S-AMBER1": 1}
+    assert hand_size(s, "red") == 4 and physical_draw(s, "red") == 5
+    view = s.view(None)
+    assert view["cards"]["red"]["hand"] == {"count": 4} and view["cards"]["red"]["draw"] == {"count": 5}
+    assert '"pool"' not in json.dumps(view) and "unseen" not in view["cards"]["red"]
+    assert s.view("red")["cards"]["red"]["unseen"] == 4
+    round_trip(s)
+
+
+def test_the_hand_is_played_out_face_up_before_the_turn_ends(kit: SimpleNamespace) -> None:
+    s = set_up(kit.fresh(**TABLE))
+    assert EndTurn(player="red") not in s.legal_actions()
+    with pytest.raises(IllegalAction, match="IN-DRAW"):
+        s.apply(EndTurn(player="red"))
+    kept = set_up(kit.fresh(unplayed_cards="keep", **TABLE))
+    assert EndTurn(player="red") in kept.legal_actions()
+
+
+def test_drawing_through_the_pile_settles_what_the_hand_holds(kit: SimpleNamespace) -> None:
+    """Ten unseen cards in hand, the pile drawn out: when the discards are shuffled in, the cards still
+    unnamed in the hand are known by elimination."""
+    s = set_up(kit.fresh(unplayed_cards="keep", **TABLE))
+    deck = dict(s.zones["red"]["draw"])
+    s = draw_unseen(s.apply(EndTurn(player="red")))  # red keeps 5 unseen and draws the other 5
+    assert hand_size(s, "red") == 10 and physical_draw(s, "red") == 0 and s.zones["red"]["hand"] == {}
+    s = draw_unseen(s.apply(EndTurn(player="blue")))
+    s = s.apply(PlayCard(player="red", card="S-AMBER1", use="amber"))
+    s = s.apply(EndTurn(player="red"))  # the played card is discarded; the draw finds the pile empty
+    deck["S-AMBER1"] -= 1
+    assert s.zones["red"]["hand"] == {card: n for card, n in deck.items() if n}
+    assert s.zones["red"]["draw"] == {"S-AMBER1": 1} and s.unseen["red"]["hand"] == 0
+    s = draw_unseen(s)
+    assert s.unseen["red"]["hand"] == 1 and physical_draw(s, "red") == 0 and hand_size(s, "red") == 10
+    round_trip(s)
+
+
+def test_hideout_takes_unnamed_cards_face_down_and_gives_them_back(kit: SimpleNamespace) -> None:
+    s = kit.fresh(**TABLE)
+    s = set_up(s)
+    kit.give(s, "red", "A3-HIDEOUT")  # a known card among four unseen ones (one goes back to the pile)
+    s.unseen["red"]["hand"] = 4
+    s = round_trip(s)
+    s = s.apply(PlayCard(player="red", card="A3-HIDEOUT", use="hideout"))
+    picks = {a.card for a in s.legal_actions() if isinstance(a, Select)}
+    assert UNSEEN in picks and "EGG" in picks
+    s = s.apply(Select(player="red", card=UNSEEN)).apply(Select(player="red", card=UNSEEN))
+    s = round_trip(s).apply(Finish(player="red"))
+    assert s.unseen["red"]["hidden"] == 2 and hand_size(s, "red") == 2
+    assert s.view(None)["cards"]["red"]["hidden"] == {"count": 2}
+    for card in ("S-AMBER1", "S-BOXES2"):
+        if PlayCard(player="red", card=card, use="none") in s.legal_actions():
+            s = s.apply(PlayCard(player="red", card=card, use="none"))
+    while hand_size(s, "red"):
+        s = s.apply(next(a for a in s.legal_actions() if isinstance(a, PlayCard)))
+        while s.tasks:
+            s = s.apply(s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[0])
+    s = draw_unseen(s.apply(EndTurn(player="red")))
+    assert hand_size(s, "red") == 7 and s.unseen["red"]["hidden"] == 0  # 5 drawn, 2 back from the hideout
+    round_trip(s)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_table_games_keep_every_card_and_never_show_the_reckoning(seed: int) -> None:
+    rng = random.Random(seed)
+    names = ("red", "blue", "green", "yellow")[: 2 + seed % 3]
+    options = {**TABLE, "clients": seed % 2 == 1, "individual_ratings": seed % 3 == 2}
+    s: Any = GAME.new_initial_state(names, rng=random.Random(seed), options=options)
+    for step in range(3000):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            s = s.apply(rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0])
+        else:
+            s = s.apply(rng.choice(s.legal_actions()))
+        check_conservation(s)
+        if step % 97 == 0:
+            round_trip(s)
+        shared = json.dumps(s.view(None))
+        assert '"pool"' not in shared and '"unseen"' not in shared
+    assert s.is_terminal()
