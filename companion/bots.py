@@ -161,7 +161,7 @@ class BotDriver:
         if state.is_terminal():
             return False
         action = self.choose(state)
-        after = state.apply(action)
+        after = self.loop.keeper.settled(state.apply(action))  # a card drawn unseen follows by itself
         model = self.loop.model
         if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):
             result = self.submit(action)

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from companion.config import Config
 from companion.frames import photo_jpeg
 from companion.infer import Inference, TableModel
+from companion.kits import find_kit
 from companion.records import event_dict
 from companion.referee import Pending, PendingKind, Referee
 from companion.setup_check import SetupCheck
@@ -92,8 +93,12 @@ class GameKeeper:
         now: Callable[[], float],
         keep_photos: bool = True,
         resume: bool = True,
+        real_table: bool = False,
     ) -> None:
+        """``real_table``: the players shuffle and draw the cards (the kit's real-table options), rather
+        than a simulated table the engine deals."""
         self.store = store
+        self.real_table = real_table
         self.announcer = announcer
         self.now = now
         self.keep_photos = keep_photos
@@ -143,7 +148,7 @@ class GameKeeper:
     def _start(self, config: Config) -> State:
         """A new game stored for ``config``: its initial state."""
         seed = config.seed if config.seed is not None else random.SystemRandom().randrange(2**31)
-        options = self.game.resolve_options(config.engine_options)
+        options = self.game.resolve_options({**self._table_options(config), **config.engine_options})
         state = self.game.new_initial_state(config.players, rng=random.Random(seed), options=options)
         settings = {
             "game": config.game, "options": dict(config.options), "house_rules": dict(config.house_rules)
@@ -152,6 +157,29 @@ class GameKeeper:
         self.game_id = self.store.new_game(self.game, state, seats, options, seed, settings=settings)
         self.last_event = None
         return state
+
+    def _table_options(self, config: Config) -> dict[str, Any]:
+        """The kit's options for a real table; a synthetic one is dealt by the engine (its bots see all)."""
+        kit = find_kit(self.game.name)
+        if kit is None or not self.real_table:
+            return {}
+        return dict(kit.real_table_options)
+
+    def settled(self, state: State) -> State:
+        """``state`` with the outcomes the keeper makes itself applied: what a move leads to here."""
+        while (unseen := self._unseen_outcome(state)) is not None:
+            state = state.apply(unseen)
+        return state
+
+    def _unseen_outcome(self, state: State) -> Action | None:
+        """The outcome the keeper makes itself: the only one allowed, of a kind the table never shows."""
+        kit = find_kit(state.game.name)
+        if kit is None or not kit.unseen_chance or not state.is_chance_node():
+            return None
+        outcomes = state.chance_outcomes()
+        if len(outcomes) == 1 and outcomes[0][0].kind in kit.unseen_chance:
+            return outcomes[0][0]
+        return None
 
     def new_game(self, config: Config, model: TableModel) -> None:
         self.game = get_game(config.game)
@@ -183,7 +211,10 @@ class GameKeeper:
     ) -> list[StoredEvent]:
         events: list[StoredEvent] = []
         observation_data = observation.to_dict() if observation is not None else None
-        for index, action in enumerate(actions):
+        queue = [(action, source) for action in actions]
+        index = 0
+        while index < len(queue):
+            action, by = queue[index]
             before = self.referee.state
             after = before.apply(action)  # may raise IllegalAction: nothing stored, nothing changed
             player = before.current_player()
@@ -195,7 +226,7 @@ class GameKeeper:
                     "correct" if correction else "action",
                     action.to_dict(),
                     player=None if player in (CHANCE, TERMINAL) else player,
-                    source=source,
+                    source=by,
                     observation=observation_data,
                     photo=photo,
                     rule=rules[0] if rules else None,
@@ -203,12 +234,16 @@ class GameKeeper:
                     state_after=after,
                 )
             except STORAGE_ERRORS as error:
-                self._keep_unsaved(actions[index:], source, observation, photo, error)
+                self._keep_unsaved([a for a, _ in queue[index:]], source, observation, photo, error)
                 break
             # on disk: now the state may move on and be shown
             self.referee.advance(after)
             self.last_event = event
             events.append(event)
+            index += 1
+            unseen = self._unseen_outcome(after) if index == len(queue) else None
+            if unseen is not None:  # a card drawn into a hand: nobody tells, the keeper notes it
+                queue.append((unseen, "table"))
         outcome = self.referee.state.outcome()
         if outcome is not None and events:
             try:

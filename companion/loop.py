@@ -86,6 +86,7 @@ class TableLoop:
         keep_photos: bool = True,
         resume: bool = True,
         on_commit: Callable[[StoredEvent], None] | None = None,
+        real_table: bool = False,
     ) -> None:
         self._lock = threading.RLock()
         store = store if store is not None else Store(config.state_dir)
@@ -116,7 +117,7 @@ class TableLoop:
         self._vision_s = 0.0
         self._signalled = (0.0, 0.0)
         self.keeper = GameKeeper(
-            store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume
+            store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume, real_table
         )
         if self._mismatch is not None:
             mismatch = self._mismatch

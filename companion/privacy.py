@@ -28,6 +28,10 @@ class Privacy:
 
     open_fields: frozenset[str] = frozenset()
     played_openly: frozenset[str] = frozenset()
+    #: chance outcomes turned face up for everyone (a buy pile's next card): told by a tap on the page
+    open_chance: frozenset[str] = frozenset()
+    #: kinds of move whose components lie face up already (a card among those played): listed whole
+    open_kinds: frozenset[str] = frozenset()
 
     @property
     def hidden_fields(self) -> frozenset[str]:
@@ -35,7 +39,8 @@ class Privacy:
 
     def option_shareable(self, action: Mapping[str, Any]) -> bool:
         """Whether a move may be listed to the table before it is made."""
-        return not self.hidden_fields & set(action)
+        kind = action.get("kind")
+        return kind in self.open_kinds or kind in self.open_chance or not self.hidden_fields & set(action)
 
     def done_shareable(self, action: Mapping[str, Any]) -> bool:
         """Whether a move may be shown whole once made."""
@@ -79,7 +84,11 @@ def shareable(actions: Iterable[Any], game: str | None = None) -> list[dict[str,
 
 def shared_legal_actions(state: State) -> list[dict[str, Any]]:
     """The legal actions of the player to act as action dicts, leaving out any that names a concealed
-    holding; none at a chance node (its outcomes are what is hidden) or once the game is over."""
-    if state.is_terminal() or state.is_chance_node():
+    holding; at a chance node only the outcomes the game turns face up for everyone (the rest are what is
+    hidden); none once the game is over."""
+    if state.is_terminal():
         return []
+    if state.is_chance_node():  # only what everyone sees turned face up may be told on the page
+        open_chance = privacy_for(state.game.name).open_chance
+        return [data for action in state.legal_actions() if (data := action.to_dict())["kind"] in open_chance]
     return shareable((action.to_dict() for action in state.legal_actions()), state.game.name)

@@ -46,6 +46,10 @@ KEY_WORDS = {"origin": "from", "target": "to", "take_back": "taking back", "othe
              "victim": "from"}
 
 
+#: places in a row the engines count from 0 and players from 1 (the scoring row's slots)
+COUNTED_FROM_ONE = frozenset({"slot"})
+
+
 def action_label(action: Any, snap: Any = None) -> str:
     """A short human label for an action dict: its kind and its telling fields (the player is shown apart);
     with ``snap``, board cells in the game's own words."""
@@ -78,6 +82,8 @@ def action_label(action: Any, snap: Any = None) -> str:
             continue
         elif isinstance(value, str):
             text = component_name(value)[:60]
+        elif key in COUNTED_FROM_ONE and isinstance(value, int):
+            text = str(value + 1)
         else:
             text = str(value)[:40]
         key_words = KEY_WORDS.get(key, key.replace("_", " "))

@@ -67,7 +67,7 @@ def _seats(game: Any, colours_text: str) -> list[dict[str, Any]]:
 
 
 def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state_dir: Path | None = None,
-          fps: float = 0.0, synchronous: bool = True, hands: bool = False) -> Demo:
+          fps: float = 0.0, synchronous: bool = True, hands: bool = False, real_table: bool = False) -> Demo:
     """Wire a demo table: config, store, mock panel, synthetic camera, vision pipeline, loop, bots."""
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -91,7 +91,9 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
     panel = Panel(config.pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin))
     store = Store(directory)
     source, pipeline = _camera_and_pipeline(config, seed, fps)
-    loop = TableLoop(config, store=store, panel=panel, source=source, pipeline=pipeline, resume=False)
+    # real_table: the cards as players shuffle and draw them (the bots then play what could be in a hand)
+    loop = TableLoop(config, store=store, panel=panel, source=source, pipeline=pipeline, resume=False,
+                     real_table=real_table)
     show = source.show
     source.show(loop.model.scene(loop.current_state()))
     if hands and hasattr(source, "reach_in"):

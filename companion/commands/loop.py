@@ -86,7 +86,8 @@ def _run(args: argparse.Namespace) -> int:
         with printed:
             print(_event_line(event_dict(event, config.game)), flush=True)
 
-    loop = TableLoop(config, pipeline=vision_pipeline(config), on_commit=show)
+    loop = TableLoop(config, pipeline=vision_pipeline(config), on_commit=show,
+                     real_table=config.camera.kind != "synthetic")
     for problem in loop.problems:
         print(f"warning: {problem}", file=sys.stderr)
     loop.source = open_camera(config, loop)
@@ -181,7 +182,9 @@ def _replay(args: argparse.Namespace) -> int:
         pin_factory=MockFactory(pin_class=MockPWMPin),
         start=False,
     )
-    loop = TableLoop(config, panel=panel, pipeline=vision_pipeline(config), resume=not args.new)
+    # frames recorded at a real table: its cards were shuffled and drawn there
+    loop = TableLoop(config, panel=panel, pipeline=vision_pipeline(config), resume=not args.new,
+                     real_table=True)
     frames = 0
     try:
         while (frame := source.read()) is not None:

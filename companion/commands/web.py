@@ -123,7 +123,7 @@ def _serve(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError, OSError) as error:
         print(f"companion serve: {error}", file=sys.stderr)
         return 2
-    loop = TableLoop(config, pipeline=vision_pipeline(config))
+    loop = TableLoop(config, pipeline=vision_pipeline(config), real_table=config.camera.kind != "synthetic")
     loop.source = open_camera(config, loop)
     web_server.quiet_request_log()
     try:

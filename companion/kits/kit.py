@@ -45,6 +45,11 @@ class Kit(abc.ABC):
     splits: ClassVar[bool] = False
     #: which moves name something the shared view hides (the strict rule unless the rulebook is open)
     privacy: ClassVar[Privacy] = STRICT
+    #: engine options a real table plays with (a synthetic table is dealt by the engine, which knows all)
+    real_table_options: ClassVar[Mapping[str, Any]] = {}
+    #: chance outcomes the table never shows (a card drawn into a hand): the keeper makes such an outcome
+    #: itself when it is the only one the engine allows
+    unseen_chance: ClassVar[frozenset[str]] = frozenset()
 
     @property
     def game(self) -> Game:

@@ -37,8 +37,10 @@ TAP_MOVE = """(target) => {
   }
   return false;
 }"""
-#: games, seeds and the moves after which the mid-game pictures are taken
-GAMES = [("jurassik", 4, 20), ("jurassic-brunch", 3, 16), ("jurassic-parts", 1, 60), ("isla-nublar", 1, 120)]
+#: games, seeds, the moves after which the mid-game pictures are taken, and whether the cards are shuffled
+#: and drawn at the table (Isla Nublar: every draw unseen, every face-up card tapped as it is turned up)
+GAMES = [("jurassik", 4, 20, False), ("jurassic-brunch", 3, 16, False), ("jurassic-parts", 1, 60, False),
+         ("isla-nublar", 1, 120, True)]
 
 
 def until(what: str, condition: Any, timeout: float = 60.0) -> None:
@@ -56,23 +58,26 @@ class Players:
         self.loop = demo.loop
         self.tapped = 0
         self.answered = 0
-        self.entered_by_table = 0  # hidden draws: no shared page may name them
+        self.entered_by_table = 0  # draws the engine deals (a simulated table): no shared page names them
 
     def tap(self, action: Any) -> dict[str, Any]:
         data = action.to_dict()
         state = self.loop.current_state()
-        if state.is_chance_node():  # a card drawn into a hand: the drawing player knows it, no page may
+        if state.is_chance_node() and data["kind"] == "draw":  # dealt by the engine: no page may name it
             self.entered_by_table += 1
             return dict(self.loop.submit(data, source="table"))
         count = len(self.loop.history())
         if self.page.url.rstrip("/") != self.demo.url.rstrip("/"):
             self.page.goto(self.demo.url)
+        if state.is_chance_node():  # a card turned face up for everyone, tapped as it lies
+            self.page.wait_for_selector("button.move", timeout=30_000)
+            self.shoot("turned-up")
         deadline = time.monotonic() + 30
         while not self.page.evaluate(TAP_MOVE, data):  # the page swaps its live parts as moves arrive
             assert time.monotonic() < deadline, f"no control on the page for {data}"
             self.page.wait_for_timeout(50)
         until(f"the tapped {data['kind']}", lambda: len(self.loop.history()) > count)
-        event = self.loop.history()[-1]
+        event = self.loop.history()[count]  # cards drawn unseen may follow it, noted by the table
         assert event["source"] == "web", event
         self.tapped += 1
         return {"ok": True}
@@ -127,15 +132,16 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.mark.parametrize(("game", "seed", "mid"), GAMES)
+@pytest.mark.parametrize(("game", "seed", "mid", "real_table"), GAMES)
 def test_a_whole_game_played_at_the_page(
-    browser: Any, tmp_path: Path, game: str, seed: int, mid: int
+    browser: Any, tmp_path: Path, game: str, seed: int, mid: int, real_table: bool
 ) -> None:
     from companion.commands.demo import build, serve
 
     shots = Path(os.environ.get("SCREENSHOTS_DIR") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    demo = build(game, seed=seed, state_dir=tmp_path / "state", fps=20.0, synchronous=False)
+    demo = build(game, seed=seed, state_dir=tmp_path / "state", fps=20.0, synchronous=False,
+                 real_table=real_table)
     serve(demo, port=0)
     errors: list[str] = []
     try:
@@ -170,6 +176,9 @@ def test_a_whole_game_played_at_the_page(
         sources = {event["source"] for event in history}
         assert players.tapped > 0 and "web" in sources and "camera" in sources, sources
         assert "bot" not in sources  # every move was made on the table or tapped on the page
+        if real_table:  # nobody entered a draw: each was noted unseen, each face-up card was tapped
+            assert players.entered_by_table == 0
+            assert {e["action"]["kind"] for e in history if e["source"] == "web"} >= {"reveal-pile", "play"}
         print(json.dumps({"game": game, "moves": len(history), "tapped": players.tapped,
                           "answered": players.answered, "by the table": players.entered_by_table}))
     finally:

@@ -56,17 +56,24 @@ def test_legal_moves_never_name_a_concealed_holding() -> None:
     game = get_game("isla-nublar")
     state = game.new_initial_state(["red", "blue"], rng=random.Random(3))
     rng = random.Random(4)
-    seen_private = 0
+    seen_private = seen_reveals = 0
     for _ in range(200):
         if state.is_terminal():
             break
         shared = shared_legal_actions(state)
-        every = [] if state.is_chance_node() else [a.to_dict() for a in state.legal_actions()]
-        seen_private += sum(1 for a in every if PRIVATE_ACTION_FIELDS & set(a))
-        assert all(not PRIVATE_ACTION_FIELDS & set(a) for a in shared)
-        assert shared == [a for a in every if not PRIVATE_ACTION_FIELDS & set(a)]
+        every = [a.to_dict() for a in state.legal_actions()]
+        if state.is_chance_node():
+            # a card drawn into a hand is never told; one turned face up for everyone may be tapped
+            drawing = state.tasks[0].kind == "draw"
+            assert shared == ([] if drawing else every)
+            assert {a["kind"] for a in shared} <= {"reveal-pile", "reveal-scoring", "reveal-dinosaur"}
+            seen_reveals += len(shared)
+        else:
+            seen_private += sum(1 for a in every if PRIVATE_ACTION_FIELDS & set(a))
+            assert all(not PRIVATE_ACTION_FIELDS & set(a) for a in shared)
+            assert shared == [a for a in every if not PRIVATE_ACTION_FIELDS & set(a)]
         state = state.apply(rng.choice(state.legal_actions()))
-    assert seen_private > 0  # the playout did reach moves that name cards
+    assert seen_private > 0 and seen_reveals > 0  # the playout reached moves naming cards, and reveals
 
 
 def test_no_legal_moves_are_shown_once_the_game_is_over_or_at_a_reveal() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
 from companion.infer import TableModel
 from companion.kits import register_kit
@@ -59,7 +60,13 @@ def island_hints(board: Board, layout: table.IslaNublarLayout) -> GeometryHints:
 
 class IslaNublarKit(Kit):
     name = "isla-nublar"
-    privacy = Privacy(played_openly=frozenset({"play"}))  # a card is laid face up when played
+    # a card is laid face up when played; a buy pile's next card, the scoring row and a dinosaur card are
+    # turned face up for everyone; a played or discarded card lies face up already (improved, retrieved)
+    privacy = Privacy(played_openly=frozenset({"play"}),
+                      open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur"}),
+                      open_kinds=frozenset({"improve", "retrieve"}))
+    real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})
+    unseen_chance = frozenset({"draw"})
 
     def inventory(self) -> TagInventory:
         return INVENTORY

@@ -10,6 +10,7 @@ from typing import Any
 
 from engines.isla_nublar.board import Board, default_board
 from engines.isla_nublar.components import EGG, CardSet, CardType, default_cards
+from engines.isla_nublar.unseen import UNSEEN
 
 _FIELD = re.compile(r"^C(\d+)R(\d+)$")
 #: how the card faces read (the rulebook's names for the actions)
@@ -63,6 +64,8 @@ def field_words(field_id: str) -> str | None:
 
 def isla_nublar_words(name: str) -> str | None:
     """A card, a dinosaur figure, a development tile or a field as players call it; None otherwise."""
+    if name == UNSEEN:
+        return "a card, face down"
     cards = _cards()
     card = cards.cards.get(name)
     if card is not None:
@@ -92,9 +95,30 @@ def conceivable_uses(card: CardType) -> list[str]:
 
 
 def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
-    """Every card of the game the player could lay face up from the hand, each way it could be played,
-    while the turn is theirs and nothing else is asked of them."""
-    if view.get("over") or view.get("active") != player or view.get("tasks"):
+    """Every card of the game the player could take from the hand for what is asked of them now: laid face
+    up (each way it could be played) in their turn, picked for a hideout (or laid face down unnamed), an
+    inventory or a removal, or played in defence; built from the catalogue, never from the hand."""
+    if view.get("over"):
         return []
-    return [{"kind": "play", "player": player, "card": card.card_id, "use": use}
-            for card in _cards().cards.values() for use in conceivable_uses(card)]
+    tasks = view.get("tasks") or []
+    if not tasks:
+        if view.get("active") != player:
+            return []
+        return [{"kind": "play", "player": player, "card": card.card_id, "use": use}
+                for card in _cards().cards.values() for use in conceivable_uses(card)]
+    task = tasks[0]
+    if task.get("player") != player:
+        return []
+    cards = list(_cards().cards.values())
+    kind, purpose = task.get("t"), task.get("purpose")
+    if kind == "defence":
+        return [{"kind": "defend", "player": player, "card": c.card_id} for c in cards
+                if c.value("defence") is not None]
+    if kind == "select" or kind == "remove-one":
+        removing = kind == "remove-one" or purpose in ("three", "remove-any")
+        picks = [{"kind": "select", "player": player, "card": c.card_id} for c in cards
+                 if not (removing and c.card_id == EGG)]
+        if purpose == "hideout":  # laid face down: the card need not be named
+            picks.insert(0, {"kind": "select", "player": player, "card": UNSEEN})
+        return picks
+    return []
