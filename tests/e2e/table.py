@@ -73,9 +73,12 @@ def build_table(
     seed: int = 1,
     tilt: float = 8.0,
     pipeline: Pipeline | None = None,
+    real_table: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> Table:
     config = config_from_dict(
-        {"game": game, "seed": seed, "seats": [{"name": c, "colour": c} for c in colours]}, source="<e2e>"
+        {"game": game, "seed": seed, "seats": [{"name": c, "colour": c} for c in colours],
+         **({"options": options} if options else {})}, source="<e2e>"
     )
     factory = MockFactory(pin_class=MockPWMPin)
     panel = Panel(config.pins, list(colours), pin_factory=factory, start=False)
@@ -83,7 +86,7 @@ def build_table(
     clock = FrameClock()
     loop = TableLoop(
         config, store=Store(state_dir), panel=panel, pipeline=pipeline or vision_pipeline(config, camera),
-        clock=clock,
+        clock=clock, real_table=real_table,
     )
     camera.show(loop.model.scene(loop.state))
     table = Table(config, loop, camera, None, factory, clock)  # type: ignore[arg-type]

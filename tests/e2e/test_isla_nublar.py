@@ -1,12 +1,14 @@
 """A whole Isla Nublar game at a synthetic table: every frame rendered, read by the real vision pipeline
 (detect + track), inferred, applied, stored and signalled; it ends exactly as the engine played directly
-by the same bots. Cards, purchases and face-down reveals are invisible to the camera and come by the
-bots' submit path.
+by the same bots. Cards laid face up are read from their stickers (a card of several uses is asked about)
+and picking them up ends the turn; purchases and face-down reveals are invisible to the camera and come
+by the bots' submit path.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from table import build_table
@@ -14,6 +16,7 @@ from test_games import play_and_check
 
 from companion.kits.isla_nublar.model import IslaNublarModel
 from engines.core import available_games, uniform_policy
+from engines.isla_nublar.actions import EndTurn, PlayCard
 from vision.observation import Observation
 
 pytestmark = pytest.mark.skipif("isla-nublar" not in available_games(), reason="no Isla Nublar engine")
@@ -60,5 +63,72 @@ def test_figures_crowding_a_column_end_are_read_through_the_camera(tmp_path: Pat
         for figure, at in figures.items():
             assert at is not None
             assert abs(at[0] - expected[figure][0]) < 6 and abs(at[1] - expected[figure][1]) < 6
+    finally:
+        table.close()
+
+
+def _until(table: Any, condition: Any, limit: int = 60) -> None:
+    for _ in range(limit):
+        table.frame()
+        if condition():
+            return
+    raise AssertionError("the loop did not read the table")
+
+
+def test_cards_laid_face_up_are_read_as_played_and_picked_up_as_the_turn_ends(tmp_path: Path) -> None:
+    """A real table: the cards turned face up at setup are tapped; each card red lays face up is read
+    from its sticker (a card of several uses is asked about, one option per use); picking the played
+    cards up ends the turn, and the five cards drawn are noted unseen by the table."""
+    table = build_table("isla-nublar", ["red", "blue"], tmp_path, seed=1, real_table=True)
+    loop = table.loop
+    try:
+        while loop.current_state().is_chance_node():  # the buy piles' tops and the scoring row, tapped
+            outcome = loop.current_state().chance_outcomes()[0][0]
+            assert loop.submit(outcome.to_dict(), source="web")["ok"]
+        table.frames(3)
+        state = loop.current_state()
+        for card in ("S-BOXES2", "S-AMBER1", "S-AMBER1", "S-BOXES2", "S-AMBER1-BOXES1"):
+            laid = state.apply(PlayCard(player="red", card=card, use="none"))
+            table.camera.show(loop.model.scene(laid))
+            _until(table, lambda: loop.pending is not None and loop.pending.kind == "question")
+            options = [list(option) for option in loop.pending.options]
+            uses = {action.use for [action] in options}
+            assert {action.card for [action] in options} == {card}
+            assert "none" in uses and len(uses) == len(options) >= 2
+            assert loop.choose(next(i for i, [a] in enumerate(options) if a.use == "none"))["ok"]
+            state = loop.current_state()
+            assert state.zones["red"]["played"].get(card, 0) >= 1
+        count = len(loop.history())
+        ended = state.apply(EndTurn(player="red"))
+        table.camera.show(loop.model.scene(ended))  # the played cards picked up: none in red's area
+        _until(table, lambda: len(loop.history()) > count)
+        events = loop.history()[count:]
+        assert events[0]["action"]["kind"] == "end-turn" and events[0]["source"] == "camera"
+        draws = [e for e in events if e["action"]["kind"] == "draw"]
+        assert len(draws) == 5 and {e["source"] for e in draws} == {"table"}
+        assert loop.current_state().current_player() == "blue"
+    finally:
+        table.close()
+
+
+def test_a_single_use_card_is_played_at_once(tmp_path: Path) -> None:
+    """The dinosaur egg has one use: laid face up, it is played without a question, and the dinosaur
+    card turned up from the deck into red's area is read as the reveal."""
+    table = build_table("isla-nublar", ["red", "blue"], tmp_path, seed=1)
+    loop = table.loop
+    try:
+        table.frames(3)
+        state = loop.current_state()
+        assert state.zones["red"]["hand"].get("EGG")
+        count = len(loop.history())
+        laid = state.apply(PlayCard(player="red", card="EGG", use="egg"))
+        table.camera.show(loop.model.scene(laid))
+        _until(table, lambda: len(loop.history()) > count)
+        assert loop.history()[count]["action"]["card"] == "EGG" and loop.pending is None
+        revealed = laid.apply(laid.chance_outcomes()[0][0])
+        table.camera.show(loop.model.scene(revealed))
+        _until(table, lambda: len(loop.history()) > count + 1)
+        event = loop.history()[count + 1]
+        assert event["action"]["kind"] == "reveal-dinosaur" and event["source"] == "camera"
     finally:
         table.close()

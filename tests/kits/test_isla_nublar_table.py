@@ -162,3 +162,73 @@ def test_figures_sharing_a_field_keep_their_codes_clear(figures: dict[str, str |
     frame = render(scene, recommended_camera(tilt=5.0), Effects(blur=0.6, noise=2.0), 1)
     read = {code.text for code in zxingcpp.read_barcodes(frame.image)}
     assert read == {tag.payload for tag in scene.tags}
+
+
+def test_every_card_has_a_sticker_for_each_copy() -> None:
+    from companion.kits.isla_nublar.tags import INVENTORY, STARTING_DECKS, card_tags, copies_of_cards
+    from engines.isla_nublar.components import default_cards
+    from vision.tags import parse_payload
+
+    cards = default_cards().cards
+    copies = copies_of_cards()
+    assert set(copies) == set(cards)
+    for card_id, card in cards.items():
+        assert len(copies[card_id]) == card.count * (STARTING_DECKS if card.group == "starting" else 1)
+    assert len(card_tags()) == 120 and len(set(card_tags())) == 120
+    faces = {face.component_id: face for face in INVENTORY.faces if face.kind == "card"}
+    assert set(faces) == set(card_tags())
+    assert faces[copies["A3-HIDEOUT"][0]].component == "action card (3): 1 amber + hideout"
+    for tag in card_tags():
+        assert not isinstance(parse_payload(f"DT1:IN:{tag}"), str), tag
+
+
+def played(state: IslaNublarState, cards: dict[str, dict[str, int]]) -> IslaNublarState:
+    """``state`` with these cards laid face up (moved from wherever they lie, none made)."""
+    from engines.isla_nublar.components import add, take
+
+    laid = state.clone()
+    for player, zone in cards.items():
+        for card, n in zone.items():
+            for _ in range(n):
+                source = next(zone for p in laid.players for name, zone in laid.zones[p].items()
+                              if name != "played" and zone.get(card))
+                take(source, card)
+                add(laid.zones[player]["played"], card)
+    return laid
+
+
+def test_cards_laid_face_up_lie_in_their_players_areas() -> None:
+    state = playout(2, seed=1, steps=0)[0]
+    red, blue = state.players
+    laid = played(state, {red: {"S-BOXES2": 2, "S-AMBER1": 1}, blue: {"S-BOXES2": 1}})
+    layout = IslaNublarLayout(seats=2)
+    for sketch in (False, True):
+        scene = scene_for(laid, layout, sketch=sketch)
+        cards = [t for t in scene.tags if ":CARD-" in t.payload]
+        assert len(cards) == 4 and len({t.payload for t in cards}) == 4  # copies of a card differ
+        zones = [scene.zone_at(t.center) for t in cards]
+        assert sorted(zones) == ["seat:blue", "seat:red", "seat:red", "seat:red"]
+        for tag in cards:
+            seat = next(s for s in layout.seat_places if s.zone.name == scene.zone_at(tag.center))
+            assert tag.angle == seat.facing  # upright for the player who laid it
+
+
+@pytest.mark.parametrize(("players", "surface"), [(4, "plain"), (3, "wood")])
+def test_a_rendered_frame_reads_every_card_laid_face_up(players: int, surface: str) -> None:
+    """Six cards in front of each player, read in a realistic frame and in one of a wooden table under
+    warm, uneven light with the sheets and clutter of a real table about."""
+    from sim.fixtures import add_clutter
+
+    state = playout(players, seed=3, steps=0)[0]
+    cards = ("S-BOXES2", "S-AMBER1", "S-AMBER1-BOXES1", "EGG", "S-AMBER1", "S-BOXES2")
+    laid = played(state, {p: {c: cards.count(c) for c in set(cards)} for p in state.players})
+    scene = scene_for(laid)
+    effects = Effects.realistic()
+    if surface == "wood":
+        add_clutter(scene, seed=players)
+        effects = Effects(blur=0.8, noise=3.0, vignette=0.25, gradient=0.3, white_balance=(1.1, 1.0, 0.86),
+                          jpeg_quality=85, surface="wood", surface_seed=players)
+    frame = render(scene, recommended_camera(tilt=6.0), effects, 1)
+    read = {code.text for code in zxingcpp.read_barcodes(frame.image)}
+    stickers = {t.payload for t in scene.tags if ":CARD-" in t.payload}
+    assert len(stickers) == 6 * players and stickers <= read

@@ -2,9 +2,11 @@
 figures by their tags.
 
 Building a camp, placing or moving a box, moving or removing a camp and moving a dinosaur show on the
-board; playing and buying cards, stocking up and ending the turn do not and come by the buttons or the web
-page. The search tries only the board actions whose field(s) lie where the table changed, and the dinosaur
-actions of a figure that moved (the slab of legal actions is long: every card use is one).
+board; a card laid face up shows in front of its player (its sticker read; copies of a card are alike), and
+the played cards picked up at the end of the turn show as gone. Buying cards and stocking up do not, and come
+by the buttons or the web page. The search tries only the board actions whose field(s) lie where the table
+changed, the dinosaur actions of a figure that moved, the plays of a card that appeared (a card with several
+uses is asked about, one tap per use) and ending the turn when played cards went.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ from typing import Any, cast
 
 from companion.infer import Difference, LaidOutModel
 from companion.kits.isla_nublar import table as tables
+from companion.kits.isla_nublar.tags import card_tags
 from engines.core import Action, State
+from engines.isla_nublar.actions import EndTurn, PlayCard
 from engines.isla_nublar.bots import bot_policy
 from vision.scene import Scene
 
 FIELD_FIELDS = ("field", "origin", "target", "volcano")
+#: a card sticker's id -> the card it is on
+CARD_TAGS = card_tags()
 DINOSAUR_FIELDS = ("dinosaur", "first", "second")
 
 
@@ -48,6 +54,12 @@ class IslaNublarModel(LaidOutModel):
             self._centres[field_id] = self.layout.field_center(board, field_id) if on_board else None
         return self._centres[field_id]
 
+    def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
+        card = CARD_TAGS.get(component_id)
+        if card is not None:
+            return f"card:{card}"
+        return super().name_of(component_id, is_back, zone)
+
     def bot_policy(self) -> Any:
         """The engine's own seeded bot: it sets up camps, stacks them and scores (uniformly random moves
         almost never set up a camp, and play a few hundred actions longer)."""
@@ -59,6 +71,9 @@ class IslaNublarModel(LaidOutModel):
             # a pending choice lists a few actions, some with no place of their own (declining a defence
             # lets the dinosaur take the pieces and go back to its volcano): try them all
             return actions
+        cards = _card_changes(differences)
+        if cards:
+            return self._card_actions(actions, cards)
         points = [p.at for d in differences for p in (d.expected, d.seen) if p is not None]
         moved = {d.item for d in differences if d.what == "front"}
         reach = 40.0  # boxes stand on a ring round the field's centre
@@ -83,3 +98,21 @@ class IslaNublarModel(LaidOutModel):
             if centres and all(any(math.dist(c, p) <= reach for p in points) for c in centres):
                 chosen.append(action)
         return chosen
+
+    def _card_actions(self, actions: Sequence[Action], cards: Sequence[Difference]) -> list[Action]:
+        """Plays of each card laid face up (by the player whose area it lies in), and ending the turn when
+        played cards were picked up."""
+        laid = {(self._player_of(d.seen.zone), d.item.split(":", 1)[1])
+                for d in cards if d.change == "appeared" and d.seen is not None}
+        gone = any(d.change == "vanished" for d in cards)
+        plays = [a for a in actions if isinstance(a, PlayCard) and (a.player, a.card) in laid]
+        return plays + ([a for a in actions if isinstance(a, EndTurn)] if gone else [])
+
+    def _player_of(self, zone: str | None) -> str | None:
+        if zone is None or not zone.startswith("seat:"):
+            return None
+        return self.players_by_colour.get(zone[5:])
+
+
+def _card_changes(differences: Sequence[Difference]) -> list[Difference]:
+    return [d for d in differences if d.what == "front" and d.item.startswith("card:")]

@@ -26,11 +26,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.kits.isla_nublar.tags import CODE
+from companion.kits.isla_nublar.tags import CODE, copies_of_cards
 from companion.kits.tabletop import (
     SEAT_RGB,
     Rect,
+    Seat,
     SeatedLayout,
+    Sketch,
     add_shadows,
     circle_polygon,
     offset,
@@ -56,6 +58,7 @@ LANDSCAPE_RGB: dict[str | None, RGB] = {
 RIVER_RGB = (112, 138, 170)
 FIGURE_RGB = (92, 84, 74)
 FELT = (52, 80, 66)
+CARD_RGB = (218, 226, 232)  # the pale face round a card's sticker
 CORNERS = ("NW", "NE", "SE", "SW")
 #: the renderer's quiet zone round a code, in modules (sim.render.QUIET_ZONE_MODULES)
 QUIET_ZONE_MODULES = 2
@@ -75,6 +78,9 @@ class IslaNublarLayout(SeatedLayout):
     #: the corner tags' centres lie this many pitches outside the fields' extent; the board's edge farther
     corner_margin: float = 0.95
     board_margin: float = 1.3
+    #: the sticker on a card; cards laid face up lie this far apart in the seat's inner columns
+    card_tag_size: float = 36.0
+    card_pitch: float = 50.0
 
     # -- board <-> table ---------------------------------------------------------------------------------
     def _middle(self, board: Any) -> Point:
@@ -262,6 +268,18 @@ class IslaNublarLayout(SeatedLayout):
                 return True
         return False
 
+    def card_places(self, seat: Seat) -> list[Point]:
+        """Where a player's cards laid face up lie: two columns on the board's side of the seat (the
+        supplies lie on the player's side), filled from the player's near end."""
+        x0, y0, x1, y1 = seat.rect
+        inner = x1 if seat.facing == 270.0 else x0
+        inward = -1.0 if seat.facing == 270.0 else 1.0
+        half = self.card_pitch / 2.0
+        columns = [inner + inward * (half + 2.0), inner + inward * (3 * half + 2.0)]
+        rows = int((y1 - y0 - 8.0) // self.card_pitch)
+        top = y0 + (y1 - y0 - rows * self.card_pitch) / 2.0 + half
+        return [(x, top + r * self.card_pitch) for r in range(rows) for x in columns]
+
     # -- zones ---------------------------------------------------------------------------------------------
     @property
     def general(self) -> Rect:
@@ -331,6 +349,29 @@ def _stack_peg(center: Point, colour: str, height: int, radius: float, label: st
     return Peg(center, colour, SEAT_RGB[colour], radius, height, label)
 
 
+def _lay_played_cards(scene: Scene, state: Any, layout: IslaNublarLayout) -> None:
+    """The cards each player has laid face up this turn, in their seat's card places, each a copy of its
+    card's stickers no other player's card uses (copies of a card are alike to the camera's reading)."""
+    used: dict[str, int] = {}
+    copies = copies_of_cards()
+    for seat, player in zip(layout.seat_places, state.players):
+        played = state.zones[player]["played"]
+        places = iter(layout.card_places(seat))
+        for card_id in sorted(played):
+            for _ in range(played[card_id]):
+                place = next(places, None)
+                stickers = copies.get(card_id, ())
+                index = used.get(card_id, 0)
+                if place is None or index >= len(stickers):
+                    continue  # more cards than places: the rest lie overlapped, out of the camera's sight
+                used[card_id] = index + 1
+                if not isinstance(scene.shapes, Sketch):
+                    card = rect_polygon((place[0] - 23.0, place[1] - 23.0, place[0] + 23.0, place[1] + 23.0))
+                    scene.shapes.append(Shape(card, CARD_RGB, shade(CARD_RGB, 0.7), f"card {card_id}"))
+                scene.tags.append(Tag(f"DT1:{CODE}:{stickers[index]}", place, seat.facing,
+                                      layout.card_tag_size))
+
+
 def scene_for(state: Any, layout: IslaNublarLayout | None = None, sketch: bool = False) -> Scene:
     """The table of an :class:`engines.isla_nublar.IslaNublarState` as the camera would see it
     (``sketch``: tags, pegs and zones only, for inference)."""
@@ -394,6 +435,7 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None, sketch: bool =
             )
         scene.tags.append(Tag(f"DT1:{CODE}:{figure}", center, layout.board_angle % 360.0, layout.tag_size))
 
+    _lay_played_cards(scene, state, layout)
     if sketch:
         return scene
     for seat, player in zip(layout.seat_places, players):
