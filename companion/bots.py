@@ -198,7 +198,7 @@ class BotDriver:
                             result_state = result_state.apply(step_action)
                     except IllegalAction:
                         continue
-                    if state_key(result_state) == target:
+                    if state_key(self.loop.keeper.settled(result_state)) == target:
                         self.answer(index)
                         break
         raise BotStuck(

@@ -68,6 +68,9 @@ def action_label(action: Any, snap: Any = None) -> str:
     if _is_cell(action.get("a")) and _is_cell(action.get("b")):
         parts.append(f"between {cell_name(action['a'])} and {cell_name(action['b'])}")
     for key, value in action.items():
+        if key == "use" and value == "none":  # a card played for nothing, said so beside its other uses
+            parts.append("without its action")
+            continue
         if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", "none", [], {}):
             continue
         if grid_cell and key in ("row", "col"):
@@ -96,6 +99,20 @@ def action_label(action: Any, snap: Any = None) -> str:
         parts = ["correction", str(action["reason"])[:60]]
     label = " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
     return label + (" (concealed)" if action.get("concealed") else "")
+
+
+def shared_words(actions: Any, snap: Any = None) -> tuple[str, list[str]]:
+    """What a question's options (single actions) all say, and what each says besides: ("play starting
+    card: 2 boxes", ["without its action", "use boxes"]); ("", []) when they share nothing."""
+    if not actions or len(actions) < 2 or not all(isinstance(a, dict) for a in actions):
+        return "", []
+    parts = [action_label(action, snap).split(", ") for action in actions]
+    common = 0
+    while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
+        common += 1
+    if not common:
+        return "", []
+    return ", ".join(parts[0][:common]), [", ".join(p[common:]) for p in parts]
 
 
 def _piece_name(kit: Any, difference: dict[str, Any]) -> str:

@@ -130,7 +130,26 @@ def dispute_page() -> str:
         if seq not in events:
             abort(404, description=f"no event {seq} in this game")
         past = {"event": events[seq], "state": ask(table().state_at, seq, None)}
-    return render_template("dispute.html", page="dispute", past=past, seq=seq, **common)
+    pending = common["snap"].get("pending") or {}
+    shared, labels = words.shared_words([o.get("action") for o in pending.get("options") or []],
+                                        common["snap"])
+    return render_template("dispute.html", page="dispute", past=past, seq=seq,
+                           option_pictures=_options_look_different(common["snap"], pending),
+                           shared_words=shared, option_labels=labels, **common)
+
+
+def _options_look_different(snap: dict[str, Any], pending: dict[str, Any]) -> bool:
+    """Whether the options' pictures differ: options the diagram draws alike (ways of playing a card that
+    change nothing on the board) are told apart by their words alone."""
+    options = [o for o in pending.get("options") or [] if o.get("action")]
+    if len(options) < 2 or pending.get("kind") == "resume":
+        return bool(options) and pending.get("kind") != "resume"
+    pictures = set()
+    for option in options:
+        ahead = ask(table().option_view, int(option["index"]))
+        pictures.add(svg.board_svg({**snap, "view": ahead.get("view"), "split": None, "pending": None,
+                                    "legal": [], "last_event": {"action": ahead.get("action")}}))
+    return len(pictures) > 1
 
 
 @blueprint.get("/setup")

@@ -66,3 +66,16 @@ def test_slab_tiles_keep_their_words_all_game() -> None:
     for tile in state.view(None)["slab"]:
         words = kit.cell_words(state.view(None), tile["cell"])
         assert words and words.split(" (")[0] == str(start[tuple(tile["cell"])]).split(" (")[0]
+
+
+def test_options_are_told_apart_by_what_they_do_not_share() -> None:
+    from companion.words import shared_words
+
+    snap = {"game": "isla-nublar"}
+    plays = [{"kind": "play", "player": "red", "card": "S-AMBER1-BOXES1", "use": use}
+             for use in ("none", "amber", "boxes")]
+    assert shared_words(plays, snap) == ("play starting card: 1 amber + 1 boxes",
+                                         ["without its action", "use amber", "use boxes"])
+    different = [plays[0], {"kind": "end-turn", "player": "red"}]
+    assert shared_words(different, snap) == ("", [])
+    assert shared_words(plays[:1], snap) == ("", [])

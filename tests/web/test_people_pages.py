@@ -128,3 +128,31 @@ def test_an_objection_says_what_differs_in_the_games_words(tmp_path: Any) -> Non
         assert expected is not None and "chisel between row" in expected.group(1)
     finally:
         demo.close()
+
+
+def test_a_card_laid_face_up_asks_which_way_it_is_played_in_words(tmp_path: Any) -> None:
+    """An Isla Nublar card of several uses laid face up: the question names the card once and each way
+    it can be played; its options change nothing on the board, so they carry no pictures."""
+    from companion.commands.demo import build
+    from engines.isla_nublar.actions import PlayCard
+
+    demo = build("isla-nublar", seed=1, state_dir=tmp_path, real_table=True)
+    try:
+        loop = demo.loop
+        while loop.current_state().is_chance_node():  # what lies face up at setup, tapped
+            loop.submit(loop.current_state().chance_outcomes()[0][0].to_dict(), source="web")
+        state = loop.current_state()
+        demo.camera.show(loop.model.scene(state.apply(PlayCard(player="red", card="S-BOXES2", use="none"))))
+        for _ in range(30):
+            loop.process_read(demo.camera.read())
+            if loop.pending is not None:
+                break
+        assert loop.pending is not None and loop.pending.kind == "question"
+        page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
+        text = re.search(r'id="dispute-text">(.*?)</p>', page, re.S)
+        assert text is not None and text.group(1) == "play starting card: 2 boxes: which of these?"
+        buttons = re.findall(r'id="choose-\d+"><span>(.*?)</span>', page)
+        assert sorted(buttons) == ["use boxes", "without its action"]
+        assert 'class="option-picture"' not in page
+    finally:
+        demo.close()
