@@ -4,6 +4,7 @@ the pages and the command line (``companion explain``)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 
@@ -99,6 +100,24 @@ def action_label(action: Any, snap: Any = None) -> str:
         parts = ["correction", str(action["reason"])[:60]]
     label = " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
     return label + (" (concealed)" if action.get("concealed") else "")
+
+
+_ID_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b")
+
+
+def in_words(text: Any, snap: Any = None) -> str:
+    """A message (an engine's refusal, an objection) with the ids in it said as players say them:
+    "DINO-2 may not skip the occupied field C2R2" -> "Velociraptor may not skip the occupied field column
+    3, field 3 (forest)"; ids the game does not name are left as they are."""
+    kit = kit_of(snap)
+    if kit is None or not isinstance(text, str):
+        return str(text or "")
+
+    def named(match: re.Match[str]) -> str:
+        words = kit.component_words(match.group(0))
+        return str(words) if words else match.group(0)
+
+    return _ID_TOKEN.sub(named, text)
 
 
 def shared_words(actions: Any, snap: Any = None) -> tuple[str, list[str]]:

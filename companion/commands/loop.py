@@ -295,13 +295,16 @@ def _history(args: argparse.Namespace) -> int:
 
 def _ruling_in_words(game: Any, data: Any) -> dict[str, Any]:
     """The engine's ruling on a {state, action} file, with the move in the words the page uses."""
-    from companion.words import action_label
+    from companion.words import action_label, in_words
 
     report: dict[str, Any] = game.explain_report(data)
     state = game.state_from_dict(data["state"])  # read by the ruling already: a valid position
-    label = action_label(report.get("action"), {"game": game.name, "view": state.view(None)})
+    snap = {"game": game.name, "view": state.view(None)}
+    label = action_label(report.get("action"), snap)
     who = report["action"].get("player") or report.get("to_play") or "the table"
     report["move"] = f"{who}: {label}"
+    if isinstance(report.get("summary"), str):  # the engine's reason, as the page says it
+        report["why"] = in_words(report["summary"], snap)
     return report
 
 

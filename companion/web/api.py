@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from companion import exports
+from companion import exports, words
 from companion.privacy import shareable
 from companion.session import TableSession
 from companion.store import StoreError
@@ -61,7 +61,10 @@ def _game_id() -> int | None:
 
 
 def _answer(result: dict[str, Any]) -> Response:
-    """A session answer: refusals (``ok`` false: illegal, nothing pending...) are 409 Conflict."""
+    """A session answer: refusals (``ok`` false: illegal, nothing pending...) are 409 Conflict, their
+    message in the game's words."""
+    if not result.get("ok", True) and isinstance(result.get("error"), str):
+        result = {**result, "error": words.in_words(result["error"], {"game": ask(table().snapshot)["game"]})}
     response = jsonify(result)
     if not result.get("ok", True):
         response.status_code = 409

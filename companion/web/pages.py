@@ -44,6 +44,8 @@ _WORD_FILTERS: dict[str, Any] = {
     "groupby_kind": words.groupby_kind,
     "action_detail": words.action_detail,
     "event_label": words.event_label,
+    "shared_words": words.shared_words,
+    "in_words": words.in_words,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)

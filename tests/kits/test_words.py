@@ -79,3 +79,14 @@ def test_options_are_told_apart_by_what_they_do_not_share() -> None:
     different = [plays[0], {"kind": "end-turn", "player": "red"}]
     assert shared_words(different, snap) == ("", [])
     assert shared_words(plays[:1], snap) == ("", [])
+
+
+def test_messages_name_components_and_fields_as_players_do() -> None:
+    from companion.words import in_words
+
+    said = in_words("DINO-2 may not skip the occupied field C2R2 (IN-DINO-MOVE)", {"game": "isla-nublar"})
+    assert said.startswith("Velociraptor may not skip the occupied field column 3, field 3 (")
+    assert said.endswith("(IN-DINO-MOVE)")  # a rule's id is no component: left as it is
+    jurassik = in_words("D3-1 is not on the grid", {"game": "jurassik"})
+    assert jurassik == "dinosaur 3, piece 1 is not on the grid"
+    assert in_words("DINO-2 moved", None) == "DINO-2 moved"

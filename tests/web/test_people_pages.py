@@ -149,10 +149,22 @@ def test_a_card_laid_face_up_asks_which_way_it_is_played_in_words(tmp_path: Any)
                 break
         assert loop.pending is not None and loop.pending.kind == "question"
         page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
-        text = re.search(r'id="dispute-text">(.*?)</p>', page, re.S)
+        text = re.search(r'id="shared-words">(.*?)</p>', page, re.S)
         assert text is not None and text.group(1) == "play starting card: 2 boxes: which of these?"
         buttons = re.findall(r'id="choose-\d+"><span>(.*?)</span>', page)
         assert sorted(buttons) == ["use boxes", "without its action"]
         assert 'class="option-picture"' not in page
     finally:
         demo.close()
+
+
+def test_a_refused_tap_says_why_in_the_games_words(make_table: Any, csrf: Any, post: Any) -> None:
+    table = make_table(game="isla-nublar", players=("red", "blue"))
+    while table.state.is_chance_node():
+        table.bot_step()
+    client = create_app(table, WebConfig()).test_client()
+    answer = post(client, "/api/submit", {"action": {"kind": "play", "player": "red", "card": "A3-HIDEOUT",
+                                                     "use": "hideout"}}, csrf(client))
+    assert answer.status_code == 409
+    error = answer.get_json()["error"]
+    assert "action card (3): 1 amber + hideout is not in red's hand" in error and "A3-HIDEOUT" not in error
