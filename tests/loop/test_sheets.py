@@ -121,3 +121,12 @@ def test_a_jurassic_parts_sticker_shows_its_rocky_edges() -> None:
     entry = next(e for e in kit_for("JP").manifest().entries.values() if e.rocks and any(e.rocks))
     sheets._place_stickers(pdf, "JP", [entry], "test")
     assert widths.count(0.6) == sum(entry.rocks)  # one thick side per rocky edge
+
+
+def test_isla_nublar_sheets_carry_a_sticker_for_every_card(tmp_path: Path) -> None:
+    _, manifest_path = sheets.write_sheets(kit_for("IN").printed_set(), tmp_path)
+    listed = json.loads(manifest_path.read_text())["tags"]
+    cards = [t for t in listed if t.get("kind") == "card"]
+    assert len(cards) == 120 and {t["face"] for t in cards} == {"front"}
+    assert any(t.get("component") == "dinosaur egg" for t in cards)
+    assert len(listed) == 4 + 4 + 120  # the board's corners, the figures, the cards
