@@ -15,9 +15,10 @@ from companion.privacy import privacy_for
 from companion.web import WebConfig, create_app
 
 
-@pytest.mark.parametrize(("game", "steps"), [("isla-nublar", 160), ("jurassic-parts", 120)])
-def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int) -> None:
-    demo = build(game, seed=2, state_dir=tmp_path)
+@pytest.mark.parametrize(("game", "steps", "real_table"),
+                         [("isla-nublar", 160, False), ("isla-nublar", 160, True), ("jurassic-parts", 120, False)])
+def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int, real_table: bool) -> None:
+    demo = build(game, seed=2, state_dir=tmp_path, real_table=real_table)
     client: Any = create_app(demo.loop, WebConfig()).test_client()
     stream: list[Any] = []
     unsubscribe = demo.loop.events(timeout=0.01)
@@ -46,6 +47,9 @@ def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int
             for key in hidden & set(event.action or {}):
                 assert f'"{key}": {json.dumps(event.action[key])}' not in page
         snapshot = client.get("/api/snapshot").get_json()
+        if real_table:  # the engine's reckoning of what the hands may hold is nobody's view
+            cards = json.dumps((snapshot.get("view") or {}).get("cards"))
+            assert '"pool"' not in cards and '"unseen"' not in cards
         last = (snapshot.get("last_event") or {}).get("action") or {}
         assert policy.done_shareable(last) and not (last.get("concealed") and hidden & set(last))
         for action in snapshot.get("legal") or []:
