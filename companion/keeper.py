@@ -148,7 +148,8 @@ class GameKeeper:
     def _start(self, config: Config) -> State:
         """A new game stored for ``config``: its initial state."""
         seed = config.seed if config.seed is not None else random.SystemRandom().randrange(2**31)
-        options = self.game.resolve_options({**self._table_options(config), **config.engine_options})
+        # at a real table its options hold whatever the settings say (the engine cannot deal its cards)
+        options = self.game.resolve_options({**config.engine_options, **self._table_options(config)})
         state = self.game.new_initial_state(config.players, rng=random.Random(seed), options=options)
         settings = {
             "game": config.game, "options": dict(config.options), "house_rules": dict(config.house_rules)

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from companion import exports, pairing, words
+from companion.kits import find_kit
 from companion.web import security, svg
 from companion.web.api import ask, shared_snapshot, table
 from companion.web.validate import query_int
@@ -159,12 +160,14 @@ def setup_page() -> str:
     common = _common()
     games = []
     for game in installed_games():
+        kit = find_kit(game.name)
+        table_made = set(kit.real_table_options) if kit is not None else set()  # not the players' choice
         games.append({
             "name": game.name, "title": game.title, "min": game.min_players, "max": game.max_players,
             "options": [
                 {"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help,
                  "house_rule": o.house_rule}
-                for o in game.options
+                for o in game.options if o.name not in table_made
             ],
         })
     return render_template("setup.html", page="setup", settings=ask(table().settings), games=games,

@@ -14,9 +14,10 @@ from companion.commands.demo import build
 from companion.privacy import privacy_for
 from companion.web import WebConfig, create_app
 
+WALKS = [("isla-nublar", 160, False), ("isla-nublar", 160, True), ("jurassic-parts", 120, False)]
 
-@pytest.mark.parametrize(("game", "steps", "real_table"),
-                         [("isla-nublar", 160, False), ("isla-nublar", 160, True), ("jurassic-parts", 120, False)])
+
+@pytest.mark.parametrize(("game", "steps", "real_table"), WALKS)
 def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int, real_table: bool) -> None:
     demo = build(game, seed=2, state_dir=tmp_path, real_table=real_table)
     client: Any = create_app(demo.loop, WebConfig()).test_client()
