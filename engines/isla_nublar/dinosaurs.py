@@ -12,7 +12,6 @@ from engines.core import Action
 from engines.isla_nublar.actions import Decline, Defend, MoveDinosaur, ReturnDinosaur, RevealDinosaur
 from engines.isla_nublar.components import add, size, take
 from engines.isla_nublar.tasks import (
-    BoxScoringCards,
     ChooseScoringCard,
     Decision,
     DivertDinosaur,
@@ -218,6 +217,22 @@ class ReturnToVolcano(Decision):
         state.dinos[self.dino] = action.volcano
         self.done(state)
         return None
+
+
+@dataclass(kw_only=True)
+class BoxScoringCards(Task):
+    """A real table set up for the basic game: the scoring cards not laid in the row go back in the box
+    (with Individual ratings they stay the face-down scoring pile)."""
+
+    kind: ClassVar[str] = "box-scoring"
+
+    def run(self, state: IslaNublarState) -> bool:
+        self.done(state)
+        if not state.options["individual_ratings"]:
+            for card, n in state.scoring_deck.items():
+                add(state.box, card, n)
+            state.scoring_deck = {}
+        return True
 
 
 @dataclass(kw_only=True)

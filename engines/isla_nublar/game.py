@@ -23,10 +23,11 @@ from engines.isla_nublar.components import (
     default_cards,
     take,
 )
+from engines.isla_nublar.dinosaurs import BoxScoringCards
 from engines.isla_nublar.rules import RULEBOOK
 from engines.isla_nublar.rulings import legal_report, report_state, score_report, state_from_position
 from engines.isla_nublar.state import IslaNublarState
-from engines.isla_nublar.tasks import BoxScoringCards, RevealPileCard, RevealScoringCard
+from engines.isla_nublar.tasks import RevealPileCard, RevealScoringCard
 
 #: declared action field types that action_from_dict checks, and how an error names them
 _FIELD_TYPES: dict[str, type] = {"str": str, "int": int}

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 from engines.core import Action
+from engines.isla_nublar import unseen
 from engines.isla_nublar.actions import (
     ChooseScoring,
     Divert,
@@ -32,18 +33,7 @@ from engines.isla_nublar.actions import (
     SwapDinosaurs,
 )
 from engines.isla_nublar.components import EGG, STACK_LIMIT, Zone, add, size, take
-from engines.isla_nublar.unseen import (
-    UNSEEN,
-    at_table,
-    could_hold,
-    draw_unseen,
-    hide_unseen,
-    physical_draw,
-    reshuffle,
-    take_from_hand,
-    unseen_candidates,
-    unseen_in_hand,
-)
+from engines.isla_nublar.unseen import UNSEEN
 
 if TYPE_CHECKING:
     from engines.isla_nublar.state import IslaNublarState
@@ -114,7 +104,7 @@ class DrawCards(Task):
     n: int = 0
 
     def outcomes(self, state: IslaNublarState) -> list[tuple[Action, float]]:
-        if at_table(state):  # drawn at the table: the one outcome the engine is told is "a card"
+        if unseen.at_table(state):  # drawn at the table: the one outcome the engine is told is "a card"
             return [(Draw(player=self.player, card=UNSEEN), 1.0)]
         pool = state.zones[self.player]["draw"]
         total = size(pool)
@@ -125,7 +115,7 @@ class DrawCards(Task):
             refuse_chance(state, self, action)
         zones = state.zones[self.player]
         if action.card == UNSEEN:
-            draw_unseen(state, self.player)
+            unseen.draw_unseen(state, self.player)
         elif zones["draw"].get(action.card, 0) < 1:
             raise state.illegal("IN-DRAW", f"{action.card} is not in {action.player}'s draw pile")
         else:
@@ -140,11 +130,11 @@ class DrawCards(Task):
         if self.n <= 0:
             self.done(state)
             return True
-        if not physical_draw(state, self.player):
+        if not unseen.physical_draw(state, self.player):
             if not zones["discard"]:
                 self.done(state)
                 return True
-            reshuffle(state, self.player)
+            unseen.reshuffle(state, self.player)
         return False
 
 
@@ -204,22 +194,6 @@ class RevealScoringCard(Task):
         if state.scoring_deck:
             return False
         self.done(state)
-        return True
-
-
-@dataclass(kw_only=True)
-class BoxScoringCards(Task):
-    """A real table set up for the basic game: the scoring cards not laid in the row go back in the box
-    (with Individual ratings they stay the face-down scoring pile)."""
-
-    kind: ClassVar[str] = "box-scoring"
-
-    def run(self, state: IslaNublarState) -> bool:
-        self.done(state)
-        if not state.options["individual_ratings"]:
-            for card, n in state.scoring_deck.items():
-                add(state.box, card, n)
-            state.scoring_deck = {}
         return True
 
 
@@ -316,26 +290,26 @@ class SelectCards(Decision):
         be counts once (and, for the hideout, ``UNSEEN``: a card laid face down without naming it)."""
         p = self.player
         hand = dict(state.zones[p]["hand"])
-        unseen = unseen_in_hand(state, p)
+        left = unseen.unseen_in_hand(state, p)
         removing = self.purpose in ("three", "remove-any")
         if removing:
             hand.pop(EGG, None)
-            if self.purpose == "three" and size(hand) + unseen < 3:
+            if self.purpose == "three" and size(hand) + left < 3:
                 return {}  # exactly 3 cannot be removed: only declining is left
-        maybe = unseen_candidates(state, p)
+        maybe = unseen.unseen_candidates(state, p)
         for card_id, n in self.chosen.items():
             known = 0 if card_id == UNSEEN else min(n, hand.get(card_id, 0))
             if known:
                 take(hand, card_id, known)
             if card_id != UNSEEN and n > known:
                 maybe[card_id] = maybe.get(card_id, 0) - (n - known)
-            unseen -= n - known
-        if unseen > 0:
+            left -= n - known
+        if left > 0:
             for card_id, n in maybe.items():
                 if n > 0 and card_id not in hand and (card_id != EGG or not removing):
                     hand[card_id] = 1
             if self.purpose == "hideout":
-                hand[UNSEEN] = unseen
+                hand[UNSEEN] = left
         return hand
 
     def options(self, state: IslaNublarState) -> Iterator[Action]:
@@ -367,10 +341,10 @@ class SelectCards(Decision):
         zones = state.zones[self.player]
         for card_id, n in chosen.items():
             if card_id == UNSEEN:
-                hide_unseen(state, self.player, n)
+                unseen.hide_unseen(state, self.player, n)
                 continue
             for _ in range(n):
-                take_from_hand(state, self.player, card_id)
+                unseen.take_from_hand(state, self.player, card_id)
             if self.purpose == "hideout":
                 add(zones["hidden"], card_id, n)
             elif self.purpose == "inventory":
@@ -392,7 +366,7 @@ class RemoveOneCard(Decision):
     purpose: str = "wear"
 
     def options(self, state: IslaNublarState) -> Iterator[Action]:
-        for card_id in sorted(could_hold(state, self.player)):
+        for card_id in sorted(unseen.could_hold(state, self.player)):
             if card_id != EGG:
                 yield Select(player=self.player, card=card_id)
 
@@ -401,7 +375,7 @@ class RemoveOneCard(Decision):
             return super().answer(state, action)
         if action.card == EGG:
             raise state.illegal("IN-EGG", "the dinosaur egg card may never leave the game")
-        if not take_from_hand(state, self.player, action.card):
+        if not unseen.take_from_hand(state, self.player, action.card):
             rule = "IN-WEAR" if self.purpose == "wear" else "IN-CLIENTS"
             raise state.illegal(rule, f"{action.card} is not in {self.player}'s hand")
         add(state.box, action.card)
