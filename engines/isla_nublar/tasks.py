@@ -294,7 +294,7 @@ class SelectCards(Decision):
         removing = self.purpose in ("three", "remove-any")
         if removing:
             hand.pop(EGG, None)
-            if self.purpose == "three" and size(hand) + left < 3:
+            if self.purpose == "three" and size(hand) + unseen.removable_unseen(state, p, EGG) < 3:
                 return {}  # exactly 3 cannot be removed: only declining is left
         maybe = unseen.unseen_candidates(state, p)
         for card_id, n in self.chosen.items():

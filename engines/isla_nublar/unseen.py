@@ -70,6 +70,15 @@ def unseen_candidates(state: IslaNublarState, p: str) -> Zone:
     return found
 
 
+def removable_unseen(state: IslaNublarState, p: str, keep: str) -> int:
+    """How many of the hand's unseen cards can be other than ``keep`` (the egg, which never leaves)."""
+    unseen = state.unseen[p]
+    total = 0
+    for count, zone in (("pool_hand", state.pool[p]), ("hand", state.zones[p]["draw"])):
+        total += min(unseen[count], size(zone) - zone.get(keep, 0))
+    return total
+
+
 def holds(state: IslaNublarState, p: str, card: str) -> bool:
     return card in could_hold(state, p)
 

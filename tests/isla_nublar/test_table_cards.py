@@ -164,3 +164,23 @@ def test_random_table_games_keep_every_card_and_never_show_the_reckoning(seed: i
         shared = json.dumps(s.view(None))
         assert '"pool"' not in shared and '"unseen"' not in shared
     assert s.is_terminal()
+
+
+def test_removing_exactly_three_counts_only_what_the_unseen_cards_can_be(kit: SimpleNamespace) -> None:
+    """Three unseen cards that can only be two dinosaur cards and the egg (which never leaves): exactly
+    three cannot be removed, so only declining is offered (counting the egg as removable left no move)."""
+    from engines.isla_nublar.components import add, take
+    from engines.isla_nublar.tasks import SelectCards
+
+    s = set_up(kit.fresh(clients=True, **TABLE))
+    zones = s.zones["red"]
+    for card, n in list(zones["draw"].items()):
+        if card != "EGG":
+            take(zones["draw"], card, n)
+            add(zones["discard"], card, n)
+    take(s.dino_deck, "DINO-4", 2)
+    add(zones["draw"], "DINO-4", 2)
+    s.unseen["red"]["hand"] = 3
+    s.tasks.insert(0, SelectCards(player="red", purpose="three"))
+    s = round_trip(s)
+    assert s.legal_actions() == [Finish(player="red")]
