@@ -220,7 +220,10 @@ def event_label(event: Any, snap: Any = None) -> str:
     if not isinstance(event, dict):
         return ""
     if event.get("action"):
-        return action_label(event["action"], snap)
+        label = action_label(event["action"], snap)
+        # a chance step made for a player (a card drawn for red): whose it is, since the table made it
+        for_whom = event["action"].get("player") if not event.get("player") else None
+        return f"{label} for {for_whom}" if isinstance(for_whom, str) and for_whom else label
     kind = str(event.get("kind") or "event")
     if event.get("undoes") is not None:
         return f"{kind} of #{event['undoes']}"

@@ -90,3 +90,11 @@ def test_messages_name_components_and_fields_as_players_do() -> None:
     jurassik = in_words("D3-1 is not on the grid", {"game": "jurassik"})
     assert jurassik == "dinosaur 3, piece 1 is not on the grid"
     assert in_words("DINO-2 moved", None) == "DINO-2 moved"
+
+
+def test_a_chance_step_says_whose_it_was() -> None:
+    from companion.words import event_label
+
+    drawn = {"player": None, "action": {"kind": "draw", "player": "red", "concealed": True}}
+    assert event_label(drawn, {"game": "isla-nublar"}) == "draw (concealed) for red"
+    assert event_label({"player": "red", "action": {"kind": "end-turn", "player": "red"}}) == "end turn"
