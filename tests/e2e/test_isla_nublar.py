@@ -160,3 +160,28 @@ def test_what_follows_on_the_board_tells_how_a_card_was_played(tmp_path: Path) -
         assert events[0]["action"]["use"] == "boxes" and loop.pending is None
     finally:
         table.close()
+
+
+def test_cards_face_up_about_the_board_are_not_read_as_played(tmp_path: Path) -> None:
+    """At a real table every card carries a sticker: the buy piles' tops and the scoring row lie face up on
+    or beside the board. Only a card in a player's area counts; those elsewhere raise nothing."""
+    from vision.scene import Tag
+
+    table = build_table("isla-nublar", ["red", "blue"], tmp_path, seed=1)
+    loop = table.loop
+    try:
+        table.frames(3)
+        count = len(loop.history())
+        scene = loop.model.scene(loop.current_state())
+        general = next(z for z in scene.zones if z.name == "general").polygon
+        x0, y0 = min(p[0] for p in general), min(p[1] for p in general)
+        tags = ("CARD-060", "CARD-070", "CARD-080")  # action cards, as if on their piles' spaces
+        scene.tags += [Tag(f"DT1:IN:{tag}", (x0 + 300.0 + 60.0 * i, y0 + 24.0), 0.0, 36.0)
+                       for i, tag in enumerate(tags)]
+        table.camera.show(scene)
+        table.frames(20)
+        detections = loop.snapshot()["detections"]
+        assert detections is not None and set(tags) <= set(Observation.from_dict(detections).tags)
+        assert loop.pending is None and len(loop.history()) == count
+    finally:
+        table.close()

@@ -57,7 +57,9 @@ class IslaNublarModel(LaidOutModel):
     def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
         card = CARD_TAGS.get(component_id)
         if card is not None:
-            return f"card:{card}"
+            # a card counts where a player lays it face up, in their area; a buy pile's top, the scoring
+            # row or a card about the board is not this game's reading
+            return f"card:{card}" if zone is not None and zone.startswith("seat:") else None
         return super().name_of(component_id, is_back, zone)
 
     def bot_policy(self) -> Any:
