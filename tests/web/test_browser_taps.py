@@ -25,6 +25,21 @@ def demo(tmp_path: Path) -> Iterator[Any]:
     running.close()
 
 
+#: taps the hand picker's control for an action, opening its folds as a player would; false if none
+TAP_IN_HAND = """(target) => {
+  const want = JSON.stringify(target, Object.keys(target).sort());
+  for (const button of document.querySelectorAll("#hand-moves button.move")) {
+    const action = JSON.parse(button.dataset.body).action;
+    if (JSON.stringify(action, Object.keys(action).sort()) === want) {
+      for (let d = button.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
+      button.click();
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
 def until(what: str, condition: Any, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -96,3 +111,48 @@ def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
             assert time.monotonic() < deadline, "the checklist stayed on the page"
             page.wait_for_timeout(200)
         browser.close()
+
+
+def test_isla_nublar_at_a_real_table_by_taps(tmp_path: Path) -> None:
+    """Isla Nublar as at a real table, on a phone: each card turned face up at setup is a tap; a card
+    from the hand is a tap in the hand picker; a card the hand cannot hold is refused in the game's words."""
+    from playwright.sync_api import sync_playwright
+
+    from companion.commands.demo import build, serve
+
+    demo = build("isla-nublar", seed=1, state_dir=tmp_path, fps=20.0, synchronous=False, real_table=True)
+    serve(demo, port=0)
+    loop = demo.loop
+    errors: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=["--headless", "--no-sandbox", "--disable-gpu"])
+            page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(demo.url)
+            reveals = 0
+            while loop.current_state().is_chance_node():  # the buy piles' tops, then the scoring row
+                count = len(loop.history())
+                page.goto(demo.url)  # the page as it is now (a tap on a list being swapped is refused)
+                page.wait_for_selector("text=Turned face up", timeout=20_000)
+                page.locator("#legal-picker button.move").first.click()
+                until("the tapped card", lambda before=count: len(loop.history()) > before)
+                reveals += 1
+            assert reveals == 10 and {e["source"] for e in loop.history()} == {"web"}
+            page.goto(demo.url)
+            page.click("#hand-picker summary")
+            play = {"kind": "play", "player": "red", "card": "A3-HIDEOUT", "use": "hideout"}
+            assert page.evaluate(TAP_IN_HAND, play)
+            page.wait_for_selector("#toast.bad", timeout=20_000)
+            assert "action card (3): 1 amber + hideout is not in red's hand" in page.inner_text("#toast")
+            count = len(loop.history())
+            play = {"kind": "play", "player": "red", "card": "S-BOXES2", "use": "boxes"}
+            assert page.evaluate(TAP_IN_HAND, play)
+            until("the card played", lambda: len(loop.history()) > count)
+            event = loop.history()[count]
+            assert event["source"] == "web" and event["action"] == play
+            browser.close()
+    finally:
+        demo.close()
+    assert errors == []
