@@ -76,12 +76,16 @@ def _child(
     seed: int,
     ack: int,
     crash_rate: float,
+    hold_after: int | None = None,
 ) -> None:
+    """``hold_after``: commit at most this many moves, then wait to be killed (kills are still owed, so
+    this child must not finish the game however fast the machine is just now)."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from hw.panel import Panel
 
     status = 0
+    committed: list[int] = []
     try:
         signal.signal(signal.SIGSEGV, signal.SIG_DFL)
         factory = MockFactory(pin_class=MockPWMPin)
@@ -95,12 +99,16 @@ def _child(
             panel=panel,
             pipeline=pipeline,
             model_factory=model_factory,
-            on_commit=lambda event: _ack(ack, event.seq),
+            on_commit=lambda event: (_ack(ack, event.seq), committed.append(event.seq)),
         )
         os.write(ack, b"R\n")  # resumed and ready: the parent times its kill from here
         source = SceneSource(loop.model.scene(loop.state))
         driver = BotDriver(loop, source.show, seed=seed, pump=lambda: loop.process_frame(*source.read()))
-        driver.run()
+        while hold_after is None or len(committed) < hold_after:
+            if not driver.step():
+                break
+        else:
+            time.sleep(3600)  # the parent kills this child at its deadline
     except BaseException:
         traceback.print_exc()
         status = 3
@@ -146,17 +154,19 @@ def run_fault_injection(
             and report.children % crash_every == crash_every - 1
         ):
             crash_rate = 0.3
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child
-            os.close(read_end)
-            _child(state_dir, config, model_factory, is_back, seed, write_end, crash_rate)
-        os.close(write_end)
-        started = time.monotonic()
-        report.children += 1
         killing = report.kills < min_kills and not crash_rate  # a crashing child dies by itself
         # near the end with kills still owed (a loaded machine plays faster than measured): kill at
         # start-up only, which moves the game no further, so the game cannot end short of its kills
         during_startup = killing and (rng.random() < startup_share or total - stored <= 3)
+        # and a child killed later stops short of the last moves, however fast it plays meanwhile
+        hold_after = max(1, total - 3 - stored) if killing and not during_startup else None
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(read_end)
+            _child(state_dir, config, model_factory, is_back, seed, write_end, crash_rate, hold_after)
+        os.close(write_end)
+        started = time.monotonic()
+        report.children += 1
         remaining_kills = max(1, min_kills - report.kills)
         # moves wanted per kill (the last moves are kept for the run that finishes the game)
         per_kill = max(0.0, (total - stored - 3) * 0.9) / remaining_kills
