@@ -64,7 +64,8 @@ def _answer(result: dict[str, Any]) -> Response:
     """A session answer: refusals (``ok`` false: illegal, nothing pending...) are 409 Conflict, their
     message in the game's words."""
     if not result.get("ok", True) and isinstance(result.get("error"), str):
-        result = {**result, "error": words.in_words(result["error"], {"game": ask(table().snapshot)["game"]})}
+        game = ask(table().settings).get("game")  # the settings name it; a snapshot would build the page's
+        result = {**result, "error": words.in_words(result["error"], {"game": game})}
     response = jsonify(result)
     if not result.get("ok", True):
         response.status_code = 409
@@ -199,6 +200,13 @@ def calibration() -> Response:
     return jsonify(ask(table().calibration))
 
 
+def option_snapshot(snap: dict[str, Any], option: int) -> dict[str, Any]:
+    """``snap`` as the table would be after a pending question's option (what its picture draws)."""
+    ahead = ask(table().option_view, option)
+    return {**snap, "view": ahead.get("view"), "split": None, "pending": None, "legal": [],
+            "last_event": {"action": ahead.get("action")}}
+
+
 @blueprint.get("/board.svg")
 def board_svg() -> Response:
     """The table as a picture: the slab or board, legal moves, last move, and a split with its shares."""
@@ -206,9 +214,7 @@ def board_svg() -> Response:
     option = query_int("option", low=0)
     snap = shared_snapshot()
     if option is not None:  # a question's option: the table as it would be after it
-        ahead = ask(table().option_view, option)
-        snap = {**snap, "view": ahead.get("view"), "split": None, "pending": None, "legal": [],
-                "last_event": {"action": ahead.get("action")}}
+        snap = option_snapshot(snap, option)
     elif seq is not None:
         past = ask(table().state_at, seq, _game_id())
         view = past.get("view")

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from companion import exports, pairing, words
 from companion.kits import find_kit
 from companion.web import security, svg
-from companion.web.api import ask, shared_snapshot, table
+from companion.web.api import ask, option_snapshot, shared_snapshot, table
 from companion.web.validate import query_int
 
 blueprint = Blueprint("pages", __name__)
@@ -147,11 +147,7 @@ def _options_look_different(snap: dict[str, Any], pending: dict[str, Any]) -> bo
     options = [o for o in pending.get("options") or [] if o.get("action")]
     if len(options) < 2 or pending.get("kind") == "resume":
         return bool(options) and pending.get("kind") != "resume"
-    pictures = set()
-    for option in options:
-        ahead = ask(table().option_view, int(option["index"]))
-        pictures.add(svg.board_svg({**snap, "view": ahead.get("view"), "split": None, "pending": None,
-                                    "legal": [], "last_event": {"action": ahead.get("action")}}))
+    pictures = {svg.board_svg(option_snapshot(snap, int(option["index"]))) for option in options}
     return len(pictures) > 1
 
 

@@ -40,6 +40,15 @@ TAP_IN_HAND = """(target) => {
 }"""
 
 
+def phone(playwright: Any, errors: list[str]) -> tuple[Any, Any]:
+    """Debian's chromium, headless, and a 390 x 844 page whose script errors land in ``errors``."""
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                         args=["--headless", "--no-sandbox", "--disable-gpu"])
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return browser, page
+
+
 def until(what: str, condition: Any, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -53,10 +62,7 @@ def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:
     loop = demo.loop
     errors: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
-        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        browser, page = phone(playwright, errors)
         page.goto(demo.url)
         buttons = page.locator("#legal-picker button.move")
         assert buttons.count() == len(loop.snapshot()["legal"]) > 0
@@ -126,10 +132,7 @@ def test_isla_nublar_at_a_real_table_by_taps(tmp_path: Path) -> None:
     errors: list[str] = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                                 args=["--headless", "--no-sandbox", "--disable-gpu"])
-            page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            page.on("pageerror", lambda error: errors.append(str(error)))
+            browser, page = phone(playwright, errors)
             page.goto(demo.url)
             reveals = 0
             while loop.current_state().is_chance_node():  # the buy piles' tops, then the scoring row

@@ -73,6 +73,14 @@ def test_a_questions_options_are_pictures_of_the_table_after_them(make_table: An
     assert "option 0" not in page  # the options say what they do, not their number
 
 
+def read_until_pending(demo: Any, frames: int = 30) -> None:
+    """Let the demo's camera read the table until something is pending (or the frames run out)."""
+    for _ in range(frames):
+        demo.loop.process_read(demo.camera.read())
+        if demo.loop.pending is not None:
+            return
+
+
 def _visible(page: str) -> str:
     """What a player reads: the page's text less the referee's raw details and the SVG titles' ids."""
     page = re.sub(r"<details[^>]*class=\"referee\".*?</details>", "", page, flags=re.S)
@@ -112,10 +120,7 @@ def test_an_objection_says_what_differs_in_the_games_words(tmp_path: Any) -> Non
         assert scene.pegs, "the walk placed no chisel"
         scene.pegs.pop(0)  # a hand knocks a chisel off the slab
         demo.camera.show(scene)
-        for _ in range(30):
-            loop.process_read(demo.camera.read())
-            if loop.pending is not None:
-                break
+        read_until_pending(demo)
         assert loop.pending is not None and loop.pending.kind == "objection"
         page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
         listed = re.search(r'<ul class="differences" id="differences">(.*?)</ul>', page, re.S)
@@ -143,10 +148,7 @@ def test_a_card_laid_face_up_asks_which_way_it_is_played_in_words(tmp_path: Any)
             loop.submit(loop.current_state().chance_outcomes()[0][0].to_dict(), source="web")
         state = loop.current_state()
         demo.camera.show(loop.model.scene(state.apply(PlayCard(player="red", card="S-BOXES2", use="none"))))
-        for _ in range(30):
-            loop.process_read(demo.camera.read())
-            if loop.pending is not None:
-                break
+        read_until_pending(demo)
         assert loop.pending is not None and loop.pending.kind == "question"
         page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
         text = re.search(r'id="shared-words">(.*?)</p>', page, re.S)
