@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "companion.commands.loop",
     "companion.commands.web",
     "companion.commands.cafe",
+    "companion.commands.doctor",
 )
 
 

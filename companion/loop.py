@@ -27,7 +27,6 @@ when Mode is pressed while it is reported moved).
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 import time
@@ -45,7 +44,15 @@ from companion.publish import Link, Publisher
 from companion.records import GameRecords, event_dict
 from companion.referee import Pending, PendingKind, Referee
 from companion.resume import plan as resume_plan
-from companion.runner import CameraHealth, FrameRunner, FrameSource, pipeline_status
+from companion.runner import (
+    CameraHealth,
+    FrameRunner,
+    FrameSource,
+    collect_if_due,
+    pipeline_status,
+    source_fault,
+    table_faults,
+)
 from companion.setup_check import check_setup
 from companion.signals import CameraSignal, panel_signals
 from companion.store import Store, StoredEvent
@@ -60,14 +67,6 @@ log = logging.getLogger(__name__)
 BUTTONS = ("confirm", "undo", "next", "mode")
 #: the frame thread must go round its loop at least this often (s) for the watchdog to be fed
 LIVENESS_S = 5.0
-
-
-def collect_if_due() -> None:
-    """Collect the oldest generation now when CPython would soon do it by itself: a full collection (about
-    30 ms here, 140 on a Pi) then lands between moves instead of inside the next move's latency."""
-    threshold, count = gc.get_threshold()[2], gc.get_count()[2]
-    if threshold and count >= threshold - 2:
-        gc.collect()
 
 
 class TableLoop:
@@ -300,20 +299,26 @@ class TableLoop:
             self.keeper.retry_unsaved()  # every few seconds while a move waits to be saved
             last = self.camera.last_frame_at
             stale = last is None or now - last > self.config.camera.max_age_s
-            if stale and not self.camera.lost and last is not None:
+            # a camera that never opened is lost too once it says why (its fault is on the page)
+            never = last is None and source_fault(self.source) is not None
+            if stale and not self.camera.lost and (last is not None or never):
                 self.camera.lost = True
                 self.camera.lost_since = self.panel.now()
-                log.warning("camera lost: last frame %.2f s ago", now - last)
-                self._publish({"type": "camera", "ok": False, "age_s": now - last})
+                if last is not None:
+                    log.warning("camera lost: last frame %.2f s ago", now - last)
+                self._publish({"type": "camera", "ok": False, "age_s": None if last is None else now - last})
                 self._show()
             return not stale
 
     def healthy(self, within_s: float = LIVENESS_S) -> bool:
         """What the systemd watchdog follows: camera frames are fresh and the frame thread goes round
-        (a loop stuck in a decoder, a search or a lock stops the pings, and systemd restarts it)."""
+        (a loop stuck in a decoder, a search or a lock stops the pings, and systemd restarts it). A camera
+        that a restart cannot mend (its library does not load) keeps the service up with its fault shown."""
         fresh = self.check_camera()
         runner = self._runner
-        return fresh and (runner is None or runner.alive(within_s))
+        fault = source_fault(self.source)
+        lasting = fault is not None and fault.permanent
+        return (fresh or lasting) and (runner is None or runner.alive(within_s))
 
     # -- what the keeper announces ----------------------------------------------------------------------
     def committed(self, events: list[StoredEvent], state: State) -> None:
@@ -487,12 +492,13 @@ class TableLoop:
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},
                 "splits": bool(getattr(find_kit(self.game.name), "splits", False)),
                 "panel": self.panel.snapshot(),
-                "camera": self.camera.status(self.clock(), self.pipeline),
+                "camera": self.camera.status(self.clock(), self.pipeline, source_fault(self.source)),
                 "detections": None if observation is None else observation.to_dict(),
                 "event_count": self._seq(),
                 "mode": self._mode,
                 "storage": self.keeper.storage_status(),
                 "problems": list(self.problems),
+                "faults": table_faults(self.source, self.panel.report),
                 "links": [link.status() for link in self.links],
             }
 

@@ -4,12 +4,16 @@ backoff: sources reconnect themselves."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
+
+from hw.pins import PinReport
+from vision.sources import SourceFault
 
 log = logging.getLogger(__name__)
 
@@ -18,6 +22,37 @@ class FrameSource(Protocol):
     """``read() -> (frame, index, timestamp)``; a :mod:`vision.sources` Frame (or None) is taken too."""
 
     def read(self) -> Any: ...
+
+
+def collect_if_due() -> None:
+    """Collect the oldest generation now when CPython would soon do it by itself: a full collection (about
+    30 ms here, 140 on a Pi) then lands between moves instead of inside the next move's latency."""
+    threshold, count = gc.get_threshold()[2], gc.get_count()[2]
+    if threshold and count >= threshold - 2:
+        gc.collect()
+
+
+@runtime_checkable
+class ReportsFault(Protocol):
+    """A source that can say why it does not deliver (the watched camera)."""
+
+    def current_fault(self) -> SourceFault | None: ...
+
+
+def source_fault(source: object) -> SourceFault | None:
+    return source.current_fault() if isinstance(source, ReportsFault) else None
+
+
+def table_faults(source: object, pins: PinReport) -> list[dict[str, Any]]:
+    """What stops the table working that people must fix, in words: a camera that does not open, a panel
+    on pins that are not real on a Pi. ``permanent``: a restart does not mend it."""
+    found: list[dict[str, Any]] = []
+    fault = source_fault(source)
+    if fault is not None:
+        found.append({"part": "camera", "text": fault.text, "permanent": fault.permanent})
+    if pins.fault:
+        found.append({"part": "panel", "text": pins.fault, "permanent": True})
+    return found
 
 
 @dataclass
@@ -49,12 +84,14 @@ class CameraHealth:
     def age(self, now: float) -> float | None:
         return None if self.last_frame_at is None else now - self.last_frame_at
 
-    def status(self, now: float, pipeline: Any) -> dict[str, Any]:
-        """The camera as the page shows it, with the pipeline's calibration status (when it has one)."""
+    def status(self, now: float, pipeline: Any, fault: SourceFault | None = None) -> dict[str, Any]:
+        """The camera as the page shows it, with the pipeline's calibration status (when it has one) and
+        why the camera does not open (``fault``; ``fault_permanent`` when a restart cannot mend it)."""
         age = self.age(now)
         return {"ok": not self.lost and age is not None, "age_s": None if age is None else round(age, 3),
                 "frames": self.frames, "fps": round(self.fps, 1), "errors": self.errors,
-                "last_error": self.last_error, **pipeline_status(pipeline)}
+                "last_error": self.last_error, "fault": fault.text if fault else "",
+                "fault_permanent": bool(fault and fault.permanent), **pipeline_status(pipeline)}
 
 
 def pipeline_status(pipeline: Any) -> dict[str, Any]:

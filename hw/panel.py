@@ -14,12 +14,22 @@ counts once, however long it is held and however much the contact chatters.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hw.pins import (
+    MOCK,
+    PinReport,
+    factory_name,
+    fallback_report,
+    mock_requested,
+    prepare_lgpio,
+    raspberry_pi_model,
+)
 from hw.signals import PanelFrame, PanelSignals, render
 
 BUTTONS = ("confirm", "undo", "next", "mode")
@@ -168,6 +178,13 @@ class Panel:
         except Exception:
             self.close()
             raise
+        if pin_factory is None:
+            from gpiozero import Device
+
+            pin_factory = Device.pin_factory
+        name = factory_name(pin_factory)
+        #: what drives the pins (open_panel says more when it had to fall back)
+        self.report = PinReport(name, real=name != MOCK)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._period = 1.0 / tick_hz
@@ -304,6 +321,7 @@ class Panel:
                 "winners": list(signals.winners),
                 "buttons": list(BUTTONS),
                 "presses": {name: state.count for name, state in self._buttons_state.items()},
+                "pins": self.report.to_dict(),
             }
 
     def close(self) -> None:
@@ -327,18 +345,50 @@ class Panel:
 
 
 def open_panel(pins: PanelPins = DEFAULT_PINS, seat_colours: Sequence[str] = (), **options: Any) -> Panel:
-    """The panel on gpiozero's default pin factory; off a Pi (no factory loads) the mock factory, with a
-    warning, so that the companion still runs and the web page's virtual panel shows the LEDs."""
-    from gpiozero.exc import BadPinFactory
+    """The panel on gpiozero's pin factory (``GPIOZERO_PIN_FACTORY``, else gpiozero's order from lgpio on).
 
-    try:
-        return Panel(pins, seat_colours, **options)
-    except BadPinFactory as error:
-        import logging
+    When no factory loads, the panel still runs on mock pins so that the page's virtual panel works, but
+    never silently: on a Raspberry Pi that is a fault (``panel.report.fault``) the page and ``companion
+    doctor`` show, and it is logged as an error; elsewhere a note. Mock pins asked for are no fault."""
+    import logging
+    import warnings
 
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from gpiozero.exc import PinFactoryFallback
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-        logging.getLogger(__name__).warning(
-            "no GPIO pin factory (%s): using mock pins; set GPIOZERO_PIN_FACTORY on a Pi", error
-        )
-        return Panel(pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin), **options)
+    log = logging.getLogger(__name__)
+    model = raspberry_pi_model()
+    if mock_requested():
+        panel = Panel(pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin), **options)
+        on_pi = f" on this {model}: its GPIO panel is not driven" if model else ""
+        panel.report = PinReport(MOCK, real=False, asked_for=True,
+                                 note=f"mock pins, as GPIOZERO_PIN_FACTORY=mock asks{on_pi}")
+        if model:
+            log.warning("%s", panel.report.note)
+        return panel
+    prepare_lgpio()
+    here = os.getcwd()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            panel = Panel(pins, seat_colours, **options)
+            failure: BaseException | None = None
+        except Exception as error:  # gpiozero raises what the factory raised when one is named
+            failure = error
+        finally:
+            if os.getcwd() != here:
+                os.chdir(here)  # importing lgpio changes into LG_WD
+    fallbacks = [str(w.message) for w in caught if issubclass(w.category, PinFactoryFallback)]
+    if failure is None:
+        if fallbacks:
+            panel.report = PinReport(panel.report.factory, real=True, note="; ".join(fallbacks)[:400])
+            log.warning("GPIO pins on %s: %s", panel.report.factory, panel.report.note)
+        return panel
+    report = fallback_report(failure, model, fallbacks)
+    if report.fault:
+        log.error("%s", report.fault)
+    else:
+        log.warning("%s", report.note)
+    panel = Panel(pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin), **options)
+    panel.report = report
+    return panel

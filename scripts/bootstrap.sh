@@ -2,7 +2,8 @@
 # Set up everything the companion needs on a fresh machine, idempotently:
 #   bash scripts/bootstrap.sh            Python venv with the runtime packages
 #   bash scripts/bootstrap.sh --dev      ... plus test tools and the system packages the tests use
-# Re-running is cheap: pip runs again only when pyproject.toml changes, apt only for missing packages.
+# Re-running is cheap: pip runs again only when pyproject.toml or the tested versions change, apt only for
+# missing packages. pip installs exactly the versions the tests passed with (constraints/tested.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,10 +54,10 @@ if [ "$want_dev" = 1 ]; then
   extras="[dev]"
   stamp="$venv/.installed-dev"
 fi
-digest=$(sha256sum pyproject.toml | cut -c1-16)
+digest=$(cat pyproject.toml constraints/tested.txt | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$digest" ]; then
   say "installing Python packages (dinotable$extras)"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".$extras"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -c constraints/tested.txt -e ".$extras"
   echo "$digest" > "$stamp"
 fi

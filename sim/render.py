@@ -155,7 +155,7 @@ def _qr_bitmap(payload: str) -> np.ndarray:
     """BGR bitmap, one pixel per module, quiet zone included (white 255, black 0)."""
     matrix = qr_matrix(payload)
     bitmap = np.where(matrix, 0, 255).astype(np.uint8)
-    padded = cv2.copyMakeBorder(bitmap, *(QUIET_ZONE_MODULES,) * 4, cv2.BORDER_CONSTANT, value=255)
+    padded = cv2.copyMakeBorder(bitmap, *(QUIET_ZONE_MODULES,) * 4, cv2.BORDER_CONSTANT, value=(255,))
     padded = cv2.cvtColor(padded, cv2.COLOR_GRAY2BGR)
     padded.flags.writeable = False
     return padded
@@ -370,7 +370,7 @@ def render(
     for occluder in occluders:
         pts = apply_homography(homography, occluder.polygon)
         pixel_occluders.append(tuple((float(x), float(y)) for x, y in pts))
-        cv2.fillPoly(occluded, [np.round(pts * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+        cv2.fillPoly(occluded, [np.round(pts * 16).astype(np.int32)], (1,), cv2.LINE_8, 4)
     mask = occluded.astype(bool)
 
     frame = RenderedFrame(
@@ -414,7 +414,7 @@ def _visible_fraction(mask: np.ndarray, polygon_px: np.ndarray) -> float:
     if x_hi <= x_lo or y_hi <= y_lo:
         return 0.0
     local = np.zeros((y_hi - y_lo, x_hi - x_lo), dtype=np.uint8)
-    cv2.fillPoly(local, [np.round(polygon_px - [x_lo, y_lo]).astype(np.int32)], 1)
+    cv2.fillPoly(local, [np.round(polygon_px - [x_lo, y_lo]).astype(np.int32)], (1,))
     total = int(local.sum())
     if total == 0:
         return 1.0

@@ -39,8 +39,8 @@ def stamp_qr(
         dtype=np.float64,
     )
     h, w = canvas.shape[:2]
-    warped = cv2.warpAffine(padded, a, (w, h), flags=cv2.INTER_NEAREST, borderValue=0)
-    mask = cv2.warpAffine(np.full_like(padded, 255), a, (w, h), flags=cv2.INTER_NEAREST, borderValue=0) > 0
+    warped = cv2.warpAffine(padded, a, (w, h), flags=cv2.INTER_NEAREST, borderValue=(0,))
+    mask = cv2.warpAffine(np.full_like(padded, 255), a, (w, h), flags=cv2.INTER_NEAREST, borderValue=(0,)) > 0
     if canvas.ndim == 3:
         canvas[mask] = warped[mask][:, None]
     else:

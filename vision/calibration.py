@@ -489,7 +489,7 @@ def _area_lighting(gray: np.ndarray, calibration: Calibration | None) -> dict[st
         centres = np.array(list(calibration.layout.values()))
         hull = cv2.convexHull(calibration.to_pixels(centres).astype(np.float32)).astype(np.int32)
         area = np.zeros(gray.shape, np.uint8)
-        cv2.fillConvexPoly(area, hull, 1)
+        cv2.fillConvexPoly(area, hull, (1,))
         if area.any():
             mask = area.astype(bool)
     values = gray[mask]

@@ -67,8 +67,8 @@ class Lens:
         if iterate is not None:
             corrected = iterate(points, camera, distortion, None, camera, UNDISTORT_CRITERIA)
         else:
-            corrected = cv2.undistortPoints(points, camera, distortion, None, None, camera,
-                                            UNDISTORT_CRITERIA)
+            undistort: Any = cv2.undistortPoints  # OpenCV 5's signature: its stubs differ from 4's
+            corrected = undistort(points, camera, distortion, None, None, camera, UNDISTORT_CRITERIA)
         result: np.ndarray = corrected.reshape(-1, 2)
         return result
 
@@ -166,8 +166,8 @@ def fit_lens(images: Sequence[np.ndarray], name: str = "fitted") -> Lens:
         raise LensError(f"the board was found in {len(objects)} of {len(images)} photos; at least "
                         f"{MIN_VIEWS} are needed (the whole board in view, sharp, not too flat-on)")
     # k3 held at zero: photos that miss a corner would let it run away there (OpenCV's own advice)
-    rms, camera, distortion, _, _ = cv2.calibrateCamera(objects, pixels, size, None, None,
-                                                        flags=cv2.CALIB_FIX_K3)
+    calibrate: Any = cv2.calibrateCamera  # no initial guess (None): the stubs of some releases want one
+    rms, camera, distortion, _, _ = calibrate(objects, pixels, size, None, None, flags=cv2.CALIB_FIX_K3)
     fx, fy, cx, cy = camera[0, 0], camera[1, 1], camera[0, 2], camera[1, 2]
     k = [float(v) for v in np.asarray(distortion).ravel()[:5]]
     return Lens(name, size, (float(fx), float(fy), float(cx), float(cy)), tuple(k + [0.0] * (5 - len(k))),  # type: ignore[arg-type]

@@ -280,7 +280,7 @@ def learn_seat_colours(
             continue
         corners = _apply(inverse, np.asarray(polygon, dtype=np.float64))
         mask = np.zeros(image.shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], (1,))
         x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
         x0, y0 = max(0, x), max(0, y)
         x1, y1 = min(image.shape[1], x + w), min(image.shape[0], y + h)

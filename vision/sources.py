@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
+from vision.camera_library import load_picamera2
 from vision.images import ImageError, read_image_file
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -92,10 +93,7 @@ class PiCameraSource:
     def open(self) -> None:
         if not on_raspberry_pi():
             raise SourceError("picamera2 needs a Raspberry Pi; use a USB camera or a folder elsewhere")
-        try:
-            from picamera2 import Picamera2
-        except ImportError as error:
-            raise SourceError("picamera2 is not installed (apt install python3-picamera2)") from error
+        Picamera2 = load_picamera2()  # a library that cannot load says why (CameraLibraryError)
         try:
             camera = Picamera2()
             width, height = self.size if self.size is not None else camera.sensor_resolution
@@ -279,6 +277,14 @@ Status = Literal["closed", "ok", "stale", "reconnecting"]
 
 
 @dataclass(frozen=True)
+class SourceFault:
+    """Why a source does not deliver: ``text`` in words, ``permanent`` when retrying cannot mend it."""
+
+    text: str
+    permanent: bool = False
+
+
+@dataclass(frozen=True)
 class SourceEvent:
     kind: EventKind
     at: float
@@ -292,7 +298,9 @@ class WatchedSource:
     ``read()`` never raises for a failing camera: it returns None while there is no fresh frame and
     records what happened in ``events`` (also passed to ``on_event``). ``status``: ``ok`` (fresh frames),
     ``stale`` (none for ``max_age`` s: the camera-lost signal), ``reconnecting`` (reopening, next attempt at
-    ``next_attempt``). Delays grow ``backoff[0], backoff[1]...`` and stay at the last one."""
+    ``next_attempt``). Delays grow ``backoff[0], backoff[1]...`` and stay at the last one. ``fault`` is why
+    the last opening failed (empty once open); ``fault_permanent`` when retrying cannot mend it (a camera
+    library that does not load), which the page then shows as a fault to fix rather than a lost camera."""
 
     factory: Callable[[], FrameSource]
     max_age: float = 2.0
@@ -305,6 +313,8 @@ class WatchedSource:
     attempts: int = 0
     next_attempt: float = 0.0
     reconnects: int = 0
+    fault: str = ""
+    fault_permanent: bool = False
 
     def __post_init__(self) -> None:
         self._source: FrameSource | None = None
@@ -319,6 +329,10 @@ class WatchedSource:
     def camera_lost(self) -> bool:
         """True while no fresh frames arrive (the panel's camera-lost pattern)."""
         return self.status in ("stale", "reconnecting")
+
+    def current_fault(self) -> SourceFault | None:
+        """Why the source is not open now (None while it is)."""
+        return SourceFault(self.fault, self.fault_permanent) if self.fault else None
 
     def frame_age(self) -> float | None:
         """Seconds since the last frame (since opening, before the first); None if never opened."""
@@ -347,9 +361,12 @@ class WatchedSource:
             self.attempts += 1
             self.next_attempt = self.clock() + delay
             self.status = "reconnecting"
-            self._event("open-failed", f"{error}; retrying in {delay:g} s")
+            self.fault = " ".join(str(error).split()) or type(error).__name__
+            self.fault_permanent = bool(getattr(error, "permanent", False))
+            self._event("open-failed", f"{self.fault}; retrying in {delay:g} s")
             return False
         self._source = source
+        self.fault, self.fault_permanent = "", False
         self._opened_at = self.clock()
         self.last_frame_at = None
         if not first and self.status == "reconnecting":

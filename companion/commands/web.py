@@ -39,8 +39,30 @@ class LoopFrames:
             return None, -1, time.monotonic()
         return frame
 
+    def current_fault(self) -> Any:
+        """Why the camera does not open (a :class:`vision.sources.SourceFault`), None while it does."""
+        return self.watched.current_fault()
+
     def close(self) -> None:
         self.watched.close()
+
+
+class SourceLog:
+    """The watched camera's events in the journal: each failure once until it changes or mends."""
+
+    def __init__(self) -> None:
+        self.last = ""
+
+    def __call__(self, event: Any) -> None:
+        if event.kind in ("open-failed", "reconnecting", "lost"):
+            text = event.detail.rsplit("; ", 1)[0]
+            if text != self.last:
+                log.error("camera: %s", text)
+                self.last = text
+        elif event.kind in ("opened", "reconnected"):
+            if self.last:
+                log.info("camera: %s %s", event.kind, event.detail)
+            self.last = ""
 
 
 def open_camera(config: Any, loop: Any = None) -> Any:
@@ -71,7 +93,7 @@ def open_camera(config: Any, loop: Any = None) -> Any:
             return TupleSource(synthetic)
         raise ValueError(f"unknown camera source {camera.source!r}")
 
-    return LoopFrames(WatchedSource(factory, max_age=camera.max_age_s))
+    return LoopFrames(WatchedSource(factory, max_age=camera.max_age_s, on_event=SourceLog()))
 
 
 def describe(loop: Any, url: str) -> str:
@@ -82,11 +104,13 @@ def describe(loop: Any, url: str) -> str:
             f"{'ok' if camera['ok'] else 'LOST'} {camera['fps']:.0f} fps; page {url}")
 
 
-def _write_config(path: str) -> int:
-    """Write the annotated example config (every key with its default) for the person setting up the Pi."""
+def _write_config(path: str, state_dir: str | None) -> int:
+    """Write the annotated example config (every key with its default) for the person setting up the Pi;
+    with ``state_dir`` (the service's), every command given this config uses the service's store and PIN."""
     from pathlib import Path
 
     from companion.config import EXAMPLE
+    from companion.service_config import set_state_dir
 
     target = Path(path)
     if target.exists():
@@ -94,9 +118,15 @@ def _write_config(path: str) -> int:
         return 2
     lines = EXAMPLE.strip("\n").splitlines()
     text = "\n".join(line[4:] if line.startswith("    ") else line for line in lines)
-    # a service keeps its database in systemd's StateDirectory and deals each game afresh
+    # a service deals each game afresh; its database is in systemd's StateDirectory
     text = text.replace("\nstate_dir = ", "\n# state_dir = ").replace("\nseed = ", "\n# seed = ")
-    target.write_text(text + "\n", encoding="utf-8")
+    if state_dir:
+        text = set_state_dir(text, state_dir)
+    try:
+        target.write_text(text + "\n", encoding="utf-8")
+    except OSError as error:
+        print(f"companion serve: cannot write {target}: {error.strerror or error}", file=sys.stderr)
+        return 2
     print(f"wrote {target}: edit the game, seats, pins, camera and web sections")
     return 0
 
@@ -111,7 +141,7 @@ def _serve(args: argparse.Namespace) -> int:
     from companion.web import server as web_server
 
     if args.write_config:
-        return _write_config(args.write_config)
+        return _write_config(args.write_config, args.state_dir)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         config = load_config(args.config)
@@ -247,4 +277,7 @@ def register(subparsers: Any) -> None:
     add_mqtt_arguments(serve)
     serve.add_argument("--write-config", metavar="PATH", default="",
                        help="write an annotated example config file to PATH and exit")
+    serve.add_argument("--state-dir", default=None, metavar="DIR",
+                       help="with --write-config: the state directory the written config names (the "
+                       "service's, e.g. /var/lib/dinotable)")
     serve.set_defaults(handler=_serve)

@@ -181,7 +181,7 @@ def test_a_pending_table_read_again_with_other_jitter_is_not_judged_again(toy: T
 def test_a_full_collection_due_soon_is_made_between_moves() -> None:
     import gc
 
-    from companion.loop import collect_if_due
+    from companion.runner import collect_if_due
 
     old = gc.get_threshold()
     try:
