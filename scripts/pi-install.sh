@@ -161,7 +161,7 @@ run_doctor() {
   say "companion doctor, as the service sees it"
   run systemctl stop dinotable          # it holds the camera while it runs
   set +e
-  run runuser -u "$service_user" -- env LG_WD="$state_dir" "$top/.venv/bin/companion" doctor --config "$config"
+  run runuser -u "$service_user" -- "$top/.venv/bin/companion" doctor --config "$config"
   local status=$?
   set -e
   run systemctl start dinotable

@@ -79,8 +79,9 @@ def _distribution_in(name: str, directories: Iterable[str]) -> tuple[str, str] |
     return None
 
 
-def numpy_placement(path: Iterable[str] | None = None) -> NumpyPlacement:
-    """Where numpy comes from, read from metadata and the import system (numpy is not imported)."""
+def numpy_placement(path: Iterable[str] | None = None, system: Iterable[str] | None = None) -> NumpyPlacement:
+    """Where numpy comes from, read from metadata and the import system (numpy is not imported): the
+    search ``path`` (default ``sys.path``) and the ``system`` site directories among it."""
     search = list(sys.path if path is None else path)
     spec = importlib.machinery.PathFinder.find_spec("numpy", search)
     loaded_path = str(Path(spec.origin).parent) if spec is not None and spec.origin else None
@@ -88,9 +89,9 @@ def numpy_placement(path: Iterable[str] | None = None) -> NumpyPlacement:
     if loaded_path is not None:
         found = _distribution_in("numpy", [str(Path(loaded_path).parent)])
         loaded_version = found[0] if found else None
-    system = _distribution_in("numpy", system_site_dirs(search))
-    return NumpyPlacement(loaded_version, loaded_path, system[0] if system else None,
-                          system[1] if system else None)
+    system_found = _distribution_in("numpy", system_site_dirs(search) if system is None else system)
+    return NumpyPlacement(loaded_version, loaded_path, system_found[0] if system_found else None,
+                          system_found[1] if system_found else None)
 
 
 def explain_import_failure(error: BaseException, placement: NumpyPlacement | None = None) -> str:

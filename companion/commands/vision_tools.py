@@ -90,10 +90,34 @@ def _tags(args: argparse.Namespace) -> int:
     return 0
 
 
+def _from_config(args: argparse.Namespace) -> str | None:
+    """``--config``: the game, the seats and where the calibration goes come from the table's config (the
+    service's state directory unless its ``[camera] calibration`` names the file); a note when the config
+    does not name the file yet."""
+    if not args.config:
+        return None
+    from companion.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        raise BadInput(str(error)) from error
+    args.game = args.game or config.game
+    args.seats = args.seats or len(config.seats)
+    if args.out:
+        return None
+    args.out = config.camera.calibration or str(config.state_dir / "calibration.json")
+    if config.camera.calibration:
+        return None
+    return f"set [camera] calibration = \"{args.out}\" in {args.config} to use it"
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     from vision import calibration as cal
 
     try:
+        note = _from_config(args)
+        args.seats = args.seats or 4
         image = read_image(args.image)
         kit = _kit(args.game) if args.game else None
         if (args.width is None) != (args.height is None):
@@ -140,6 +164,8 @@ def _calibrate(args: argparse.Namespace) -> int:
         except OSError as error:
             return _fail(f"cannot write {args.out}: {error.strerror or error}")
         report["saved"] = args.out
+        if note:
+            report["next"] = note
     _print_json(report)
     return 0 if report["ok"] else 1
 
@@ -226,7 +252,10 @@ def _register_more(subparsers: Any) -> None:
     calibrate.add_argument(
         "--game", default=None, help="use this game's table layout: its size, zones, and seat colours learned"
     )
-    calibrate.add_argument("--seats", type=int, default=4, help="players at the table (zones per seat)")
+    calibrate.add_argument("--seats", type=int, default=None,
+                           help="players at the table (zones per seat; default 4, or the config's seats)")
+    calibrate.add_argument("--config", default=None, help="the table's config (the service's): its game, "
+                           "seats, and the calibration file in its state directory unless --out")
     calibrate.add_argument("--lens", nargs="+", default=None, metavar="PHOTO",
                            help="photos of the lens board (in 'companion tags'): fit the lens, correct it")
     calibrate.add_argument("--lens-profile", default=None,

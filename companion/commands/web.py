@@ -167,9 +167,12 @@ def _serve(args: argparse.Namespace) -> int:
     loop.start()
     url = running.url
     log.info("serving %s (LAN access %s)", url, "on: the PIN opens the page" if web_config.lan else "off")
-    if web_config.lan:
+    if web_config.lan and web_config.pin_generated:  # shown once, when made; companion pair prints it
         log.info("pair a phone: open %s and enter the PIN %s (or print the card: companion pair --out "
                  "card.svg)", lan_url(web_config), web_config.pin)
+    elif web_config.lan:
+        log.info("pair a phone: open %s with the table's PIN (companion pair prints it with a QR code)",
+                 lan_url(web_config))
     fingerprint = getattr(running, "fingerprint", None)
     if fingerprint:
         log.info("HTTPS certificate fingerprint (SHA-256): %s", fingerprint)

@@ -132,11 +132,11 @@ def pins_check(model: str, environ: Mapping[str, str] | None = None) -> Check:
     if named and named != "lgpio":
         return Check.ok("pins", f"GPIOZERO_PIN_FACTORY={named} on this {model}")
     try:
+        from hw import pins
+
+        pins.import_lgpio()  # first: gpiozero's lgpio factory imports lgpio, which needs LG_WD set
         from gpiozero.pins.lgpio import LGPIOFactory
 
-        from hw.pins import import_lgpio
-
-        import_lgpio()
         factory = LGPIOFactory()
         chip = getattr(factory, "_chip", None)
         factory.close()

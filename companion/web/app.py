@@ -57,6 +57,8 @@ class WebConfig:
     spectators: bool = True
     session_hours: float = 12.0
     idle_hours: float = 4.0
+    #: the PIN was made at this start (only then does the journal show it)
+    pin_generated: bool = False
     max_body: int = 256 * 1024
     max_streams: int = 16
     login_attempts: int = 5
@@ -99,6 +101,7 @@ class WebConfig:
                 values["host"] = "0.0.0.0"
             pin, generated = resolve_pin(values["pin"] or "", values["state_dir"])
             values["pin"] = pin
+            values["pin_generated"] = generated
             if generated:
                 where = f" (kept in {values['state_dir']})" if values["state_dir"] else ""
                 log.warning("generated the table's PIN%s: set [web] pin to choose your own", where)
