@@ -11,6 +11,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from companion.commands.arguments import OneLineParser
+
 COMMAND_MODULES = (
     "companion.commands.demo",
     "companion.commands.rulings",
@@ -23,11 +25,11 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="companion",
         description="Dino Table Companion: reads, rules and scores real dinosaur board games.",
     )
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for module_name in COMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)
     return parser

@@ -434,6 +434,8 @@ def load_config(path: str | os.PathLike[str] | None) -> Config:
         raise ConfigError(f"{file}: not valid TOML ({error})") from error
     except ValueError as error:  # an integer of thousands of digits
         raise ConfigError(f"{file}: not usable TOML ({value_error_text(error)})") from error
+    except RecursionError as error:
+        raise ConfigError(f"{file}: not usable TOML (nested too deeply)") from error
     return config_from_dict(data, source=str(file))
 
 

@@ -37,6 +37,12 @@ if [ ! -x "$root/usr/bin/python3" ]; then
     --include=python3,python3-venv,python3-numpy,libzbar0,ca-certificates,git bookworm "$root" "$mirror" >/dev/null
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# this machine's certificate authorities (a proxy of its own may sign what PyPI sends) and pip's index
+cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/host-ca-bundle.crt"
+carried=(PIP_CERT=/etc/ssl/certs/host-ca-bundle.crt SSL_CERT_FILE=/etc/ssl/certs/host-ca-bundle.crt)
+for name in PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_DEFAULT_TIMEOUT HTTP_PROXY HTTPS_PROXY http_proxy https_proxy NO_PROXY no_proxy; do
+  [ -n "${!name:-}" ] && carried+=("$name=${!name}")
+done
 mounted=()
 cleanup() { for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done; }
 trap cleanup EXIT
@@ -48,7 +54,7 @@ say "the Pi OS-like site in the arm64 root: simplejpeg's aarch64 wheel and the s
 .venv/bin/python tests/helpers/pi_site.py place "$root" --arm64
 rm -rf "$root/opt/dinotable"
 .venv/bin/python tests/helpers/pi_site.py copy "$root/opt/dinotable"
-in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root GPIOZERO_PIN_FACTORY=mock "$@"; }
+in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/root GPIOZERO_PIN_FACTORY=mock "${carried[@]}" "$@"; }
 in_root /usr/bin/python3 -c 'import platform, numpy; print("arm64 root:", platform.machine(), platform.python_version(), "numpy", numpy.__version__)'
 
 say "scripts/pi-install.sh --venv-only in the arm64 root"

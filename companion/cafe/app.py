@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 from markupsafe import Markup
 
 from companion.cafe import league
-from companion.cafe.board import BoardStore
+from companion.cafe.board import MAX_TABLES, BoardStore
 from companion.web import svg
 from companion.web.app import is_loopback
 from companion.web.hosts import OwnHosts
@@ -54,8 +54,9 @@ def _tables() -> list[dict[str, Any]]:
 
 
 def _broker() -> dict[str, Any]:
+    """The listener's status and the board's own problems (a database moved aside), for every page."""
     status: Callable[[], dict[str, Any]] = current_app.extensions["broker_status"]
-    return status()
+    return {**status(), "problems": list(board().problems), "max_tables": MAX_TABLES}
 
 
 @blueprint.get("/")

@@ -9,7 +9,10 @@ ones are asked for again (:meth:`BoardStore.add_event` says which).
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -18,9 +21,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.mqtt.wire import (
+    STATUSES,
+    BadWire,
+    EventReport,
+    event_report,
+    play_report,
+    state_report,
+    table_name,
+)
+
+log = logging.getLogger(__name__)
+
 DB_NAME = "cafe.db"
-#: events held back per game while an earlier one is missing
-MAX_EARLY = 5000
+#: events held back per game while an earlier one is missing, and in all (messages and bytes)
+MAX_EARLY = 2000
+MAX_EARLY_TOTAL = 5000
+MAX_EARLY_BYTES = 8 * 1024 * 1024
+#: tables the board keeps (a broker without an ACL lets anyone announce more)
+MAX_TABLES = 200
+#: games whose last seq is kept in memory (the rest are read from the database again when needed)
+MAX_CACHED_GAMES = 10000
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -39,10 +60,11 @@ CREATE TABLE IF NOT EXISTS plays (
     PRIMARY KEY (table_name, game_id, started)
 );
 """
+TABLES = {"tables", "events", "plays"}
 
 
-class BadMessage(ValueError):
-    """A report the board cannot use (not JSON, a field missing or of the wrong type)."""
+class BadMessage(BadWire):
+    """A report the board cannot use (not JSON, a field missing or of the wrong type, too many tables)."""
 
 
 @dataclass(frozen=True)
@@ -55,121 +77,162 @@ class Added:
     missing_from: int | None = None
 
 
-def _int(message: Mapping[str, Any], key: str, low: int = 0) -> int:
-    value = message.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise BadMessage(f"{key} must be a whole number >= {low}")
-    return value
+def _size(message: Mapping[str, Any]) -> int:
+    return len(json.dumps(message))
 
 
-def _number(message: Mapping[str, Any], key: str) -> float:
-    value = message.get(key)
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        raise BadMessage(f"{key} must be a number")
-    return float(value)
+def _open(path: Path) -> tuple[sqlite3.Connection, str | None]:
+    """The board's database, or a fresh one with the unreadable (or foreign) one moved aside and why."""
+    try:
+        return _connect(path), None
+    except sqlite3.DatabaseError as error:
+        aside = path.with_name(f"{path.name}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                Path(f"{path}{suffix}").rename(f"{aside}{suffix}")
+        problem = (f"the board's database {path} could not be read ({error}): moved to {aside.name}, "
+                   "started afresh")
+        log.error("%s", problem)
+        return _connect(path), problem
 
 
-def _text(message: Mapping[str, Any], key: str) -> str:
-    value = message.get(key)
-    if not isinstance(value, str):
-        raise BadMessage(f"{key} must be a text")
-    return value
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        found = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if found and not found <= TABLES:
+            raise sqlite3.DatabaseError(f"it holds other tables ({', '.join(sorted(found - TABLES))[:80]})")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(SCHEMA)
+        db.execute("SELECT count(*) FROM events").fetchone()
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
 
 
 class BoardStore:
-    """SQLite in WAL mode; one connection behind a lock (the listener writes, the page reads)."""
+    """SQLite in WAL mode; one connection behind a lock (the listener writes, the page reads). Every
+    report is checked by :mod:`companion.mqtt.wire` before it is kept, and again when it is read back."""
 
     def __init__(self, state_dir: str | Path) -> None:
         directory = Path(state_dir)
         directory.mkdir(parents=True, exist_ok=True)
         self.path = directory / DB_NAME
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(SCHEMA)
+        self._db, problem = _open(self.path)
+        self.problems: list[str] = [problem] if problem else []
         self._lock = threading.Lock()
-        self._last: dict[tuple[str, int, float], int] = {}
+        self._last: collections.OrderedDict[tuple[str, int, float], int] = collections.OrderedDict()
         self._early: dict[tuple[str, int, float], dict[int, dict[str, Any]]] = {}
+        self._early_bytes = 0
+        self._known = {row[0] for row in self._db.execute("SELECT name FROM tables")}
+        #: reports refused because the board keeps no more tables
+        self.refused_tables = 0
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
     # -- writing (the listener) -------------------------------------------------------------------------
+    def _admit(self, table: str) -> None:
+        """A table may report when the board knows it or still has room (called under the lock)."""
+        table_name(table)
+        if table in self._known:
+            return
+        if len(self._known) >= MAX_TABLES:
+            self.refused_tables += 1
+            raise BadMessage(f"the board keeps {MAX_TABLES} tables; {table!r} is one more")
+        self._known.add(table)
+
     def set_status(self, table: str, status: str) -> None:
         now = time.time()
+        if status not in STATUSES:
+            raise BadMessage("a status is online or offline")
         with self._lock:
+            self._admit(table)
             self._db.execute(
                 "INSERT INTO tables (name, status, status_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE "
                 "SET status=excluded.status, status_at=excluded.status_at", (table, status, now))
 
     def set_state(self, table: str, state: Mapping[str, Any]) -> None:
+        report = state_report(state)
         now = time.time()
         with self._lock:
+            self._admit(table)
             self._db.execute(
                 "INSERT INTO tables (name, status, status_at, state, state_at) "
                 "VALUES (?, 'unknown', ?, ?, ?) ON CONFLICT(name) DO UPDATE "
                 "SET state=excluded.state, state_at=excluded.state_at",
-                (table, now, json.dumps(dict(state)), now))
+                (table, now, json.dumps(report.to_dict()), now))
 
     def add_event(self, table: str, message: Mapping[str, Any]) -> Added:
-        game = (table, _int(message, "game_id", 1), _number(message, "started"))
-        seq = _int(message, "seq", 1)
-        _text(message, "kind")
+        report = event_report(dict(message))
+        game = (table, report.game_id, report.started)
+        seq = report.seq
         with self._lock:
+            self._admit(table)
             last = self._last_seq(game)
             if seq <= last or seq in self._early.get(game, {}):
                 return Added(duplicate=True)
             if seq > last + 1:
-                early = self._early.setdefault(game, {})
-                if len(early) < MAX_EARLY:
-                    early[seq] = dict(message)
+                self._hold(game, seq, report.message)
                 return Added(missing_from=last + 1)
             kept = 0
             waiting = self._early.get(game, {})
-            while True:
-                self._insert(table, game, seq, message)
+            held: dict[str, Any] | None = report.message
+            while held is not None:
+                self._insert(table, game, seq, event_report(held))
                 kept += 1
                 seq += 1
-                message = waiting.pop(seq, {})
-                if not message:
-                    break
+                held = waiting.pop(seq, None)
+                if held is not None:
+                    self._early_bytes -= _size(held)
+            if not waiting:
+                self._early.pop(game, None)
             self._last[game] = seq - 1
             return Added(kept=kept, missing_from=seq if waiting else None)
 
+    def _hold(self, game: tuple[str, int, float], seq: int, message: dict[str, Any]) -> None:
+        """Keep an early event in memory while the budget allows (the table sends it again if not)."""
+        early = self._early.setdefault(game, {})
+        size = _size(message)
+        total = sum(len(held) for held in self._early.values())
+        if (len(early) < MAX_EARLY and total < MAX_EARLY_TOTAL
+                and self._early_bytes + size <= MAX_EARLY_BYTES):
+            early[seq] = message
+            self._early_bytes += size
+        elif not early:
+            del self._early[game]
+
     def _last_seq(self, game: tuple[str, int, float]) -> int:
-        if game not in self._last:
+        if game in self._last:
+            self._last.move_to_end(game)
+        else:
             row = self._db.execute(
                 "SELECT coalesce(max(seq), 0) FROM events WHERE table_name=? AND game_id=? AND started=?",
                 game).fetchone()
             self._last[game] = int(row[0])
+            while len(self._last) > MAX_CACHED_GAMES:
+                self._last.popitem(last=False)
         return self._last[game]
 
-    def _insert(self, table: str, game: tuple[str, int, float], seq: int, message: Mapping[str, Any]) -> None:
-        player = message.get("player")
-        who = player if isinstance(player, str) else None
+    def _insert(self, table: str, game: tuple[str, int, float], seq: int, report: EventReport) -> None:
         self._db.execute(
             "INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (table, game[1], game[2], seq, str(message.get("kind")), who,
-             str(message.get("description", "")), json.dumps(dict(message)),
-             float(message.get("at") or 0.0), time.time()))
+            (table, game[1], game[2], seq, report.kind, report.player, report.description,
+             json.dumps(report.message), report.at, time.time()))
 
     def add_play(self, table: str, message: Mapping[str, Any]) -> None:
-        players = message.get("players")
-        scores = message.get("scores")
-        winners = message.get("winners")
-        if not isinstance(players, list) or not isinstance(scores, dict) or not isinstance(winners, list):
-            raise BadMessage("a play needs players, scores and winners")
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in scores.values()):
-            raise BadMessage("scores must be whole numbers")
-        row = (table, _int(message, "game_id", 1), _number(message, "started"), _text(message, "game"),
-               _text(message, "title"), json.dumps(players), json.dumps(scores), json.dumps(winners),
-               str(message.get("reason", "")), _number(message, "finished"), _number(message, "duration_s"),
-               _int(message, "moves"))
+        play = play_report(message)
+        row = (table, play.game_id, play.started, play.game, play.title,
+               json.dumps([seat.to_dict() for seat in play.players]), json.dumps(play.scores),
+               json.dumps(list(play.winners)), play.reason, play.finished, play.duration_s, play.moves)
         with self._lock:
+            self._admit(table)
             self._db.execute("INSERT OR REPLACE INTO plays VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
 
-    # -- reading (the page) -----------------------------------------------------------------------------
+    # -- reading (the page): what is stored is checked again, so a bad row is left out, never a 500 --------
     def tables(self) -> list[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute(
@@ -182,9 +245,10 @@ class BoardStore:
         result = []
         for name, status, status_at, state, state_at in rows:
             seq, description = last.get(name, (None, None))
-            result.append({"name": name, "online": status == "online", "status": status,
-                           "status_at": status_at, "state": json.loads(state) if state else None,
-                           "state_at": state_at, "last_move": description, "last_seq": seq})
+            result.append({"name": str(name), "online": status == "online", "status": str(status),
+                           "status_at": _seconds(status_at), "state": _stored_state(state),
+                           "state_at": _seconds(state_at), "last_move": _short(description),
+                           "last_seq": seq if isinstance(seq, int) else None})
         return result
 
     def events(self, table: str, limit: int = 10000) -> list[dict[str, Any]]:
@@ -202,11 +266,36 @@ class BoardStore:
         with self._lock:
             rows = self._db.execute(query + (" WHERE game=?" if game else "") + " ORDER BY finished",
                                     (game,) if game else ()).fetchall()
-        return [{"table": r[0], "game_id": r[1], "started": r[2], "game": r[3], "title": r[4],
-                 "players": json.loads(r[5]), "scores": json.loads(r[6]), "winners": json.loads(r[7]),
-                 "reason": r[8], "finished": r[9], "duration_s": r[10], "moves": r[11]} for r in rows]
+        plays = []
+        for row in rows:
+            try:
+                stored = {"game_id": row[1], "started": row[2], "game": row[3], "title": row[4],
+                          "players": json.loads(row[5]), "scores": json.loads(row[6]),
+                          "winners": json.loads(row[7]), "reason": row[8], "finished": row[9],
+                          "duration_s": row[10], "moves": row[11]}
+                plays.append({"table": str(row[0]), **play_report(stored).to_dict()})
+            except (BadWire, ValueError, TypeError, RecursionError):
+                continue  # written by an older board or by hand: left out of the league
+        return plays
 
     def lags(self) -> list[float]:
         """Seconds from each event's commit at its table to its arrival here."""
         with self._lock:
             return [row[0] for row in self._db.execute("SELECT received - at FROM events WHERE at > 0")]
+
+
+def _stored_state(text: Any) -> dict[str, Any] | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return state_report(json.loads(text)).to_dict()
+    except (BadWire, ValueError, TypeError, RecursionError):
+        return None
+
+
+def _seconds(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _short(value: Any) -> str | None:
+    return value[:400] if isinstance(value, str) else None

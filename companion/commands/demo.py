@@ -262,28 +262,35 @@ def run_with_page(demo: Demo, args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from companion.commands.arguments import fail
+    from companion.config import ConfigError
+    from companion.store import StoreError
     from engines.core import available_games, get_game
 
     try:
         get_game(args.game)
     except KeyError:
-        print(f"unknown game {args.game!r}; available: {', '.join(available_games())}", file=sys.stderr)
-        return 2
+        return fail("demo", f"unknown game {args.game!r}; available: {', '.join(available_games())}")
     from companion.mqtt.link import configured, link_table
     from companion.mqtt.settings import MqttConfig
 
     try:
         mqtt = configured(MqttConfig(), args)
     except ValueError as error:
-        print(f"companion demo: {error}", file=sys.stderr)
-        return 2
+        return fail("demo", error)
     state_dir = Path(args.state_dir).expanduser() if args.state_dir else None
+    if state_dir is not None and state_dir.exists() and not state_dir.is_dir():
+        return fail("demo", f"--state-dir {state_dir} is a file, not a directory")
     fps = 0.0 if args.headless else args.fps
     if state_dir is None:
         state_dir_made = Path(tempfile.mkdtemp(prefix="dinotable-demo-"))
     try:
         demo = build(args.game, args.players, args.seed, state_dir or state_dir_made, fps=fps,
                      synchronous=args.headless, hands=args.hands)
+    except (ConfigError, StoreError, OSError) as error:
+        if state_dir is None:
+            shutil.rmtree(state_dir_made, ignore_errors=True)
+        return fail("demo", error)
     except Exception:
         if state_dir is None:
             shutil.rmtree(state_dir_made, ignore_errors=True)
@@ -305,6 +312,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
+    from companion.commands.arguments import bounded_number, bounded_whole, port_number, seconds
     from companion.mqtt.link import add_arguments as add_mqtt_arguments
 
     demo = subparsers.add_parser(
@@ -316,13 +324,14 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--seed", type=int, default=1, help="seed for setup, bots and chance (default 1)")
     demo.add_argument("--headless", action="store_true", help="no web page: print progress and the scores")
     demo.add_argument("--until-end", action="store_true", help="return when the game is over")
-    demo.add_argument("--max-actions", type=int, default=None, help="stop after this many bot actions")
+    demo.add_argument("--max-actions", type=bounded_whole(0, 10**7, "the number of actions"), default=None,
+                      help="stop after this many bot actions")
     demo.add_argument("--verbose", "-v", action="store_true", help="headless: print every committed move")
-    demo.add_argument("--port", type=int, default=8080, help="web page port on localhost (default 8080, "
-                      "or a free one)")
-    demo.add_argument("--pace", type=float, default=None,
+    demo.add_argument("--port", type=port_number, default=8080, help="web page port on localhost (default "
+                      "8080, or a free one)")
+    demo.add_argument("--pace", type=seconds, default=None,
                       help="seconds between bot moves (default 1 with the page, 0 headless)")
-    demo.add_argument("--fps", type=float, default=8.0,
+    demo.add_argument("--fps", type=bounded_number(0.1, 120, "frames per second"), default=8.0,
                       help="synthetic camera frames per second with the page")
     demo.add_argument("--hands", action="store_true", help="show a hand reaching in before each move")
     add_mqtt_arguments(demo)

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.commands.arguments import fail
+
 
 def default_config_path(unit_text: str) -> str | None:
     from companion.doctor.service import service_config
@@ -34,8 +36,7 @@ def _doctor(args: argparse.Namespace) -> int:
         config = load_config(config_path)
         checks.append(Check.ok("config", config_path or "the built-in defaults (no --config)"))
     except (ConfigError, ValueError) as error:
-        print(f"companion doctor: {' '.join(str(error).split())}", file=sys.stderr)
-        return 2
+        return fail("doctor", error)
     if unit_path:
         checks.append(Check.ok("service unit", unit_path))
     machine, frame_size = machine_checks(config, open_camera=not args.no_camera, unit_text=unit_text)

@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-EXIT_BAD_INPUT = 2
+from companion.commands.arguments import fail
 
 
 def _config(args: argparse.Namespace) -> Any:
@@ -51,8 +51,7 @@ def _config(args: argparse.Namespace) -> Any:
 
 
 def _fail(command: str, message: str) -> int:
-    print(f"companion {command}: {' '.join(str(message).split())}", file=sys.stderr)
-    return EXIT_BAD_INPUT
+    return fail(command, message)
 
 
 def _event_line(event: dict[str, Any]) -> str:

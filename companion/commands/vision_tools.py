@@ -225,6 +225,8 @@ def _observe(args: argparse.Namespace) -> int:
 
 
 def _register_more(subparsers: Any) -> None:
+    from companion.commands.arguments import bounded_number, millimetres, seat_count
+
     observe = subparsers.add_parser("observe", help="read one frame of a game and print the observation JSON")
     observe.add_argument("game", help="JP, JK, JB, IN (or a game name)")
     observe.add_argument("image", help="a camera frame")
@@ -244,15 +246,19 @@ def _register_more(subparsers: Any) -> None:
         help="fit camera pixels -> table mm from the 4 ArUco markers and print a self-test report",
     )
     calibrate.add_argument("image", help="a camera frame showing the four calibration markers")
-    calibrate.add_argument("--width", type=float, default=None, help="marker 0 to marker 1 distance, mm")
-    calibrate.add_argument("--height", type=float, default=None, help="marker 0 to marker 3 distance, mm")
-    calibrate.add_argument("--marker-size", type=float, default=40.0, help="printed marker side, mm")
-    calibrate.add_argument("--min-module-px", type=float, default=3.0, help="tag reading margin to check")
+    calibrate.add_argument("--width", type=millimetres, default=None,
+                           help="marker 0 to marker 1 distance, mm")
+    calibrate.add_argument("--height", type=millimetres, default=None,
+                           help="marker 0 to marker 3 distance, mm")
+    calibrate.add_argument("--marker-size", type=bounded_number(5.0, 500.0, "a marker side in mm"),
+                           default=40.0, help="printed marker side, mm")
+    calibrate.add_argument("--min-module-px", type=bounded_number(0.5, 50.0, "pixels per module"),
+                           default=3.0, help="tag reading margin to check")
     calibrate.add_argument("--out", default=None, help="write the calibration JSON here")
     calibrate.add_argument(
         "--game", default=None, help="use this game's table layout: its size, zones, and seat colours learned"
     )
-    calibrate.add_argument("--seats", type=int, default=None,
+    calibrate.add_argument("--seats", type=seat_count, default=None,
                            help="players at the table (zones per seat; default 4, or the config's seats)")
     calibrate.add_argument("--config", default=None, help="the table's config (the service's): its game, "
                            "seats, and the calibration file in its state directory unless --out")

@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-import sys
 import threading
 import time
 from typing import Any
+
+from companion.commands.arguments import fail
 
 log = logging.getLogger("companion.serve")
 
@@ -114,8 +115,7 @@ def _write_config(path: str, state_dir: str | None) -> int:
 
     target = Path(path)
     if target.exists():
-        print(f"companion serve: {target} exists; not overwriting it", file=sys.stderr)
-        return 2
+        return fail("serve", f"{target} exists; not overwriting it")
     lines = EXAMPLE.strip("\n").splitlines()
     text = "\n".join(line[4:] if line.startswith("    ") else line for line in lines)
     # a service deals each game afresh; its database is in systemd's StateDirectory
@@ -125,8 +125,7 @@ def _write_config(path: str, state_dir: str | None) -> int:
     try:
         target.write_text(text + "\n", encoding="utf-8")
     except OSError as error:
-        print(f"companion serve: cannot write {target}: {error.strerror or error}", file=sys.stderr)
-        return 2
+        return fail("serve", f"cannot write {target}: {error.strerror or error}")
     print(f"wrote {target}: edit the game, seats, pins, camera and web sections")
     return 0
 
@@ -151,8 +150,7 @@ def _serve(args: argparse.Namespace) -> int:
         web_config = WebConfig.from_config(config.web, state_dir=config.state_dir, **overrides)
         mqtt = configured(config.mqtt, args)
     except (ConfigError, ValueError, OSError) as error:
-        print(f"companion serve: {error}", file=sys.stderr)
-        return 2
+        return fail("serve", error)
     loop = TableLoop(config, pipeline=vision_pipeline(config), real_table=config.camera.kind != "synthetic")
     loop.source = open_camera(config, loop)
     web_server.quiet_request_log()
@@ -160,9 +158,8 @@ def _serve(args: argparse.Namespace) -> int:
         running = web_server.start(create_app(loop, web_config), web_config)
     except OSError as error:
         where = f"{web_config.host}:{web_config.port}"
-        print(f"companion serve: cannot listen on {where}: {error}", file=sys.stderr)
         loop.close()
-        return 1
+        return fail("serve", f"cannot listen on {where}: {error}")
     link = link_table(loop, mqtt)
     loop.start()
     url = running.url
@@ -219,11 +216,9 @@ def _pair(args: argparse.Namespace) -> int:
         config = load_config(args.config)
         web_config = WebConfig.from_config(config.web, state_dir=config.state_dir)
     except (ConfigError, ValueError, OSError) as error:
-        print(f"companion pair: {' '.join(str(error).split())}", file=sys.stderr)
-        return 2
+        return fail("pair", error)
     if not web_config.lan or not web_config.pin:
-        print("companion pair: LAN access is off ([web] lan = false): nothing to pair", file=sys.stderr)
-        return 2
+        return fail("pair", "LAN access is off ([web] lan = false): nothing to pair")
     base = args.url or lan_url(web_config)
     link = pairing_url(base, web_config.pin)
     import segno
@@ -236,8 +231,7 @@ def _pair(args: argparse.Namespace) -> int:
             with open(args.out, "w", encoding="utf-8") as handle:
                 handle.write(card)
         except OSError as error:
-            print(f"companion pair: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
-            return 2
+            return fail("pair", f"cannot write {args.out}: {error.strerror or error}")
         print(f"wrote the pairing card {args.out} (print it; it shows the PIN)")
     return 0
 

@@ -136,7 +136,9 @@ def broker_check(config: Any, timeout_s: float = 5.0) -> Check:
         return Check("café broker", "fail", f"{mqtt.broker}: {error}", "check [mqtt] in the config")
     try:
         if not done.wait(timeout_s):
-            return Check("café broker", "fail", f"{mqtt.unreachable()} within {timeout_s:g} s",
+            from companion.mqtt.settings import connection_problem
+
+            return Check("café broker", "fail", connection_problem(mqtt, timeout_s),
                          "check the address, that Mosquitto runs, and ca_file for TLS")
         reason = result["reason"]
         if getattr(reason, "is_failure", False):

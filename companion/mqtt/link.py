@@ -9,12 +9,18 @@ duplicates by ``seq``, and one that sees a gap asks on ``resend`` for the events
 
 The loop only calls :meth:`TableLink.notify` (it sets an event); a thread of its own reads the store and
 hands messages to paho-mqtt's network thread.
+
+A resend request is untrusted input like everything from the broker (:mod:`companion.mqtt.wire`): one
+that cannot be read, or names a game or move the table does not have, is counted and dropped; requests
+are gathered (the earliest wins) and served at most every ``RESEND_EVERY_S`` and ``RESENDS_PER_MINUTE``
+times a minute, so nobody can make the table send its history over and over. Should paho's network thread
+end, the status says so and the sending thread starts it again.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
-import json
 import logging
 import threading
 import time
@@ -22,7 +28,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.mqtt import messages
-from companion.mqtt.settings import MqttConfig, make_client
+from companion.mqtt.settings import MqttConfig, connection_problem, make_client, parse_url
+from companion.mqtt.wire import read_json, resend_request
 from companion.store import GameRecord, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -33,6 +40,9 @@ PLAYS_KEY = "mqtt.plays"
 CURSOR_EVERY_S = 2.0
 #: the retained state is sent again at least this often (it carries the camera's health)
 STATE_EVERY_S = 30.0
+#: resend requests are served at most this often, and this many times a minute
+RESEND_EVERY_S = 5.0
+RESENDS_PER_MINUTE = 6
 Cursor = tuple[int, int]
 
 
@@ -54,6 +64,7 @@ class TableLink:
         self.client.on_connect_fail = self._connect_failed
         self.client.on_publish = self._published
         self.client.on_message = self._resend_asked
+        self.client.suppress_exceptions = True  # a callback's error is logged, never the end of the thread
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stopped = threading.Event()
@@ -74,7 +85,12 @@ class TableLink:
         self._state_dirty = True
         self._state_sent: dict[str, Any] | None = None
         self._state_at = 0.0
-        self._rewind_at = 0.0
+        #: the earliest point a resend request asked for, not yet served; when requests were served
+        self._resend_wanted: Cursor | None = None
+        self._resends: collections.deque[float] = collections.deque()
+        self.bad_messages = 0
+        self.restarts = 0
+        self._started = False
         self.queued = 0
         #: thread CPU seconds spent per message published (the table-side cost, for the benchmark)
         self.cpu_s = 0.0
@@ -85,6 +101,7 @@ class TableLink:
         address = self.config.address()
         self.client.connect_async(address.host, address.port, self.config.keepalive)
         self.client.loop_start()
+        self._started = True
         self._thread = threading.Thread(target=self._run, name="mqtt-outbox", daemon=True)
         self._thread.start()
 
@@ -94,8 +111,26 @@ class TableLink:
         self._wake.set()
 
     def status(self) -> dict[str, Any]:
-        return {"ok": self.connected, "table": self.table, "broker": self.config.broker,
-                "queued": self.queued, "error": self.error}
+        running = not self._started or self.network_alive()
+        return {"ok": self.connected and running, "table": self.table, "broker": self.config.broker,
+                "queued": self.queued, "error": self.error, "bad_messages": self.bad_messages,
+                "resends_last_minute": len(self._resends), "restarts": self.restarts}
+
+    def network_alive(self) -> bool:
+        thread = getattr(self.client, "_thread", None)  # paho keeps its loop thread here (paho-mqtt 2)
+        return thread is not None and thread.is_alive()
+
+    def _check_network(self) -> None:
+        """paho's thread ended (it should not): say so and start it again."""
+        if not self._started or self._stopped.is_set() or self.network_alive():
+            return
+        self.connected = False
+        self.error = "the link to the café's broker stopped: starting it again; moves are queued"
+        log.error("%s", self.error)
+        self.restarts += 1
+        with contextlib.suppress(Exception):
+            self.client.loop_stop()
+        self.client.loop_start()
 
     def drained(self, timeout: float) -> bool:
         """Wait (at most ``timeout`` s) until the broker has acknowledged every stored event."""
@@ -130,6 +165,7 @@ class TableLink:
             self._wake.clear()
             started = time.thread_time()
             try:
+                self._check_network()
                 count = self.send_round()
             except StoreError as error:  # a store that cannot be read now: the next round tries again
                 self.error = f"cannot read the store: {error}"
@@ -144,6 +180,7 @@ class TableLink:
 
     def send_round(self) -> int:
         """One round of the sending thread: take the acknowledgements, send what is due."""
+        self._serve_resend(time.monotonic())
         self._take_acknowledged()
         if not self.connected:
             self.queued = self.store.count_after(*self._acked)
@@ -262,7 +299,10 @@ class TableLink:
         log.info("reporting to the broker as table %s", self.table)
 
     def _connect_failed(self, client: Any, userdata: Any) -> None:
-        self.error = self.config.unreachable()
+        problem = connection_problem(self.config)
+        if problem != self.error:
+            log.warning("café broker: %s", problem)
+        self.error = problem
 
     def _disconnected(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         with self._lock:
@@ -276,19 +316,41 @@ class TableLink:
         self._wake.set()
 
     def _resend_asked(self, client: Any, userdata: Any, message: Any) -> None:
+        """A consumer saw a gap: note the earliest point asked for; the sending thread serves it."""
         try:
-            asked = json.loads(message.payload)
-            game_id, first = int(asked["game_id"]), int(asked["from"])
-        except (ValueError, KeyError, TypeError):
+            asked = resend_request(read_json(bytes(message.payload)))
+        except Exception as error:  # untrusted: counted, dropped, never the end of paho's thread
+            self.bad_messages += 1
+            if self.bad_messages == 1:
+                log.warning("dropped a bad resend request on %s: %s", self.topics.resend, error)
             return
-        now = time.monotonic()
+        wanted = (asked.game_id, asked.first - 1)
         with self._lock:
-            if now - self._rewind_at < 1.0 or first < 1 or game_id < 1:
-                return
-            self._rewind_at = now
-            self._restart_from = (game_id, first - 1)
-            self._plays = {k: v for k, v in self._plays.items() if int(k) < game_id}
+            self._resend_wanted = wanted if self._resend_wanted is None else min(self._resend_wanted, wanted)
         self._wake.set()
+
+    def _serve_resend(self, now: float) -> None:
+        """Rewind to the earliest point asked for, when it names events this table has and the rate allows."""
+        with self._lock:
+            wanted = self._resend_wanted
+        if wanted is None:
+            return
+        while self._resends and now - self._resends[0] >= 60.0:
+            self._resends.popleft()
+        if (self._resends and now - self._resends[-1] < RESEND_EVERY_S) or len(
+                self._resends) >= RESENDS_PER_MINUTE:
+            return  # gathered: served once the rate allows
+        with self._lock:
+            self._resend_wanted = None
+        game_id, after = wanted
+        latest = self.store.latest_game_id() or 0
+        if game_id > latest or after >= self.store.event_count(game_id):
+            self.bad_messages += 1  # a game or move this table does not have: nothing to send
+            return
+        self._resends.append(now)
+        with self._lock:
+            self._restart_from = wanted
+            self._plays = {k: v for k, v in self._plays.items() if int(k) < game_id}
 
 
 def link_table(loop: Any, config: MqttConfig) -> TableLink | None:
@@ -301,14 +363,27 @@ def link_table(loop: Any, config: MqttConfig) -> TableLink | None:
     return link
 
 
-def add_arguments(parser: Any) -> None:
-    """``--mqtt URL --table NAME`` for the commands that run a table."""
+def add_arguments(parser: Any, table: bool = True) -> None:
+    """``--mqtt URL --table NAME`` and the broker's login and TLS for the commands that connect."""
     parser.add_argument("--mqtt", default=None, metavar="URL",
                         help="report every move to this café broker (mqtt://host or mqtts://host)")
-    parser.add_argument("--table", default=None, metavar="NAME", help="this table's name on the café board "
-                        "(default: [mqtt] table, or the host name)")
+    if table:
+        parser.add_argument("--table", default=None, metavar="NAME", help="this table's name on the café "
+                            "board (default: [mqtt] table, or the host name)")
+    parser.add_argument("--mqtt-user", default=None, metavar="NAME", help="the broker login's name")
+    parser.add_argument("--mqtt-password-file", default=None, metavar="FILE",
+                        help="a file holding the login's password (never the password itself: ps shows it)")
+    parser.add_argument("--mqtt-ca-file", default=None, metavar="FILE",
+                        help="the certificate authority of an mqtts:// broker with its own certificate")
 
 
 def configured(config: MqttConfig, args: Any) -> MqttConfig:
-    """The file's ``[mqtt]`` with the command line over it; ValueError for a bad URL or name."""
-    return config.overridden(getattr(args, "mqtt", None), getattr(args, "table", None))
+    """The file's ``[mqtt]`` with the command line over it; ValueError for a bad URL or name, or for a
+    password on the command line (``ps`` shows every process's arguments)."""
+    url = getattr(args, "mqtt", None)
+    if url and parse_url(url).password is not None:
+        raise ValueError("a password in the broker URL shows in ps: put it in a file and give "
+                         "--mqtt-password-file FILE (or [mqtt] password_file)")
+    return config.overridden(url, getattr(args, "table", None), username=getattr(args, "mqtt_user", None),
+                             password_file=getattr(args, "mqtt_password_file", None),
+                             ca_file=getattr(args, "mqtt_ca_file", None))

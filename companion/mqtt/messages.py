@@ -122,9 +122,14 @@ def state_message(table: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def home_assistant_unique(table: str) -> str:
+    """The table's id in Home Assistant (its discovery topic's node)."""
+    return f"dinotable_{table}".replace("-", "_")
+
+
 def home_assistant_config(table: str, topics: Topics) -> tuple[str, dict[str, Any]]:
     """Home Assistant's MQTT discovery for a table: one sensor (whose turn), available while online."""
-    unique = f"dinotable_{table}".replace("-", "_")
+    unique = home_assistant_unique(table)
     return f"homeassistant/sensor/{unique}/turn/config", {
         "name": "Turn",
         "unique_id": f"{unique}_turn",

@@ -81,12 +81,6 @@ class MqttConfig:
         address = parse_url(self.url)
         return f"{address.host}:{address.port}"
 
-    def unreachable(self) -> str:
-        """Why a connection could not even be made, in words."""
-        tls = parse_url(self.url).tls
-        return f"cannot reach the broker at {self.broker}" + (
-            " (or its TLS certificate is not trusted: see ca_file)" if tls else "")
-
     def address(self) -> BrokerAddress:
         address = parse_url(self.url)
         username = self.username or address.username
@@ -95,10 +89,12 @@ class MqttConfig:
             password = Path(self.password_file).expanduser().read_text(encoding="utf-8").strip()
         return replace(address, username=username, password=password)
 
-    def overridden(self, url: str | None = None, table: str | None = None) -> MqttConfig:
-        """The command line's ``--mqtt URL --table NAME`` over the file's values."""
+    def overridden(self, url: str | None = None, table: str | None = None, **given: str | None) -> MqttConfig:
+        """The command line's ``--mqtt URL --table NAME`` (and login, password file, CA file) over the
+        file's values."""
+        changes: dict[str, Any] = {key: value for key, value in given.items() if value is not None}
         config = replace(self, url=url if url is not None else self.url,
-                         table=table if table is not None else self.table)
+                         table=table if table is not None else self.table, **changes)
         config.check()
         return config
 
@@ -166,3 +162,33 @@ def make_client(config: MqttConfig, client_id: str, clean: bool = True) -> Any:
     client.reconnect_delay_set(min_delay=1, max_delay=5)  # a broker on the café's LAN: try often
     client.max_queued_messages_set(0)
     return client
+
+
+def connection_problem(config: MqttConfig, timeout_s: float = 3.0) -> str:
+    """Why the broker cannot be reached, in words: tried again by hand (paho says only that it failed)."""
+    address = parse_url(config.url)
+    where = f"{address.host}:{address.port}"
+    try:
+        with socket.create_connection((address.host, address.port), timeout=timeout_s) as sock:
+            if not address.tls:
+                return f"the broker at {where} took the connection but did not answer as MQTT"
+            ca = str(Path(config.ca_file).expanduser()) if config.ca_file else None
+            context = ssl.create_default_context(cafile=ca)
+            with context.wrap_socket(sock, server_hostname=address.host):
+                return f"the broker at {where} accepts TLS: check the login (username, password_file)"
+    except ssl.SSLCertVerificationError as error:
+        reason = str(error.verify_message or error)
+        if "match" in reason.lower():
+            return (f"the broker's TLS certificate is not for {address.host!r} ({reason}): connect by the "
+                    "name or address the certificate was made for")
+        fix = "give its CA file ([mqtt] ca_file or --mqtt-ca-file)" if not config.ca_file else (
+            f"{config.ca_file} is not the CA that signed it")
+        return f"the broker's TLS certificate at {where} is not trusted here ({reason}): {fix}"
+    except ssl.SSLError as error:
+        return f"TLS with the broker at {where} failed ({error.reason or error}): is it an mqtts:// port?"
+    except ConnectionRefusedError:
+        return f"the broker at {where} refused the connection: is Mosquitto running, on that port?"
+    except TimeoutError:
+        return f"no answer from the broker at {where} within {timeout_s:g} s"
+    except OSError as error:
+        return f"cannot reach the broker at {where}: {error.strerror or error}"

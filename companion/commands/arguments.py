@@ -1,0 +1,93 @@
+"""What every command shares about its arguments: bad input is one ``error:`` line on stderr and exit 2.
+
+:class:`OneLineParser` makes argparse's own refusals one line too, and the ``type=`` checkers below refuse
+what would otherwise go wrong later (a port out of range, a size that is not finite, a seat count no game
+has) with the argument's name in the message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import math
+import re
+import sys
+from collections.abc import Callable
+from typing import NoReturn
+
+EXIT_BAD_INPUT = 2
+LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){LABEL}(\.{LABEL})*$")
+
+
+def words(message: object) -> str:
+    return " ".join(str(message).split())
+
+
+def fail(command: str, message: object) -> int:
+    """Say what is wrong in one line and give the exit status for bad input."""
+    print(f"error: {words(message)} (companion {command})", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse with its refusals on one ``error:`` line (the usage is one ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"error: {words(message)} (see {self.prog} --help)\n")
+
+
+def port_number(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is not 1..65535")
+    return port
+
+
+def bind_address(text: str) -> str:
+    """An IP address or a host name to listen on."""
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        pass
+    if re.fullmatch(r"[0-9.]+", text) or not HOST_NAME.match(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is neither an IP address nor a host name")
+    return text
+
+
+def bounded_number(low: float, high: float, what: str, low_open: bool = False) -> Callable[[str], float]:
+    """A ``type=`` for a finite number in ``low..high`` (``low`` itself refused when ``low_open``)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
+            above = f"more than {low:g}" if low_open else f"{low:g}"
+            raise argparse.ArgumentTypeError(f"{what} must be {above} to {high:g}, not {text}")
+        return value
+
+    return parse
+
+
+def bounded_whole(low: int, high: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be {low} to {high}, not {value}")
+        return value
+
+    return parse
+
+
+#: lengths on a table in millimetres: more than 0, at most 100 m
+millimetres = bounded_number(0.0, 100_000.0, "a length in mm", low_open=True)
+seconds = bounded_number(0.0, 3600.0, "seconds")
+seat_count = bounded_whole(1, 6, "the number of seats")
