@@ -123,12 +123,12 @@ class GameKeeper:
         game_id = self.store.latest_game_id()
         if game_id is None:
             return None
-        record = self.store.game(game_id)
-        if get_game(record.game).name != self.game.name:
-            return None
         try:
+            record = self.store.game(game_id)
+            if get_game(record.game).name != self.game.name:
+                return None
             result = self.store.replay(game_id)
-        except StoreError as error:
+        except (StoreError, KeyError) as error:
             message = (
                 f"could not resume game {game_id}: {error}; starting a new game (the old one stays stored)"
             )

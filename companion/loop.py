@@ -8,8 +8,7 @@ stored games as the page asks for them (:mod:`companion.records`) and the pictur
 
 The engine state changes only through the game keeper (:mod:`companion.keeper`), which writes each action
 to the store (committed, ``synchronous=FULL``) *before* the panel shows its signal or the web page hears of
-it. Each
-*stable* observation whose picture differs from the last one judged is explained by inference:
+it. Each *stable* observation whose picture differs from the last one judged is explained by inference:
 
 - one explanation: the actions are committed, the status LED flashes green;
 - several, or a low-confidence reading: a question (amber) answered by Confirm (first option) or the web;
@@ -502,6 +501,8 @@ class TableLoop:
                 "links": [link.status() for link in self.links],
             }
 
+    def button_pressed_within(self, button: str, seconds: float) -> bool:
+        return self.panel.pressed_within(button, seconds)
 
     def recalibrate(self) -> dict[str, Any]:
         """Refit the camera calibration from the next frame (after the camera was bumped)."""

@@ -92,3 +92,8 @@ class TableSession(Protocol):
     def calibration(self) -> dict[str, Any]:
         """The calibration self-test report: markers seen, tag module size in px, lighting, bumped?"""
         ...
+
+    def button_pressed_within(self, button: str, seconds: float) -> bool:
+        """Whether the table's own (physical) ``button`` was pressed in the last ``seconds``; a press on
+        the page's virtual panel does not count. Someone at the table pairs a new phone this way."""
+        ...

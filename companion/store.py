@@ -15,8 +15,11 @@ Every append is its own transaction with ``synchronous=FULL``: when :meth:`Store
 survives a crash or a power cut, so the loop shows a signal only after it. Resuming replays the events
 from the stored initial state (or the newest usable checkpoint) and gives exactly the same state.
 
-A database that cannot be opened or fails SQLite's quick check is moved aside (``*.corrupt-<time>``) and
-reported in :attr:`Store.problems`; start-up goes on with a fresh database.
+A database that cannot be opened, fails SQLite's quick check or is another program's (tables of ours
+with other columns, or tables but no schema mark) is moved aside (``*.corrupt-<time>``) and reported in
+:attr:`Store.problems`; start-up goes on with a fresh database. A row that cannot be read back (text that
+is not UTF-8, JSON with a control byte in it) is a :class:`StoreError` naming its game, never a crash:
+the loop starts a new game beside it and ``companion history`` says which game is damaged.
 """
 
 from __future__ import annotations
@@ -163,12 +166,41 @@ class GameRecord:
         }
 
 
+def _copy(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return None if value is None else dict(value)
+
+
 def _dumps(value: Any) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, TypeError, RecursionError) as error:
+        why = " ".join(str(error).split())[:120]
+        raise StoreError(f"a stored value is not readable JSON ({why})") from error
+
+
+#: our tables and a column each of them must have (a database whose tables lack them is another program's)
+OUR_COLUMNS = {"meta": "key", "games": "initial_state", "events": "seq", "checkpoints": "state",
+               "notices": "after_seq"}
+
+
+def _foreign(db: sqlite3.Connection) -> str | None:
+    """Why the database is not one of ours (None when it is, or is empty)."""
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    tables.discard("sqlite_sequence")
+    if not tables:
+        return None
+    for table, column in OUR_COLUMNS.items():
+        if table in tables and column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
+            return f"its {table} table is another program's (no {column} column)"
+    if "meta" not in tables or db.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is None:
+        return f"it holds tables ({', '.join(sorted(tables))[:80]}) but no companion schema mark"
+    return None
 
 
 class Store:
@@ -198,6 +230,10 @@ class Store:
             if not check or check[0] != "ok":
                 db.close()
                 raise sqlite3.DatabaseError(f"quick_check: {check[0] if check else 'no answer'}")
+            foreign = _foreign(db)
+            if foreign is not None:
+                db.close()
+                raise sqlite3.DatabaseError(f"not the companion's database: {foreign}")
             db.executescript(SCHEMA)
             row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
@@ -275,33 +311,61 @@ class Store:
         assert game_id is not None
         return game_id
 
-    def game(self, game_id: int) -> GameRecord:
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """Rows of a query; a row SQLite cannot hand back (text that is not UTF-8) is a StoreError."""
         with self._lock:
-            row = self._db.execute(
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.OperationalError as error:
+                if "decode" not in str(error):
+                    raise
+                raise StoreError(f"stored text is not UTF-8 ({' '.join(str(error).split())[:80]})") from error
+
+    def game(self, game_id: int) -> GameRecord:
+        """A stored game; StoreError naming it when its row cannot be read back."""
+        try:
+            rows = self._rows(
                 "SELECT id, game, title, players, options, seed, settings, initial_state, started, finished,"
-                " outcome FROM games WHERE id=?",
-                (game_id,),
-            ).fetchone()
-        if row is None:
-            raise UnknownGame(f"no game {game_id} in the store")
-        return GameRecord(
-            row[0],
-            row[1],
-            row[2],
-            _loads(row[3]),
-            _loads(row[4]),
-            row[5],
-            _loads(row[6]),
-            _loads(row[7]),
-            row[8],
-            row[9],
-            _loads(row[10]),
-        )
+                " outcome FROM games WHERE id=?", (game_id,))
+            if not rows:
+                raise UnknownGame(f"no game {game_id} in the store")
+            row = rows[0]
+            record = GameRecord(row[0], row[1], row[2], _loads(row[3]), _loads(row[4]), row[5],
+                                _loads(row[6]), _loads(row[7]), row[8], row[9], _loads(row[10]))
+        except UnknownGame:
+            raise
+        except StoreError as error:
+            raise StoreError(f"game {game_id} is damaged: {error}") from error
+        if not isinstance(record.players, list) or not all(
+                isinstance(p, dict) and isinstance(p.get("name"), str) for p in record.players):
+            raise StoreError(f"game {game_id} is damaged: its players are not readable")
+        if not isinstance(record.initial_state, dict) or not isinstance(record.settings, dict):
+            raise StoreError(f"game {game_id} is damaged: its set-up is not readable")
+        return record
 
     def games(self) -> list[GameRecord]:
-        with self._lock:
-            ids = [row[0] for row in self._db.execute("SELECT id FROM games ORDER BY id")]
-        return [self.game(game_id) for game_id in ids]
+        """Every readable stored game (a damaged one is left out: :meth:`damaged` names it)."""
+        return [record for record in map(self._readable, self._game_ids()) if record is not None]
+
+    def damaged(self) -> dict[int, str]:
+        """The stored games that cannot be read back, and why."""
+        found = {}
+        for game_id in self._game_ids():
+            try:
+                self.game(game_id)
+                self.events(game_id, with_observation=True)
+            except StoreError as error:
+                found[game_id] = str(error)
+        return found
+
+    def _game_ids(self) -> list[int]:
+        return [int(row[0]) for row in self._rows("SELECT id FROM games ORDER BY id")]
+
+    def _readable(self, game_id: int) -> GameRecord | None:
+        try:
+            return self.game(game_id)
+        except StoreError:
+            return None
 
     def latest_game_id(self) -> int | None:
         with self._lock:
@@ -348,40 +412,16 @@ class Store:
             db.execute(
                 "INSERT INTO events (game_id, seq, kind, action, undoes, player, source, at, observation,"
                 " photo, rule, scores) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    seq,
-                    kind,
-                    _dumps(dict(action) if action is not None else None),
-                    undoes,
-                    player,
-                    source,
-                    at,
-                    _dumps(dict(observation) if observation is not None else None),
-                    photo,
-                    _dumps(dict(rule) if rule is not None else None),
-                    _dumps(dict(scores) if scores is not None else None),
-                ),
+                (game_id, seq, kind, _dumps(_copy(action)), undoes, player, source, at,
+                 _dumps(_copy(observation)), photo, _dumps(_copy(rule)), _dumps(_copy(scores))),
             )
             if state_after is not None and self.checkpoint_every and seq % self.checkpoint_every == 0:
                 db.execute(
                     "INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?)",
                     (game_id, seq, _dumps(state_after.to_dict())),
                 )
-        return StoredEvent(
-            game_id,
-            seq,
-            kind,
-            dict(action) if action is not None else None,
-            undoes,
-            player,
-            source,
-            at,
-            dict(observation) if observation is not None else None,
-            photo is not None,
-            dict(rule) if rule is not None else None,
-            dict(scores) if scores is not None else None,
-        )
+        return StoredEvent(game_id, seq, kind, _copy(action), undoes, player, source, at, _copy(observation),
+                           photo is not None, _copy(rule), _copy(scores))
 
     def attach_photo(self, game_id: int, seqs: Sequence[int], photo: bytes) -> None:
         """Store the evidence photo of events already committed (written after the move's signal)."""
@@ -395,16 +435,17 @@ class Store:
 
     def _events(self, where: str, params: tuple[Any, ...], with_observation: bool) -> list[StoredEvent]:
         columns = "observation" if with_observation else "NULL"
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT game_id, seq, kind, action, undoes, player, source, at, "
-                f"{columns}, photo IS NOT NULL, rule, scores FROM events WHERE {where}", params
-            ).fetchall()
-        return [
-            StoredEvent(r[0], r[1], r[2], _loads(r[3]), r[4], r[5], r[6], r[7], _loads(r[8]), bool(r[9]),
-                        _loads(r[10]), _loads(r[11]))
-            for r in rows
-        ]
+        rows = self._rows(
+            "SELECT game_id, seq, kind, action, undoes, player, source, at, "
+            f"{columns}, photo IS NOT NULL, rule, scores FROM events WHERE {where}", params)
+        events = []
+        for r in rows:
+            try:
+                events.append(StoredEvent(r[0], r[1], r[2], _loads(r[3]), r[4], r[5], r[6], r[7],
+                                          _loads(r[8]), bool(r[9]), _loads(r[10]), _loads(r[11])))
+            except StoreError as error:
+                raise StoreError(f"game {r[0]} is damaged: its move {r[1]}: {error}") from error
+        return events
 
     def event(self, game_id: int, seq: int) -> StoredEvent | None:
         for event in self.events(game_id, with_observation=True):

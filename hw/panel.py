@@ -284,6 +284,13 @@ class Panel:
         if self._on_button is not None:
             self._on_button(name)
 
+    def pressed_within(self, name: str, seconds: float) -> bool:
+        """Whether the physical button ``name`` was pressed in the last ``seconds`` (not a virtual press)."""
+        now = self._clock()
+        with self._lock:
+            return any(button == name and source == "button" and now - at <= seconds
+                       for at, button, source in reversed(self.log.presses[-50:]))
+
     def press_count(self, name: str) -> int:
         with self._lock:
             return self._buttons_state[name].count

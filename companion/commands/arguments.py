@@ -38,12 +38,13 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def port_number(text: str) -> int:
+    """A TCP port, 0 meaning any free one."""
     try:
         port = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port {port} is not 1..65535")
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is not 0..65535 (0: any free port)")
     return port
 
 

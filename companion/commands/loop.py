@@ -265,17 +265,22 @@ def _history(args: argparse.Namespace) -> int:
             return 0
         if args.game_id is None:
             games = [record.summary() for record in store.games()]
+            damaged = store.damaged()
             if args.json:
                 json.dump(games, sys.stdout)
                 print()
                 return 0
+            for why in damaged.values():
+                print(f"warning: {why}", file=sys.stderr)
+            lines = {game_id: f"{game_id:>4}  damaged: the game cannot be read back" for game_id in damaged}
             for game in games:
                 state = "over, won by " + ", ".join(game["winners"]) if game["over"] else "running"
+                if game["game_id"] in damaged:
+                    state = "damaged: its moves cannot be read back"
                 players = ", ".join(p["name"] for p in game["players"])
-                print(
-                    f"{game['game_id']:>4}  {game['title']:<28} {players:<30} "
-                    f"{store.event_count(game['game_id']):>4} events  {state}"
-                )
+                lines[game["game_id"]] = (f"{game['game_id']:>4}  {game['title']:<28} {players:<30} "
+                                          f"{store.event_count(game['game_id']):>4} events  {state}")
+            print("\n".join(lines[game_id] for game_id in sorted(lines)) if lines else "no games stored")
             return 0
         store.game(args.game_id)
         events = [event.to_dict() for event in store.events(args.game_id)]

@@ -9,12 +9,13 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import session as flask_session
 
 from companion import exports, words
 from companion.privacy import shareable
 from companion.session import TableSession
 from companion.store import StoreError
-from companion.web import svg
+from companion.web import security, svg
 from companion.web.validate import field, json_object, only_fields, query_int
 from engines.core import EngineError
 
@@ -190,9 +191,18 @@ def play_csv() -> Response:
                     headers={"Content-Disposition": f"attachment; filename={name}"})
 
 
+def shared_settings() -> dict[str, Any]:
+    """The settings as this browser may see them: a watch-only link does not see the seed (it decides
+    every shuffle the companion makes)."""
+    found: dict[str, Any] = dict(ask(table().settings))
+    if not security.is_unlocked():
+        found.pop("seed", None)
+    return found
+
+
 @blueprint.get("/settings")
 def settings() -> Response:
-    return jsonify(ask(table().settings))
+    return jsonify(shared_settings())
 
 
 @blueprint.get("/calibration")
@@ -286,6 +296,8 @@ def new_game() -> Response:
 
 
 _streams_lock = threading.Lock()
+#: live-update streams one browser session may hold (the rest stay for the other phones)
+STREAMS_PER_SESSION = 4
 
 
 def _bounded(seq: int) -> int:
@@ -303,10 +315,15 @@ def events() -> Response:
     """
     config = current_app.extensions["web_config"]
     counter: list[int] = current_app.extensions.setdefault("open_streams", [0])
+    per_session: dict[str, int] = current_app.extensions.setdefault("streams_by_session", {})
+    holder = str(flask_session.get("sid") or request.remote_addr or "?")
     with _streams_lock:
         if counter[0] >= config.max_streams:
             abort(429, description="too many live connections: close a tab")
+        if per_session.get(holder, 0) >= STREAMS_PER_SESSION:
+            abort(429, description=f"this browser already has {STREAMS_PER_SESSION} live tabs: close one")
         counter[0] += 1
+        per_session[holder] = per_session.get(holder, 0) + 1
     released = threading.Event()
 
     def release() -> None:
@@ -314,6 +331,11 @@ def events() -> Response:
             if not released.is_set():
                 released.set()
                 counter[0] -= 1
+                left = per_session.get(holder, 1) - 1
+                if left > 0:
+                    per_session[holder] = left
+                else:
+                    per_session.pop(holder, None)
 
     session = table()
 

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 from companion import exports, pairing, words
 from companion.kits import find_kit
 from companion.web import security, svg
-from companion.web.api import ask, option_snapshot, shared_snapshot, table
+from companion.web.api import ask, option_snapshot, shared_settings, shared_snapshot, table
 from companion.web.validate import query_int
 
 blueprint = Blueprint("pages", __name__)
@@ -166,7 +166,7 @@ def setup_page() -> str:
                 for o in game.options if o.name not in table_made
             ],
         })
-    return render_template("setup.html", page="setup", settings=ask(table().settings), games=games,
+    return render_template("setup.html", page="setup", settings=shared_settings(), games=games,
                            calibration=ask(table().calibration), seat_colours=list(svg.SEAT_COLOURS),
                            **common)
 
@@ -194,7 +194,9 @@ def login() -> Response | str | tuple[str, int]:
         pin = request.form.get("pin", "")
         if len(pin) > pairing.PASSPHRASE_MAX or not security.check_pin(pin):
             return render_template("login.html", page="login", wrong=True, numeric=numeric), 401
-        return redirect(target)
+        response = redirect(target)
+        security.remember_device(response)
+        return response
     return render_template("login.html", page="login", wrong=False, numeric=numeric)
 
 

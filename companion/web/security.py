@@ -21,14 +21,20 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, current_app, jsonify, redirect, render_template, request, session
 from werkzeug.exceptions import HTTPException, TooManyRequests
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.pairing import pin_mark, spectator_token
 from companion.web.app import WebConfig, is_loopback
 from companion.web.hosts import OwnHosts
 from companion.web.sessions import SessionBook
-from companion.web.throttle import LoginThrottle
+from companion.web.throttle import Client, LoginThrottle
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: a phone that once entered the right PIN: ``<id>.<signature>``, kept a year, void once the PIN changes
+DEVICE_COOKIE = "dinotable-device"
+DEVICE_DAYS = 365
+#: the table's own Mode button lets a new phone log in this long after it is pressed
+BUTTON_WINDOW_S = 120.0
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
 #: what a browser without a session may ask for in LAN mode
@@ -103,22 +109,56 @@ def watch(token: str) -> bool:
     return True
 
 
+def _device_signature(device: str) -> str:
+    mark = pin_mark(str(current_app.config["SECRET_KEY"]), web_config().pin or "")
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    return hmac.new(key, f"device:{device}:{mark}".encode(), "sha256").hexdigest()[:32]
+
+
+def paired_device() -> str | None:
+    """The id in this browser's device cookie when its signature holds (it once entered this PIN)."""
+    cookie = request.cookies.get(DEVICE_COOKIE, "")
+    device, _, signature = cookie.partition(".")
+    if not device or len(cookie) > 80 or not hmac.compare_digest(signature, _device_signature(device)):
+        return None
+    return device
+
+
+def remember_device(response: WerkzeugResponse) -> None:
+    """Mark this browser as a paired phone (set after a right PIN)."""
+    device = paired_device() or secrets.token_urlsafe(12)
+    response.set_cookie(DEVICE_COOKIE, f"{device}.{_device_signature(device)}", max_age=DEVICE_DAYS * 86400,
+                        httponly=True, samesite="Strict", secure=web_config().https)
+
+
+def _client() -> Client:
+    return Client(request.remote_addr or "?", paired_device())
+
+
+def login_wait_s() -> float:
+    """How long this browser must wait before it may try a PIN (0: now)."""
+    throttle: LoginThrottle = current_app.extensions["login_throttle"]
+    return throttle.wait_s(_client())
+
+
 def check_pin(given: str) -> bool:
     """Check a PIN attempt; a blocked client gets 429 before the PIN is compared."""
     config = web_config()
     throttle: LoginThrottle = current_app.extensions["login_throttle"]
-    address = request.remote_addr or "?"
-    wait = throttle.wait_s(address)
+    client = _client()
+    wait = throttle.wait_s(client)
     if wait > 0:
-        refusal = TooManyRequests(description=f"too many wrong PINs: try again in {math.ceil(wait)} s")
+        hint = "" if client.paired else " (or press Mode on the table's panel, then enter the PIN)"
+        refusal = TooManyRequests(description=f"too many wrong PINs: try again in {math.ceil(wait)} s{hint}")
         refusal.retry_after = math.ceil(wait)
         raise refusal
     if config.pin is not None and hmac.compare_digest(given.encode(), config.pin.encode()):
-        throttle.succeeded(address)
+        throttle.succeeded(client)
         _open_session("player")
         return True
-    throttle.failed(address)
-    current_app.logger.warning("wrong PIN from %s", address)
+    throttle.failed(client)
+    paired = " (a paired phone)" if client.paired else ""
+    current_app.logger.warning("wrong PIN from %s%s", client.address, paired)
     return False
 
 
@@ -208,8 +248,10 @@ def page_headers(response: Response) -> None:
 
 
 def install(app: Flask, config: WebConfig) -> None:
+    session_of_table = app.extensions["table_session"]
     app.extensions["login_throttle"] = LoginThrottle(
-        free_attempts=config.login_attempts, budget=config.login_budget
+        free_attempts=config.login_attempts, budget=config.login_budget,
+        button_window=lambda: session_of_table.button_pressed_within("mode", BUTTON_WINDOW_S),
     )
     book_path = config.state_dir / "web-sessions.json" if config.state_dir is not None else None
     book = SessionBook(config.idle_hours * 3600, config.session_hours * 3600, book_path)

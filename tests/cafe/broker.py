@@ -22,7 +22,7 @@ def free_port() -> int:
 
 class Broker:
     def __init__(self, directory: Path, password_file: Path | None = None,
-                 tls: tuple[Path, Path] | None = None) -> None:
+                 tls: tuple[Path, Path] | None = None, acl_file: Path | None = None) -> None:
         self.directory = directory
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -31,6 +31,8 @@ class Broker:
                  "max_queued_messages 100000", f"user {getpass.getuser()}"]
         if password_file is not None:
             lines += ["allow_anonymous false", f"password_file {password_file}"]
+        if acl_file is not None:
+            lines.append(f"acl_file {acl_file}")
         else:
             lines.append("allow_anonymous true")
         if tls is not None:

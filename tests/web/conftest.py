@@ -11,6 +11,7 @@ import datetime
 import queue
 import random
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -53,6 +54,8 @@ class EngineSession:
         self._settings: dict[str, Any] = {}
         self.pending: dict[str, Any] | None = None
         self.presses: dict[str, int] = {"confirm": 0, "undo": 0, "next": 0, "mode": 0}
+        #: when the table's own (physical) buttons were last pressed (monotonic seconds)
+        self.physical_presses: dict[str, float] = {}
         self.frames = 0
         self.new_game({"game": game or preferred_game(),
                        "seats": [{"name": p, "colour": p, "seat": i} for i, p in enumerate(players)],
@@ -280,7 +283,8 @@ class EngineSession:
             self._games.append({"game_id": len(self._games) + 1, "name": game.name, "players": players,
                                 "started": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
                                 "states": [initial], "events": [], "photos": {}, "rng": rng})
-            self._settings = {"game": game.name, "options": options, "house_rules": {}, "seats": players}
+            self._settings = {"game": game.name, "options": options, "house_rules": {}, "seats": players,
+                              "seed": settings.get("seed")}
             self.pending = None
         self._emit({"type": "new_game"})
         return {"ok": True, "game_id": self._game["game_id"]}
@@ -288,6 +292,11 @@ class EngineSession:
     def calibration(self) -> dict[str, Any]:
         return {"ok": True, "markers_seen": [0, 1, 2, 3], "module_px": 4.2, "lighting": "even",
                 "bumped": False}
+
+    def button_pressed_within(self, button: str, seconds: float) -> bool:
+        """The physical panel: a test presses it by setting ``physical_presses[button]`` to a time."""
+        pressed = self.physical_presses.get(button)
+        return pressed is not None and time.monotonic() - pressed <= seconds
 
 
 ORIGIN = "http://localhost"

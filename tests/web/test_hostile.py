@@ -180,3 +180,20 @@ def test_hostile_input_against_the_real_loop(tmp_path: Any, origin: str, csrf: A
         assert client.get("/history?seq=99999", headers=HOST).status_code == 404
     finally:
         demo.close()
+
+
+def test_one_browser_cannot_hold_every_live_stream(table: Any) -> None:
+    from companion.web import WebConfig, create_app
+    from companion.web.api import STREAMS_PER_SESSION
+
+    app = create_app(table, WebConfig(max_streams=16))
+    greedy = app.test_client()
+    streams = [greedy.get("/api/events", headers=HOST, buffered=False) for _ in range(STREAMS_PER_SESSION)]
+    assert all(s.status_code == 200 for s in streams)
+    refused = greedy.get("/api/events", headers=HOST)
+    assert refused.status_code == 429 and "live tabs" in refused.get_json()["error"]
+    other = app.test_client().get("/api/events", headers=HOST, buffered=False,
+                                  environ_base={"REMOTE_ADDR": "127.0.0.2"})
+    assert other.status_code == 200  # another phone still gets its stream
+    for stream in [*streams, other]:
+        stream.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -297,3 +298,61 @@ def test_https_sets_the_secure_flag_and_hsts(table: Any, tmp_path: Path, csrf: A
     page = browser.get("/login", headers=LOCAL, base_url="https://localhost")
     assert "Secure" in page.headers["Set-Cookie"]
     assert page.headers["Strict-Transport-Security"].startswith("max-age=")
+
+
+def test_a_flood_of_wrong_pins_never_locks_out_a_paired_phone_or_the_table(table: Any, tmp_path: Path,
+                                                                          csrf: Any) -> None:
+    """30 wrong PINs from 30 addresses spend the budget of never-paired browsers only: a phone that was
+    paired before gets back in with the right PIN, and after the table's own Mode button a new phone does."""
+    app = lan_app(table, tmp_path)
+    paired = app.test_client()
+    assert log_in(paired, csrf, address="192.0.2.50").status_code == 302
+    token = csrf(paired)
+    paired.post("/logout", data={"csrf_token": token}, headers={**LOCAL, "Origin": ORIGIN})
+    assert paired.get("/api/snapshot", headers=LOCAL).status_code == 401  # its session ended
+    attacker = app.test_client()
+    for n in range(30):
+        attacker.delete_cookie("dinotable-device")
+        log_in(attacker, csrf, pin=f"{n:06d}", address=f"198.51.100.{n}")
+    new_phone = app.test_client()
+    locked = log_in(new_phone, csrf, address="192.0.2.60")
+    assert locked.status_code == 429 and b"press Mode" in locked.data
+    assert log_in(paired, csrf, address="192.0.2.50").status_code == 302  # the paired phone: in
+    table.physical_presses["mode"] = time.monotonic()  # someone at the table presses Mode
+    assert log_in(new_phone, csrf, address="192.0.2.60").status_code == 302
+    table.presses["mode"] += 1  # a virtual press from the page does not open the window
+    guesser = app.test_client()
+    codes = [log_in(guesser, csrf, pin=f"{n:06d}", address=f"203.0.113.{n}").status_code for n in range(12)]
+    assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]  # the window gives 10 guesses, no more
+    del table.physical_presses["mode"]
+
+
+def test_a_paired_phones_own_wrong_pins_block_only_itself(table: Any, tmp_path: Path, csrf: Any) -> None:
+    app = lan_app(table, tmp_path, login_attempts=3)
+    paired = app.test_client()
+    assert log_in(paired, csrf, address="192.0.2.50").status_code == 302
+    codes = [log_in(paired, csrf, pin="111111", address="192.0.2.50").status_code for _ in range(4)]
+    assert codes == [401, 401, 401, 429]
+    other = app.test_client()
+    assert log_in(other, csrf, address="192.0.2.50").status_code == 302  # same address, another phone
+
+
+def test_a_forged_device_cookie_is_no_paired_phone(table: Any, tmp_path: Path, csrf: Any) -> None:
+    app = lan_app(table, tmp_path, login_budget=3)
+    forger = app.test_client()
+    forger.set_cookie("dinotable-device", "abc.0123456789abcdef0123456789abcdef", domain="localhost")
+    codes = [log_in(forger, csrf, pin=f"{n:06d}", address=f"198.51.100.{n}").status_code for n in range(4)]
+    assert codes == [401, 401, 401, 429]
+
+
+def test_a_watch_only_link_sees_no_seed(table: Any, tmp_path: Path, csrf: Any) -> None:
+    app = lan_app(table, tmp_path)
+    player = app.test_client()
+    assert log_in(player, csrf).status_code == 302
+    assert "seed" in player.get("/api/settings", headers=LOCAL).get_json()
+    link = re.search(r'id="watch-link">http://localhost(/watch/[^<]+)<',
+                     player.get("/pair", headers=LOCAL).get_data(as_text=True))
+    assert link
+    guest = app.test_client()
+    guest.get(link.group(1), headers=LOCAL)
+    assert "seed" not in guest.get("/api/settings", headers=LOCAL).get_json()
