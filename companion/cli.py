@@ -37,7 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stopped:  # --help, or a refused argument (one error: line, exit 2)
+        return stopped.code if isinstance(stopped.code, int) else 2
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

@@ -232,6 +232,8 @@ def config_from_dict(
             if not isinstance(store["state_dir"], str) or not store["state_dir"]:
                 raise _fail(source, "store.state_dir", "must be a directory path")
             state_dir = Path(os.path.expanduser(store["state_dir"]))
+            if state_dir.exists() and not state_dir.is_dir():
+                raise _fail(source, "store.state_dir", f"{state_dir} is a file, not a directory")
     seed = data.get("seed", base.seed if "game" not in data else None)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise _fail(source, "seed", f"must be an integer, not {seed!r}")

@@ -81,6 +81,9 @@ class BoardListener:
             self.client.loop_start()
         except Exception as error:  # paho's own state may be broken; the next check tries again
             log.error("the listener could not start again: %s", error)
+            return
+        if self.client.is_connected():  # the session held: no new on_connect will say so
+            self.connected, self.error = True, None
 
     def status(self) -> dict[str, Any]:
         return {"ok": self.connected and (not self._started or self.alive()), "broker": self.config.broker,

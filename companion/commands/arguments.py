@@ -92,3 +92,5 @@ def bounded_whole(low: int, high: int, what: str) -> Callable[[str], int]:
 millimetres = bounded_number(0.0, 100_000.0, "a length in mm", low_open=True)
 seconds = bounded_number(0.0, 3600.0, "seconds")
 seat_count = bounded_whole(1, 6, "the number of seats")
+seed = bounded_whole(-(2**63), 2**63 - 1, "a seed")
+game_id = bounded_whole(1, 2**62, "a game's id")

@@ -312,7 +312,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    from companion.commands.arguments import bounded_number, bounded_whole, port_number, seconds
+    from companion.commands.arguments import bounded_number, bounded_whole, port_number, seconds, seed
     from companion.mqtt.link import add_arguments as add_mqtt_arguments
 
     demo = subparsers.add_parser(
@@ -321,7 +321,7 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--game", default=DEFAULT_GAME, help="jurassic-parts (default), jurassik, ...")
     demo.add_argument("--players", default="",
                       help="comma-separated seat colours, clockwise (default red,blue,green)")
-    demo.add_argument("--seed", type=int, default=1, help="seed for setup, bots and chance (default 1)")
+    demo.add_argument("--seed", type=seed, default=1, help="seed for setup, bots and chance (default 1)")
     demo.add_argument("--headless", action="store_true", help="no web page: print progress and the scores")
     demo.add_argument("--until-end", action="store_true", help="return when the game is over")
     demo.add_argument("--max-actions", type=bounded_whole(0, 10**7, "the number of actions"), default=None,

@@ -367,6 +367,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
+    from companion.commands.arguments import bounded_whole, game_id, seed
     from companion.mqtt.link import add_arguments as add_mqtt_arguments
 
     def common(parser: argparse.ArgumentParser) -> None:
@@ -380,7 +381,8 @@ def register(subparsers: Any) -> None:
     run.add_argument("--web", action="store_true", help="also serve the web page")
     add_mqtt_arguments(run)
     run.add_argument("--record", default=None, metavar="DIR", help="save the frames for `companion replay`")
-    run.add_argument("--record-every", type=int, default=1, metavar="N", help="save every N-th frame")
+    run.add_argument("--record-every", type=bounded_whole(1, 10**6, "every how many frames"), default=1,
+                     metavar="N", help="save every N-th frame")
     run.set_defaults(handler=_run)
 
     replay = subparsers.add_parser("replay", help="recorded frames (a folder or video) through the loop")
@@ -388,7 +390,7 @@ def register(subparsers: Any) -> None:
     common(replay)
     replay.add_argument("--game", default=None, help="game (overrides the config)")
     replay.add_argument("--players", default=None, help="comma-separated seat colours, clockwise")
-    replay.add_argument("--seed", type=int, default=None, help="setup seed (overrides the config)")
+    replay.add_argument("--seed", type=seed, default=None, help="setup seed (overrides the config)")
     replay.add_argument(
         "--new", action="store_true", help="start a new game instead of resuming the stored one"
     )
@@ -396,7 +398,8 @@ def register(subparsers: Any) -> None:
     replay.set_defaults(handler=_replay)
 
     history = subparsers.add_parser("history", help="stored games and their events; export a game as JSON")
-    history.add_argument("game_id", nargs="?", type=int, default=None, help="a game's id: list its events")
+    history.add_argument("game_id", nargs="?", type=game_id, default=None,
+                         help="a game's id: list its events")
     common(history)
     history.add_argument(
         "--export", default=None, metavar="FILE", help="write the game as JSON (- for stdout)"
@@ -412,6 +415,6 @@ def register(subparsers: Any) -> None:
     explain.add_argument("what", nargs="*", metavar="GAME FILE | SEQ",
                          help="a game and a {state, action} file, or a stored move's number")
     common(explain)
-    explain.add_argument("--game", type=int, default=None, help="game id (default: the latest)")
+    explain.add_argument("--game", type=game_id, default=None, help="game id (default: the latest)")
     explain.add_argument("--notices", action="store_true", help="the objections and questions instead")
     explain.set_defaults(handler=_explain)

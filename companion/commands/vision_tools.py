@@ -225,7 +225,7 @@ def _observe(args: argparse.Namespace) -> int:
 
 
 def _register_more(subparsers: Any) -> None:
-    from companion.commands.arguments import bounded_number, millimetres, seat_count
+    from companion.commands.arguments import bounded_number, millimetres, seat_count, seed
 
     observe = subparsers.add_parser("observe", help="read one frame of a game and print the observation JSON")
     observe.add_argument("game", help="JP, JK, JB, IN (or a game name)")
@@ -239,7 +239,7 @@ def _register_more(subparsers: Any) -> None:
         default=None,
         help="the game's state JSON: cells then match the engine's (grid size, boards)",
     )
-    observe.add_argument("--seed", type=int, default=1, help="seed of the printed set's opaque back ids")
+    observe.add_argument("--seed", type=seed, default=1, help="seed of the printed set's opaque back ids")
     observe.set_defaults(handler=_observe)
     calibrate = subparsers.add_parser(
         "calibrate",
@@ -272,7 +272,7 @@ def _register_more(subparsers: Any) -> None:
     )
     tags.add_argument("game", help="JP, JK, JB, IN (or a game name), or 'all'")
     tags.add_argument("--out", default=".", help="output directory (default: current)")
-    tags.add_argument("--seed", type=int, default=1, help="seed of the opaque back ids of this printed set")
+    tags.add_argument("--seed", type=seed, default=1, help="seed of the opaque back ids of this printed set")
     tags.add_argument("--size", type=float, default=None, metavar="MM",
-                      help="code side in mm (default 40: 2304x1296 at 1.2 m; 25 reads at 4608x2592)")
+                      help="code side in mm, 8 to 100 (default 40: 2304x1296 at 1.2 m; 25: 4608x2592)")
     tags.set_defaults(handler=_tags)

@@ -257,6 +257,7 @@ def _pairing_card(base: str, pin: str, qr: str) -> str:
 
 
 def register(subparsers: Any) -> None:
+    from companion.commands.arguments import port_number
     from companion.mqtt.link import add_arguments as add_mqtt_arguments
 
     pair = subparsers.add_parser(
@@ -270,7 +271,7 @@ def register(subparsers: Any) -> None:
         "serve", help="run the table with its web page (the systemd service)", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--config", default=None, help="the TOML config file (default: built-in defaults)")
-    serve.add_argument("--port", type=int, default=None, help="web port (overrides [web] port)")
+    serve.add_argument("--port", type=port_number, default=None, help="web port (overrides [web] port)")
     add_mqtt_arguments(serve)
     serve.add_argument("--write-config", metavar="PATH", default="",
                        help="write an annotated example config file to PATH and exit")

@@ -131,6 +131,10 @@ class TableLink:
         with contextlib.suppress(Exception):
             self.client.loop_stop()
         self.client.loop_start()
+        if self.client.is_connected():  # the session held: no new on_connect will say so
+            with self._lock:
+                self.connected, self.error = True, None
+                self._restart_from = self._acked  # what was in flight is sent again
 
     def drained(self, timeout: float) -> bool:
         """Wait (at most ``timeout`` s) until the broker has acknowledged every stored event."""

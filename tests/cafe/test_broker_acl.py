@@ -20,8 +20,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.cafe.logins import password_hash
 
-EVENT = {"table": "table-1", "game": "jurassik", "title": "Jurassik", "game_id": 1, "started": 100.0, "seq": 1,
-         "kind": "action", "player": "Ana", "at": 101.0, "description": "Ana: take", "scores": {}}
+EVENT = {"table": "table-1", "game": "jurassik", "title": "Jurassik", "game_id": 1, "started": 100.0,
+         "seq": 1, "kind": "action", "player": "Ana", "at": 101.0, "description": "Ana: take", "scores": {}}
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> bool:

@@ -171,3 +171,29 @@ def test_a_table_flooded_with_hostile_resend_requests_publishes_every_event(
         listener.stop()
         board.close()
         store.close()
+
+
+def test_a_network_thread_that_ends_is_said_and_started_again(broker: Broker, tmp_path: Path) -> None:
+    store = table_store(tmp_path / "table", 3)
+    board = BoardStore(tmp_path / "board")
+    listener = BoardListener(MqttConfig(url=broker.url, keepalive=5), board, name="restart")
+    link = TableLink(MqttConfig(url=broker.url, table="t8", keepalive=5), store, summary)
+    listener.start()
+    link.start()
+    try:
+        assert wait_for(lambda: len(board.events("t8")) == 3)
+        listener.client.loop_stop()  # as if paho's thread had died
+        assert not listener.status()["ok"]
+        listener.check()
+        assert listener.status()["restarts"] == 1
+        link.client.loop_stop()
+        assert wait_for(lambda: link.status()["restarts"] == 1)  # its own sending thread notices
+        store.append(1, "action", {"kind": "take", "player": "Bo", "row": 2, "col": 2}, player="Bo")
+        link.notify()
+        assert wait_for(lambda: len(board.events("t8")) == 4), (link.status(), listener.status())
+        assert listener.status()["ok"] and link.status()["ok"]
+    finally:
+        link.stop(drain_s=0)
+        listener.stop()
+        board.close()
+        store.close()
