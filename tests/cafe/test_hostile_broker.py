@@ -156,7 +156,7 @@ def test_a_table_flooded_with_hostile_resend_requests_publishes_every_event(
             publisher("dinotable/t9/resend", payload, False)
         for _ in range(10):
             publisher("dinotable/t9/resend", b'{"game_id": 1, "from": 1}', False)
-        assert wait_for(lambda: link.bad_messages >= 7), link.status()
+        assert wait_for(lambda: link.bad_messages >= 5), link.status()  # the unreadable ones, at least
         store.append(1, "action", {"kind": "take", "player": "Bo", "row": 2, "col": 2}, player="Bo")
         link.notify()
         assert wait_for(lambda: len(board.events("t9")) == events + 1), link.status()
