@@ -26,6 +26,7 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
     # calibration = "/var/lib/dinotable/calibration.json"   # `companion calibrate --game G --out FILE`:
     #                                # fixed markers and the seat colours learned; omit to calibrate
     #                                # from the first frame showing the four markers (nominal colours)
+    # tag_size_mm = 25               # the codes' printed size (companion tags --size); omit for 40 mm
     [store]
     state_dir = "~/.local/state/dinotable"   # $STATE_DIRECTORY under systemd
     [web]                            # phones at the table reach the page over the LAN
@@ -107,6 +108,8 @@ class CameraConfig:
     #: a calibration file (``companion calibrate --out``): its marker fit and its learned seat colours;
     #: empty: calibrate from the first frame that shows the four markers, with the nominal colours
     calibration: str = ""
+    #: the printed size of the codes (``companion tags --size``); None: the calibration's, else 40 mm
+    tag_size_mm: float | None = None
 
     @property
     def size(self) -> tuple[int, int] | None:
@@ -335,7 +338,7 @@ def _read_camera(data: Mapping[str, Any], source: str, camera: CameraConfig) -> 
     if "camera" not in data:
         return camera
     cam = _table(data, "camera", source)
-    extra = set(cam) - {"source", "fps", "max_age_s", "width", "height", "calibration"}
+    extra = set(cam) - {"source", "fps", "max_age_s", "width", "height", "calibration", "tag_size_mm"}
     if extra:
         raise _fail(source, "camera", f"unknown key(s) {', '.join(sorted(extra))}")
     camera = CameraConfig(
@@ -345,6 +348,8 @@ def _read_camera(data: Mapping[str, Any], source: str, camera: CameraConfig) -> 
         width=_size(cam, "width", camera.width, source),
         height=_size(cam, "height", camera.height, source),
         calibration=os.path.expanduser(str(cam.get("calibration", camera.calibration))),
+        tag_size_mm=(_number(cam, "tag_size_mm", 40.0, source, 8.0, 100.0) if "tag_size_mm" in cam
+                     else camera.tag_size_mm),
     )
     if (camera.width is None) != (camera.height is None):
         raise _fail(source, "camera", "give both width and height, or neither (the full sensor resolution)")

@@ -15,10 +15,11 @@ import numpy as np
 from companion.config import Config, ConfigError
 from companion.kits import kit_for
 from vision import detect
-from vision.calibration import Calibration, detect_markers, self_test
+from vision.calibration import Calibration, detect_markers
 from vision.observation import Observation
 from vision.pegs import ColourModel
 from vision.scene import CALIBRATION_MARKER_IDS
+from vision.self_test import self_test
 from vision.track import Tracker, TrackerConfig
 
 if TYPE_CHECKING:
@@ -59,8 +60,11 @@ class VisionPipeline:
         steady_frames: int = 3,
         steady_px: float = 2.0,
         use_lores: bool = False,
+        tag_mm: float | None = None,
     ) -> None:
         self.game = game
+        #: the printed size of the codes (the config's; else the calibration's; else the game's default)
+        self.tag_mm = tag_mm
         self.seat_colours = seat_colours
         self.calibration = calibration
         self.window = window
@@ -70,8 +74,10 @@ class VisionPipeline:
         self.tracker: Any = None
         self.loop: TableLoop | None = None
         self.bumped = False
-        #: why the calibration is not trusted when the markers mark another area than the layout's
+        #: why the calibration is not used (the markers mark another area than the layout's) or not called
+        #: ok (tiles may lie a few mm off: the lens)
         self.misfit: str | None = None
+        self.imprecise: str | None = None
         self.recalibrations = 0
         self.last_recalibration = ""
         self._recalibrate_requested = False
@@ -106,7 +112,11 @@ class VisionPipeline:
             colours = ColourModel.seats(calibration.colours, self.seat_colours)
         else:
             colours = ColourModel.nominal(self.seat_colours)
-        detector = detect.Detector(kit.manifest(), calibration, hints or kit.hints(), colours)
+        manifest = kit.manifest()
+        printed = self.tag_mm or calibration.tag_mm
+        if printed:
+            manifest = manifest.resized(printed)
+        detector = detect.Detector(manifest, calibration, hints or kit.hints(), colours)
         self.tracker = Tracker(detector, TrackerConfig(window=self.window))
         return True
 
@@ -127,6 +137,7 @@ class VisionPipeline:
             raise
         calibration = observation.calibration
         self.misfit = calibration.message if calibration.state == "misfit" else None
+        self.imprecise = calibration.message if calibration.state == "imprecise" else None
         self.bumped = calibration.state == "bumped"
         if self.bumped and self._markers_steady(frame):
             self._recalibrate(frame, "markers steady again")
@@ -174,6 +185,7 @@ class VisionPipeline:
         return {
             "bumped": self.bumped,
             "misfit": self.misfit,
+            "imprecise": self.imprecise,
             "recalibrations": self.recalibrations,
             "last_recalibration": self.last_recalibration,
             "recalibration_requested": self._recalibrate_requested,
@@ -197,4 +209,5 @@ def vision_pipeline(config: Config, camera: Any = None) -> VisionPipeline:
             raise ConfigError(
                 f"{config.source}: camera.calibration: cannot read {config.camera.calibration}: {error}"
             ) from error
-    return VisionPipeline(config.game, [seat.colour for seat in config.seats], calibration)
+    return VisionPipeline(config.game, [seat.colour for seat in config.seats], calibration,
+                          tag_mm=config.camera.tag_size_mm)

@@ -23,12 +23,13 @@ PY
 # System packages: libzbar0 for the pyzbar decoder backend, Debian's chromium for the browser test,
 # fonts for the rendered pictures, openssl (the HTTPS certificate), iproute2 and util-linux (the LAN attack
 # test in a network namespace of its own), mosquitto and its clients (the café tests run a real broker),
-# python3-venv and python3-numpy (Debian's own Python with apt's numpy 1.24: the Pi OS-like site test).
+# python3-venv and python3-numpy (Debian's own Python with apt's numpy 1.24: the Pi OS-like site test),
+# poppler-utils (pdftoppm rasterises the printed sheets: their margins, and frames made from them).
 # Only the test set-up needs them; the demo runs on zxing-cpp alone.
 if [ "$want_dev" = 1 ]; then
   missing=()
   for pkg in libzbar0 chromium fonts-dejavu-core openssl iproute2 util-linux mosquitto mosquitto-clients \
-      python3-venv python3-numpy; do
+      python3-venv python3-numpy poppler-utils; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then

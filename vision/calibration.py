@@ -18,8 +18,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import precision as precision_estimate
 from vision.lens import Lens
 from vision.observation import CalibrationStatus
+from vision.precision import Precision
 from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM, Point, Zone
 from vision.table_area import AreaCheck, check_area, size_of
 
@@ -96,6 +98,9 @@ class Calibration:
     ``homography`` maps frame pixels to table mm. ``markers_px`` are the marker corners seen at calibration,
     ``layout`` the marker centres in mm, ``zones`` the table's named regions, ``colours`` the seat colours
     learned from the seats' own pieces (name -> Lab), ``image_size`` (width, height) of the frames.
+    ``tag_mm``: the printed size of the codes (``companion tags --size``; None: the game's default size).
+    ``precision``: how far a tile may lie from where it is read (:mod:`vision.precision`), the verdict
+    every later reader of this calibration sees (an imprecise one is never called ok).
     """
 
     homography: np.ndarray
@@ -110,6 +115,8 @@ class Calibration:
     measured: tuple[float, float] | None = None
     #: the lens whose distortion is taken out of every detected point first (None: not corrected)
     lens: Lens | None = None
+    tag_mm: float | None = None
+    precision: Precision | None = None
 
     def __post_init__(self) -> None:
         # Derived once: the inverse mapping and the zones as OpenCV contours (point tests in C).
@@ -152,8 +159,11 @@ class Calibration:
         if self.measured is None or not all(i in self.layout for i in CALIBRATION_MARKER_IDS):
             return None
         width, height = size_of(self.layout)
+        focal = None if self.lens is None else float(self.lens.intrinsics(self.image_size)[0][0, 0])
+        verdict = self.verdict()
+        bend = verdict.bend if verdict.looks_like_the_lens and verdict.bend is not None else 0.0
         return check_area(self.measured, (width, height), self.px_per_mm((width / 2, height / 2)),
-                          self.image_size)
+                          self.image_size, focal, bend)
 
     def area_problem(self) -> str | None:
         check = self.area_check()
@@ -164,6 +174,18 @@ class Calibration:
 
     def with_colours(self, colours: Mapping[str, tuple[float, float, float]]) -> Calibration:
         return _replace(self, colours=dict(colours))
+
+    def with_tag_mm(self, tag_mm: float | None) -> Calibration:
+        if tag_mm is not None and not 8.0 <= tag_mm <= 100.0:
+            raise CalibrationError(f"a code of {tag_mm:g} mm: give 8 to 100 mm")
+        return _replace(self, tag_mm=tag_mm)
+
+    def verdict(self) -> Precision:
+        """How far tiles may lie from where they are read (estimated now for a file that did not say)."""
+        if self.precision is not None:
+            return self.precision
+        return precision_estimate.estimate(self.markers_px, self.layout, self.marker_size, self.image_size,
+                                           self.reprojection_mm, self.lens)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -177,6 +199,8 @@ class Calibration:
             "reprojection_mm": self.reprojection_mm,
             "measured_mm": None if self.measured is None else list(self.measured),
             "lens": None if self.lens is None else self.lens.to_dict(),
+            "tag_mm": self.tag_mm,
+            "precision": self.verdict().to_dict(),
         }
 
     @classmethod
@@ -206,6 +230,8 @@ class Calibration:
                 measured=None if data.get("measured_mm") is None else (
                     float(data["measured_mm"][0]), float(data["measured_mm"][1])),
                 lens=None if data.get("lens") is None else Lens.from_dict(data["lens"]),
+                tag_mm=None if data.get("tag_mm") is None else float(data["tag_mm"]),
+                precision=Precision.from_dict(data["precision"]) if data.get("precision") else None,
             )
         except (KeyError, TypeError, IndexError) as error:
             raise ValueError(f"not a calibration: {error}") from error
@@ -284,6 +310,7 @@ def calibrate(
     marker_size: float = DEFAULT_MARKER_SIZE_MM,
     zones: Iterable[Zone] = (),
     lens: Lens | None = None,
+    tag_mm: float | None = None,
 ) -> Calibration:
     """Fit the pixel -> mm homography from the four markers (all must be visible).
 
@@ -298,10 +325,16 @@ def calibrate(
     straight = found if lens is None else {
         i: lens.undistort(corners, (width, height)) for i, corners in found.items()}
     measured_layout = estimate_layout(straight, marker_size)
+    if lens is None:  # measured through the bend the markers show, so the area check is not fooled by it
+        bend = precision_estimate.radial_bend(found, measured_layout, marker_size, (width, height))
+        nominal = precision_estimate.nominal_lens((width, height), bend)
+        measured_layout = estimate_layout(
+            {i: nominal.undistort(corners, (width, height)) for i, corners in found.items()}, marker_size)
     used = dict(layout) if layout is not None else measured_layout
     homography, error_mm = _fit(straight, used, marker_size)
+    verdict = precision_estimate.estimate(found, used, marker_size, (width, height), error_mm, lens)
     return Calibration(homography, found, used, marker_size, (width, height), tuple(zones), {}, error_mm,
-                       size_of(measured_layout), lens)
+                       size_of(measured_layout), lens, tag_mm, verdict)
 
 
 # ------------------------------------------------------------------------------------------- bump check
@@ -325,11 +358,19 @@ class CalibrationMonitor:
                                                     "calibrated"))
 
     def _fitted(self, status: CalibrationStatus) -> CalibrationStatus:
-        """``misfit`` (untrusted) while the markers mark another area than the layout's."""
-        problem = self.calibration.area_problem()
-        if problem is None or status.state == "bumped":
+        """``misfit`` (not used) while the markers mark another area than the layout's; ``imprecise``
+        (read, never called ok) while tiles may lie further off than :data:`vision.precision.OK_MM` (an
+        uncorrected lens still reads cells and chisels: their places are snapped to the lattice)."""
+        if status.state == "bumped":
             return status
-        return CalibrationStatus("misfit", status.markers_seen, status.drift_px, problem)
+        problem = self.calibration.area_problem()
+        if problem is not None:
+            return CalibrationStatus("misfit", status.markers_seen, status.drift_px, problem)
+        verdict = self.calibration.verdict()
+        if not verdict.ok and status.state == "ok":
+            return CalibrationStatus("imprecise", status.markers_seen, status.drift_px,
+                                     verdict.problem() or "")
+        return status
 
     def _rois(self, image_shape: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
         rois = []
@@ -412,167 +453,10 @@ class CalibrationMonitor:
 
     def recalibrate(self, image: np.ndarray) -> Calibration:
         """Refit from this frame, keeping the layout, zones and colours."""
-        fresh = calibrate(
-            image, self.calibration.layout, self.calibration.marker_size, self.calibration.zones
-        )
+        old = self.calibration
+        fresh = calibrate(image, old.layout, old.marker_size, old.zones, lens=old.lens, tag_mm=old.tag_mm)
         self.calibration = fresh.with_colours(self.calibration.colours)
         self._patches = {}
         self._last = self._fitted(CalibrationStatus("ok", tuple(sorted(fresh.markers_px)), 0.0,
                                                     "recalibrated"))
         return self.calibration
-
-
-# ------------------------------------------------------------------------------------------- self-test
-def _quiet_zone_samples(gray: np.ndarray, codes: Sequence[Any]) -> list[tuple[float, float, float]]:
-    """The grey level of each code's quiet zone (printed white: light, not content), 1.5 modules out from
-    its outline at its four corners and four edge midpoints (a 3x3 median each)."""
-    h, w = gray.shape[:2]
-    samples: list[tuple[float, float, float]] = []
-    for code in codes:
-        cx, cy = code.center
-        corners = list(code.corners)
-        edges = zip(corners, corners[1:] + corners[:1])
-        points = corners + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in edges]
-        for x, y in points:
-            dx, dy = x - cx, y - cy
-            reach = math.hypot(dx, dy) or 1.0
-            px, py = x + dx / reach * 1.5 * code.module_px, y + dy / reach * 1.5 * code.module_px
-            ix, iy = round(px), round(py)
-            if 1 <= ix < w - 1 and 1 <= iy < h - 1:
-                samples.append((px, py, float(np.median(gray[iy - 1:iy + 2, ix - 1:ix + 2]))))
-    return samples
-
-
-def lighting_report(image: np.ndarray, calibration: Calibration | None = None,
-                    codes: Sequence[Any] = ()) -> dict[str, Any]:
-    """The light on the table, measured on what is printed white: the quiet zones of the codes read
-    (``codes``), so that the table's own content (dark pieces, a green cloth) is not taken for a shadow.
-    Too few codes: brightness over the table area instead (``measured_on``: what it was measured on)."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    whites = _quiet_zone_samples(gray, codes)
-    if len(whites) >= 24:
-        levels = np.array([v for _, _, v in whites])
-        regions = _region_levels(whites, gray.shape[1], gray.shape[0])
-        middle = float(np.median(levels))
-        uneven = (max(regions) - min(regions)) / max(1.0, max(regions)) if len(regions) >= 2 else 0.0
-        report: dict[str, Any] = {
-            "measured_on": f"{len(codes)} codes' white quiet zones ({len(whites)} samples, {len(regions)} "
-                           "regions)",
-            "white_level": round(middle, 1),
-            "white_by_region": [round(v, 1) for v in regions],
-            "at_full_scale": round(float((levels >= 250).mean()), 4),
-            "unevenness": round(uneven, 3),
-        }
-        problems = []
-        if middle < 70:
-            problems.append("too dark: white reads as dark grey")
-        if uneven > 0.3:
-            problems.append("uneven light: a shadow or a lamp's falloff across the table")
-        report["ok"], report["problems"] = not problems, problems
-        return report
-    return _area_lighting(gray, calibration)
-
-
-def _region_levels(whites: Sequence[tuple[float, float, float]], width: int, height: int) -> list[float]:
-    """The median white of each of 5 x 3 parts of the frame that holds half a code's samples or more
-    (a shadow shows as a part darker than the others)."""
-    cells: dict[tuple[int, int], list[float]] = {}
-    for x, y, v in whites:
-        cells.setdefault((min(4, int(5 * x / width)), min(2, int(3 * y / height))), []).append(v)
-    return [float(np.median(v)) for v in cells.values() if len(v) >= 4]
-
-
-def _area_lighting(gray: np.ndarray, calibration: Calibration | None) -> dict[str, Any]:
-    """Brightness, clipping and unevenness over the table area (the whole frame when uncalibrated)."""
-    mask = np.ones(gray.shape, dtype=bool)
-    if calibration is not None and calibration.layout:
-        centres = np.array(list(calibration.layout.values()))
-        hull = cv2.convexHull(calibration.to_pixels(centres).astype(np.float32)).astype(np.int32)
-        area = np.zeros(gray.shape, np.uint8)
-        cv2.fillConvexPoly(area, hull, (1,))
-        if area.any():
-            mask = area.astype(bool)
-    values = gray[mask]
-    small = cv2.resize(gray, (8, 8), interpolation=cv2.INTER_AREA).astype(float)
-    small_mask = cv2.resize(mask.astype(np.uint8), (8, 8), interpolation=cv2.INTER_NEAREST).astype(bool)
-    blocks = small[small_mask] if small_mask.any() else small.ravel()
-    mean = float(values.mean())
-    uneven = float((blocks.max() - blocks.min()) / max(1.0, blocks.mean()))
-    report: dict[str, Any] = {
-        "measured_on": "the table area (too few codes in view to measure on white)",
-        "mean": round(mean, 1),
-        "contrast": round(float(values.std()), 1),
-        "clipped_bright": round(float((values >= 250).mean()), 4),
-        "clipped_dark": round(float((values <= 5).mean()), 4),
-        "unevenness": round(uneven, 3),
-    }
-    problems = []
-    if mean < 60:
-        problems.append("too dark")
-    if mean > 210:
-        problems.append("too bright")
-    if report["clipped_bright"] > 0.05:
-        problems.append("highlights clipped (glare)")
-    if uneven > 0.6:
-        problems.append("uneven light")
-    report["ok"] = not problems
-    report["problems"] = problems
-    return report
-
-
-def self_test(image: np.ndarray, calibration: Calibration, min_module_px: float = 3.0) -> dict[str, Any]:
-    """What ``companion calibrate`` prints: marker visibility, tag pixels per module, lighting, verdict."""
-    from vision import qr
-
-    found = detect_markers(image)
-    markers = {
-        str(i): {
-            "visible": i in found,
-            "drift_px": None
-            if i not in found
-            else round(float(np.max(np.linalg.norm(found[i] - calibration.markers_px[i], axis=1))), 2)
-            if i in calibration.markers_px
-            else None,
-        }
-        for i in CALIBRATION_MARKER_IDS
-    }
-    codes = qr.decode(image)
-    modules = sorted(code.module_px for code in codes)
-    tags_report: dict[str, Any] = {"read": len(codes)}
-    if modules:
-        tags_report.update(
-            min_module_px=round(modules[0], 2),
-            median_module_px=round(modules[len(modules) // 2], 2),
-            below_target=sum(1 for m in modules if m < min_module_px),
-        )
-    # The scale the layout gives at the table's corners: what a tag of a given size will get.
-    scales = [calibration.px_per_mm(p) for p in calibration.layout.values()]
-    lighting = lighting_report(image, calibration, codes)
-    problems = [f"marker {i} not visible" for i in CALIBRATION_MARKER_IDS if i not in found]
-    if modules and modules[0] < min_module_px:
-        problems.append(
-            f"smallest tag has {modules[0]:.1f} px per module (< {min_module_px:g}): move the camera closer"
-        )
-    if calibration.reprojection_mm > 1.5:
-        problems.append(f"markers fit the plane to only {calibration.reprojection_mm:.1f} mm")
-    problems += lighting["problems"]
-    area = calibration.area_check()
-    if area is not None and area.problem():
-        problems.insert(0, str(area.problem()))
-    return {
-        "ok": not problems,
-        "table_area": None if area is None else area.to_dict(),
-        "problems": problems,
-        "markers": markers,
-        "reprojection_mm": round(calibration.reprojection_mm, 3),
-        "table_mm": _table_size(calibration.layout),
-        "px_per_mm": {"min": round(min(scales), 3), "max": round(max(scales), 3)},
-        "tags": tags_report,
-        "lighting": lighting,
-    }
-
-
-def _table_size(layout: Mapping[int, Point]) -> list[float]:
-    xs = [p[0] for p in layout.values()]
-    ys = [p[1] for p in layout.values()]
-    return [round(max(xs) - min(xs), 1), round(max(ys) - min(ys), 1)]

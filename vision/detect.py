@@ -126,14 +126,14 @@ class Detector:
         accepted_codes = [(code, accepted) for code in codes if (accepted := validator.check(code.text))]
         for reading in self._readings(accepted_codes, status):
             readings[reading.component_id] = reading
-        lattice = self._fit(readings) if status.trusted else None
+        lattice = self._fit(readings) if status.usable else None
         if lattice is not None and self.calibration is not None and self.hints.look_again:
             # Holes in the lattice (an empty cell with tiles all round) are most likely tiles too small
             # in the picture to read at once: read just those places again, enlarged.
             extra = self._look_again(gray, lattice, readings, validator, status)
             if extra:
                 lattice = self._fit(readings)
-        pegs = self._pegs(image, lattice, readings) if status.trusted else ()
+        pegs = self._pegs(image, lattice, readings) if status.usable else ()
         zones: dict[str, list[str]] = {}
         for reading in readings.values():
             if reading.zone is not None:
@@ -166,7 +166,7 @@ class Detector:
         if not accepted:
             return []
         mapped: list[np.ndarray | None] = [None] * len(accepted)
-        if self.calibration is not None and status.trusted:
+        if self.calibration is not None and status.usable:
             points = [p for code, _ in accepted for p in (code.center, *code.corners)]
             mapped = list(self.calibration.to_table(points).reshape(-1, 5, 2))
         return [self._reading(code, ok, status, mm) for (code, ok), mm in zip(accepted, mapped)]
@@ -181,7 +181,7 @@ class Detector:
         center_mm: Point | None = None
         angle = code.angle
         zone = None
-        if self.calibration is not None and status.trusted:
+        if self.calibration is not None and status.usable:
             if mm is None:
                 mm = self.calibration.to_table([code.center, *code.corners])
             center_mm = (float(mm[0][0]), float(mm[0][1]))
@@ -220,7 +220,7 @@ class Detector:
         calibration = self.calibration
         steps = geometry.HEX_DIRECTIONS if lattice.kind == "hex" else ((1, 0), (-1, 0), (0, 1), (0, -1))
         centre_of = geometry.hex_centres if lattice.kind == "hex" else geometry.square_centres
-        module_mm = max(e.tag_mm for e in self.manifest.entries.values()) / 21.0
+        module_mm = self.manifest.printed_mm / 21.0
         occupied = {tuple(int(v) for v in key.split(",")) for key in lattice.cells.values()}
         tried: set[tuple[int, ...]] = set()
         added = 0

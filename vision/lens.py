@@ -7,9 +7,10 @@ where a distortion-free lens with the same focal length would have put them; the
 fitted and applied in those pixels (see :class:`vision.calibration.Calibration`).
 
 The board: 9 x 6 squares of 28 mm, ArUco ``DICT_5X5_100`` markers of 21 mm (the table's own markers are
-``DICT_4X4_50``, so a board lying on the table is never taken for them). Print it flat (A4 landscape),
-photograph it 6 to 15 times from the camera's place, tilted and moved about so the board covers the
-frame's corners; :func:`fit_lens` does the rest.
+``DICT_4X4_50``, so a board lying on the table is never taken for them). Print it flat (it stands upright
+on an A4 portrait page), photograph it 6 to 15 times from the camera's place, tilted and moved about so
+the board covers the frame's corners; :func:`fit_lens` does the rest, and refuses photos that show the
+board again from the same place or leave a corner of the frame without it (the fit would guess there).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ BOARD_SQUARE_MM = 28.0
 BOARD_MARKER_MM = 21.0
 BOARD_MARGIN_MM = 10.0
 MIN_VIEWS = 4
+#: two photos whose board corners lie within this many pixels of each other (median) are one view
+SAME_VIEW_PX = 3.0
+#: the photos together must bring board corners this far into each corner of the frame (a fraction)
+CORNER_REACH = 0.25
 UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 50, 1e-9)
 MIN_CORNERS = 12
 
@@ -148,6 +153,28 @@ def board_corners(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return objects.reshape(-1, 3), np.asarray(corners, dtype=np.float64).reshape(-1, 2)
 
 
+def _same_view(objects: np.ndarray, pixels: np.ndarray, other_objects: np.ndarray,
+               other_pixels: np.ndarray) -> bool:
+    """Whether two photos show the board in the same place (a copy, or the board not moved)."""
+    keys = {tuple(np.round(point, 3)): index for index, point in enumerate(other_objects)}
+    pairs = [(i, keys[tuple(np.round(point, 3))]) for i, point in enumerate(objects)
+             if tuple(np.round(point, 3)) in keys]
+    if len(pairs) < MIN_CORNERS:
+        return False
+    moved = np.linalg.norm(pixels[[a for a, _ in pairs]] - other_pixels[[b for _, b in pairs]], axis=1)
+    return float(np.median(moved)) < SAME_VIEW_PX
+
+
+def _uncovered_corners(pixels: Sequence[np.ndarray], size: tuple[int, int]) -> list[str]:
+    """The frame's corners no photo brings a board corner near (within :data:`CORNER_REACH`)."""
+    width, height = size
+    points = np.vstack(pixels) / [width, height]
+    corners = {"top left": (0, 0), "top right": (1, 0), "bottom right": (1, 1), "bottom left": (0, 1)}
+    near = [(np.abs(points[:, 0] - cx) < CORNER_REACH) & (np.abs(points[:, 1] - cy) < CORNER_REACH)
+            for cx, cy in corners.values()]
+    return [name for name, close in zip(corners, near) if not np.any(close)]
+
+
 def fit_lens(images: Sequence[np.ndarray], name: str = "fitted") -> Lens:
     """Intrinsics and distortion from photos of the board (:func:`board_image`)."""
     if not images:
@@ -157,14 +184,26 @@ def fit_lens(images: Sequence[np.ndarray], name: str = "fitted") -> Lens:
         raise LensError(f"the photos differ in size ({', '.join(f'{w}x{h}' for w, h in sorted(sizes))})")
     size = sizes.pop()
     objects, pixels = [], []
+    copies = 0
     for image in images:
         found_objects, found_pixels = board_corners(image)
-        if len(found_pixels) >= MIN_CORNERS:
-            objects.append(found_objects.astype(np.float32))
-            pixels.append(found_pixels.astype(np.float32))
+        if len(found_pixels) < MIN_CORNERS:
+            continue
+        if any(_same_view(found_objects, found_pixels, o, p) for o, p in zip(objects, pixels)):
+            copies += 1
+            continue
+        objects.append(found_objects.astype(np.float32))
+        pixels.append(found_pixels.astype(np.float32))
     if len(objects) < MIN_VIEWS:
-        raise LensError(f"the board was found in {len(objects)} of {len(images)} photos; at least "
-                        f"{MIN_VIEWS} are needed (the whole board in view, sharp, not too flat-on)")
+        twice = f", {copies} of them again from the same place" if copies else ""
+        raise LensError(f"the board was found in {len(objects) + copies} of {len(images)} photos{twice}; "
+                        f"at least {MIN_VIEWS} are needed, each a view of its own: move and tilt the board "
+                        "between photos, the whole board in view and sharp")
+    missing = _uncovered_corners(pixels, size)
+    if missing:
+        raise LensError(f"no photo shows the board near the frame's {' and '.join(missing)} corner"
+                        f"{'s' if len(missing) > 1 else ''}: the fit would guess there; add photos with the "
+                        "board held there")
     # k3 held at zero: photos that miss a corner would let it run away there (OpenCV's own advice)
     calibrate: Any = cv2.calibrateCamera  # no initial guess (None): the stubs of some releases want one
     rms, camera, distortion, _, _ = calibrate(objects, pixels, size, None, None, flags=cv2.CALIB_FIX_K3)

@@ -199,7 +199,7 @@ class OccludedRegion:
         )
 
 
-CalibrationState = Literal["ok", "uncalibrated", "bumped", "markers-hidden", "misfit"]
+CalibrationState = Literal["ok", "uncalibrated", "bumped", "markers-hidden", "misfit", "imprecise"]
 
 
 @dataclass(frozen=True)
@@ -210,8 +210,9 @@ class CalibrationStatus:
     positions are pixels only), ``bumped`` (markers moved beyond tolerance: the camera moved; positions
     are not trusted until recalibrated), ``markers-hidden`` (too few markers visible to re-check; the last
     homography is used), ``misfit`` (the markers mark another table area than the layout's, measured from
-    their printed size: every zone would be off; untrusted until they are moved or the layout fits).
-    ``drift_px`` is the largest marker displacement seen.
+    their printed size, or the lens bends the picture so far that a tile may land in the wrong cell: not
+    used until mended), ``imprecise`` (read, but tiles may lie more than a few mm from where they are read:
+    never called ok or trusted). ``drift_px`` is the largest marker displacement seen.
     """
 
     state: CalibrationState = "uncalibrated"
@@ -223,10 +224,16 @@ class CalibrationStatus:
     def trusted(self) -> bool:
         return self.state in ("ok", "markers-hidden")
 
+    @property
+    def usable(self) -> bool:
+        """Positions are read (trusted, or ``imprecise``: read, but tiles may lie a few mm off)."""
+        return self.trusted or self.state == "imprecise"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "state": self.state,
             "trusted": self.trusted,
+            "usable": self.usable,
             "markers_seen": list(self.markers_seen),
             "drift_px": _round(self.drift_px),
             "message": self.message,

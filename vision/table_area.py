@@ -12,24 +12,30 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-#: how far the measured area may differ from the layout's: printing, a marker stuck a little off, and an
-#: uncorrected lens (a cheap webcam's 6 % barrel distortion measures a 1280 mm area as about 1384 mm)
-AREA_TOLERANCE = 0.10
+#: how far the measured area may differ from the layout's: printing and a marker stuck a little off (the
+#: area is measured through the lens: the fitted one, else the bend the markers themselves show)
+AREA_TOLERANCE = 0.03
+#: with an unfitted lens the measurement is less certain by about half its bend, up to this much: beyond,
+#: the picture is bent so far that nothing is read until the lens is fitted
+MAX_TOLERANCE = 0.10
 #: Camera Module 3's standard lens, horizontal field of view in degrees (the wide lens: 102)
 CAMERA_HFOV_DEGREES = 66.0
 
 
 @dataclass(frozen=True)
 class AreaCheck:
+    """``tolerance``: the share the measurement may be off (wider while an unfitted lens bends it)."""
+
     measured: tuple[float, float]
     expected: tuple[float, float]
     camera_height_mm: float | None
     camera_view_mm: tuple[float, float] | None
+    tolerance: float = AREA_TOLERANCE
 
     @property
     def fits(self) -> bool:
         pairs = zip(self.measured, self.expected, strict=True)
-        return all(abs(m - e) <= AREA_TOLERANCE * e for m, e in pairs)
+        return all(abs(m - e) <= self.tolerance * e for m, e in pairs)
 
     def problem(self) -> str | None:
         """What is wrong, in the words of the person setting up, or None."""
@@ -38,6 +44,8 @@ class AreaCheck:
         (mw, mh), (ew, eh) = self.measured, self.expected
         text = (f"markers 0-1 are {mw:.0f} mm apart and 1-2 {mh:.0f} mm, but the game's layout is drawn for "
                 f"{ew:.0f} x {eh:.0f} mm: put the markers at the corners of a {ew:.0f} x {eh:.0f} mm area")
+        if self.tolerance > AREA_TOLERANCE:
+            text += " (the lens is not fitted, and it bends the picture: fit it first, then measure again)"
         view = self.camera_view_mm
         if view is not None and self.camera_height_mm is not None and (view[0] < ew or view[1] < eh):
             text += (f"; at about {self.camera_height_mm / 10:.0f} cm the camera sees about {view[0]:.0f} x "
@@ -66,18 +74,24 @@ def size_of(layout: Mapping[int, tuple[float, float]]) -> tuple[float, float]:
 View = tuple[float, float]
 
 
-def camera_estimate(px_per_mm: float, image_size: tuple[int, int],
-                    hfov_degrees: float = CAMERA_HFOV_DEGREES) -> tuple[float | None, View | None]:
+def camera_estimate(px_per_mm: float, image_size: tuple[int, int], hfov_degrees: float = CAMERA_HFOV_DEGREES,
+                    focal_px: float | None = None) -> tuple[float | None, View | None]:
     """The camera's height above the table and the area its frame covers, from the table's scale at the
-    frame centre; (None, None) without a usable scale."""
+    frame centre (with the fitted lens's focal length when there is one, else the nominal lens's); (None,
+    None) without a usable scale."""
     width, height = image_size
     if px_per_mm <= 0 or width <= 0 or height <= 0:
         return None, None
-    focal_px = width / (2 * math.tan(math.radians(hfov_degrees) / 2))
+    if focal_px is None:
+        focal_px = width / (2 * math.tan(math.radians(hfov_degrees) / 2))
     return focal_px / px_per_mm, (width / px_per_mm, height / px_per_mm)
 
 
 def check_area(measured: tuple[float, float], expected: tuple[float, float], px_per_mm: float,
-               image_size: tuple[int, int]) -> AreaCheck:
-    height, view = camera_estimate(px_per_mm, image_size)
-    return AreaCheck(measured, expected, height, view)
+               image_size: tuple[int, int], focal_px: float | None = None,
+               unfitted_bend: float = 0.0) -> AreaCheck:
+    """The measured area against the layout's. ``unfitted_bend``: how much an unfitted lens bends the
+    picture at the corners (the markers' own estimate): the measurement is only that much less certain."""
+    height, view = camera_estimate(px_per_mm, image_size, focal_px=focal_px)
+    tolerance = min(MAX_TOLERANCE, AREA_TOLERANCE + unfitted_bend / 2)
+    return AreaCheck(measured, expected, height, view, tolerance)

@@ -138,6 +138,20 @@ class Manifest:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
 
+    def resized(self, tag_mm: float) -> Manifest:
+        """The same set printed with every code ``tag_mm`` wide (a version-1 code's side; larger versions
+        keep the module size): what ``companion tags --size`` printed."""
+        if not 8.0 <= tag_mm <= 100.0:
+            raise ValueError(f"a code of {tag_mm:g} mm: give 8 to 100 mm")
+        entries = {cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, float(tag_mm))
+                   for cid, e in self.entries.items()}
+        return Manifest(self.game, self.seed, entries, self.notes, self.name)
+
+    @property
+    def printed_mm(self) -> float:
+        """The printed size of the set's codes (the largest, should they differ)."""
+        return max((entry.tag_mm for entry in self.entries.values()), default=0.0)
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Manifest:
         entries = {}
@@ -201,12 +215,7 @@ class PrintedSet:
     def resized(self, tag_mm: float) -> PrintedSet:
         """The same set printed with every code ``tag_mm`` wide (a version-1 code's side; larger versions
         keep the module size): the manifest says so, the pairing is unchanged."""
-        if not 8.0 <= tag_mm <= 100.0:
-            raise ValueError(f"a code of {tag_mm:g} mm: give 8 to 100 mm")
-        m = self.manifest
-        entries = {cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, float(tag_mm))
-                   for cid, e in m.entries.items()}
-        return PrintedSet(Manifest(m.game, m.seed, entries, m.notes, m.name), self.back_of)
+        return PrintedSet(self.manifest.resized(tag_mm), self.back_of)
 
     def front_of(self, back_id: str) -> str | None:
         """The front printed on the other side of ``back_id`` (None for an id that is not a back)."""

@@ -324,7 +324,7 @@ class Tracker:
             )
         # the kind counts: a box taken back for a camp of its colour on the same field is a move
         pegs = sorted((peg.kind, peg.on or "", peg.colour or "") for peg in observation.pegs)
-        return (tuple(tags), tuple(pegs), observation.calibration.trusted)
+        return (tuple(tags), tuple(pegs), observation.calibration.usable)
 
     def _consider(
         self,

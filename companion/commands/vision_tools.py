@@ -104,6 +104,7 @@ def _from_config(args: argparse.Namespace) -> str | None:
         raise BadInput(str(error)) from error
     args.game = args.game or config.game
     args.seats = args.seats or len(config.seats)
+    args.tag_size = args.tag_size or config.camera.tag_size_mm
     if args.out:
         return None
     args.out = config.camera.calibration or str(config.state_dir / "calibration.json")
@@ -114,6 +115,7 @@ def _from_config(args: argparse.Namespace) -> str | None:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from vision import calibration as cal
+    from vision.self_test import self_test
 
     try:
         note = _from_config(args)
@@ -151,7 +153,8 @@ def _calibrate(args: argparse.Namespace) -> int:
         calibration = calibration.with_zones(zones)
         named = [(zone.name, zone.polygon) for zone in calibration.zones]
         calibration = calibration.with_colours(pegs.learn_seat_colours(image, calibration.homography, named))
-    report = cal.self_test(image, calibration, args.min_module_px)
+    calibration = calibration.with_tag_mm(args.tag_size)
+    report = self_test(image, calibration, args.min_module_px)
     if area_problem is not None:
         report["problems"].insert(0, area_problem)
         report["ok"] = False
@@ -219,7 +222,11 @@ def _observe(args: argparse.Namespace) -> int:
         reader = qr.get_backend(backend)
     except ValueError as error:
         return _fail(str(error))
-    detector = detect.Detector(kit.manifest(args.seed), calibration, hints, backend=reader)
+    manifest = kit.manifest(args.seed)
+    printed = args.tag_size or (calibration.tag_mm if calibration is not None else None)
+    if printed:
+        manifest = manifest.resized(printed)
+    detector = detect.Detector(manifest, calibration, hints, backend=reader)
     _print_json(detector.observe(image).to_dict())
     return 0
 
@@ -239,6 +246,8 @@ def _register_more(subparsers: Any) -> None:
         default=None,
         help="the game's state JSON: cells then match the engine's (grid size, boards)",
     )
+    observe.add_argument("--tag-size", type=bounded_number(8.0, 100.0, "a code side in mm"), default=None,
+                         metavar="MM", help="the codes' printed size (default: the calibration's, else 40)")
     observe.add_argument("--seed", type=seed, default=1, help="seed of the printed set's opaque back ids")
     observe.set_defaults(handler=_observe)
     calibrate = subparsers.add_parser(
@@ -258,6 +267,9 @@ def _register_more(subparsers: Any) -> None:
     calibrate.add_argument(
         "--game", default=None, help="use this game's table layout: its size, zones, and seat colours learned"
     )
+    calibrate.add_argument("--tag-size", type=bounded_number(8.0, 100.0, "a code side in mm"), default=None,
+                           metavar="MM", help="the codes' printed size (companion tags --size; default 40), "
+                           "kept in the calibration for everything that reads with it")
     calibrate.add_argument("--seats", type=seat_count, default=None,
                            help="players at the table (zones per seat; default 4, or the config's seats)")
     calibrate.add_argument("--config", default=None, help="the table's config (the service's): its game, "

@@ -139,7 +139,7 @@ def test_bad_input_is_one_line_and_status_2(tmp_path: Path, capsys: pytest.Captu
     assert main(["history", "--state-dir", str(tmp_path / "empty")]) == 2
     assert main(["explain", "99", "--state-dir", str(tmp_path / "empty")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 3 and all(line.startswith("companion ") for line in err)
+    assert len(err) == 3 and all(line.startswith("error: ") for line in err)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="signals")

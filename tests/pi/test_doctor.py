@@ -133,4 +133,4 @@ def test_companion_doctor_exits_1_on_a_problem_and_0_without(tmp_path: Path) -> 
     assert camera["level"] == "fail" and "no such folder" in camera["detail"]
     missing = subprocess.run([sys.executable, "-m", "companion", "doctor", "--config", str(tmp_path / "x")],
                              capture_output=True, text=True, env=environ, timeout=120)
-    assert missing.returncode == 2 and missing.stderr.startswith("companion doctor:")
+    assert missing.returncode == 2 and missing.stderr.startswith("error: ")

@@ -12,6 +12,7 @@ from sim.render import render
 from vision import calibration as cal
 from vision.observation import Observation
 from vision.scene import Scene, Tag
+from vision.self_test import self_test
 from vision.table_area import AreaCheck, camera_estimate
 from vision.track import Tracker, TrackerConfig
 
@@ -40,7 +41,7 @@ def test_markers_of_another_area_are_a_misfit_and_say_what_to_change() -> None:
     monitor = cal.CalibrationMonitor(calibration)
     assert monitor.last.state == "misfit" and not monitor.last.trusted
     assert monitor.check(image).state == "misfit"
-    report = cal.self_test(image, calibration)
+    report = self_test(image, calibration)
     assert not report["ok"] and report["problems"][0] == problem
     assert report["table_area"]["fits"] is False
     again = cal.Calibration.from_dict(calibration.to_dict())
