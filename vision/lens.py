@@ -183,7 +183,8 @@ def fit_lens(images: Sequence[np.ndarray], name: str = "fitted") -> Lens:
     if len(sizes) != 1:
         raise LensError(f"the photos differ in size ({', '.join(f'{w}x{h}' for w, h in sorted(sizes))})")
     size = sizes.pop()
-    objects, pixels = [], []
+    objects: list[np.ndarray] = []
+    pixels: list[np.ndarray] = []
     copies = 0
     for image in images:
         found_objects, found_pixels = board_corners(image)
