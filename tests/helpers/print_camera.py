@@ -23,10 +23,11 @@ import numpy as np
 HEX_PITCH_MM = 66.0
 
 
-def rasterise(pdf: Path, dpi: int) -> list[np.ndarray]:
-    """Every page of ``pdf`` as a BGR image at ``dpi`` (poppler's pdftoppm)."""
+def rasterise(pdf: Path, dpi: int, first: int | None = None, last: int | None = None) -> list[np.ndarray]:
+    """The pages of ``pdf`` (all, or ``first`` to ``last``, from 1) as BGR images at ``dpi`` (pdftoppm)."""
+    pages = [*(["-f", str(first)] if first else []), *(["-l", str(last)] if last else [])]
     with tempfile.TemporaryDirectory(prefix="pages-") as folder:
-        subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), f"{folder}/page"], check=True,
+        subprocess.run(["pdftoppm", "-r", str(dpi), *pages, "-png", str(pdf), f"{folder}/page"], check=True,
                        capture_output=True, timeout=600)
         return [cv2.imread(str(path)) for path in sorted(Path(folder).glob("page-*.png"))]
 
