@@ -75,7 +75,8 @@ def calibrate(frames: Frames, name: str, capsys: pytest.CaptureFixture[str], *ex
     return report
 
 
-def observe(frames: Frames, name: str, capsys: pytest.CaptureFixture[str]) -> tuple[dict[str, Any], list[float]]:
+def observe(frames: Frames, name: str,
+            capsys: pytest.CaptureFixture[str]) -> tuple[dict[str, Any], list[float]]:
     image = frames.path(name.split("+")[0])
     assert main(["observe", "JP", image, "--calibration", str(frames.folder / f"{name}.json")]) == 0
     seen: dict[str, Any] = json.loads(capsys.readouterr().out)
@@ -115,7 +116,8 @@ def test_an_ordinary_lens_unfitted_is_not_called_ok_and_says_how_far(
     assert any("fit the lens" in p and "--lens" in p for p in report["problems"])
 
 
-def test_a_strong_lens_unfitted_is_never_called_ok(frames: Frames, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_strong_lens_unfitted_is_never_called_ok(frames: Frames,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     report = calibrate(frames, "strong-4608", capsys, "--tag-size", "25")
     assert not report["ok"] and report["precision"]["expected_mm"] > 6.0
     assert any("bends the picture" in p for p in report["problems"])
