@@ -25,7 +25,7 @@ import numpy as np
 BOARD_SQUARES = (9, 6)
 BOARD_SQUARE_MM = 28.0
 BOARD_MARKER_MM = 21.0
-BOARD_MARGIN_MM = 10.0
+BOARD_MARGIN_MM = 4.0  # the white border printed around the squares (the board fills its A4 page)
 MIN_VIEWS = 4
 #: two photos whose board corners lie within this many pixels of each other (median) are one view
 SAME_VIEW_PX = 3.0

@@ -24,7 +24,13 @@ CARD_GROUPS = ("starting", "action", "dinosaur", "scoring")
 
 def figures() -> list[str]:
     """The dinosaur figures the engine's dinosaur cards name (``DINO-1`` ...)."""
-    return sorted({str(card.figure) for card in default_cards().cards.values() if card.group == "dinosaur"})
+    return sorted(figure_species())
+
+
+def figure_species() -> dict[str, str]:
+    """Each figure and the species its dinosaur card names (DINO-1: Tyrannosaurus ...)."""
+    return {str(card.figure): str(card.name) for card in default_cards().cards.values()
+            if card.group == "dinosaur"}
 
 
 @lru_cache(maxsize=1)
@@ -53,8 +59,8 @@ def copies_of_cards() -> dict[str, tuple[str, ...]]:
 def inventory() -> TagInventory:
     faces = [ManifestEntry(tag, "front", "board", f"island board {corner} corner")
              for tag, corner in zip(CORNER_TAGS, CORNERS)]
-    faces += [ManifestEntry(figure, "front", "figure", f"dinosaur figure {figure.split('-')[-1]}")
-              for figure in figures()]
+    faces += [ManifestEntry(figure, "front", "figure", f"{species} figure")
+              for figure, species in sorted(figure_species().items())]
     cards = default_cards().cards
     faces += [ManifestEntry(tag, "front", "card", card_words(cards[card]))
               for tag, card in card_tags().items()]
