@@ -41,8 +41,8 @@ def test_every_page_keeps_its_margins_and_nothing_overlaps(game: str, size: floa
     low = sheets.MARGIN - 1e-6
     right, bottom = sheets.PAGE_W - low, sheets.PAGE_H - low
     for thing in placed:
-        inside = low <= thing.x and thing.x + thing.w <= right and low <= thing.y and thing.y + thing.h <= bottom
-        assert inside, thing
+        assert low <= thing.x and thing.x + thing.w <= right, thing
+        assert low <= thing.y and thing.y + thing.h <= bottom, thing
     for page, things in itertools.groupby(sorted(placed, key=lambda t: t.page), key=lambda t: t.page):
         boxes = list(things)
         clashes = [(a, b) for a, b in itertools.combinations(boxes, 2) if overlap(a, b)]
