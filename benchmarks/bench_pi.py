@@ -18,6 +18,10 @@ A Raspberry Pi 4 core is roughly 4-5x slower than one core here: the last column
 ``--pi-factor`` (4.5). Figures only; nothing here asserts a time. Ratios are measured in one run.
 
     .venv/bin/python benchmarks/bench_pi.py [--moves 12] [--games jurassic-parts,jurassic-brunch,...]
+        [--full-resolution] [--tag-size 25]
+
+``--tag-size MM``: the stickers printed at MM instead of the layouts' 40 mm (``companion tags --size``),
+and the loop told so (``[camera] tag_size_mm``), as a table with 25 mm stickers at 4608x2592 is set up.
 """
 
 from __future__ import annotations
@@ -111,18 +115,37 @@ def zxing_ms(image: np.ndarray, repeat: int = 5) -> float:
     return statistics.median(times)
 
 
-Built = tuple[TableLoop, SyntheticCamera, MockFactory]
+Built = tuple[TableLoop, Any, MockFactory]
 
 
-def build(game: str, resolution: tuple[int, int], seed: int) -> Built:
+class PrintedAt:
+    """The synthetic camera with every 40 mm sticker of a scene printed at ``tag_mm`` instead."""
+
+    def __init__(self, camera: SyntheticCamera, tag_mm: float) -> None:
+        self.camera = camera
+        self.scale = tag_mm / 40.0
+
+    def show(self, scene: Scene) -> None:
+        if self.scale != 1.0:
+            scene.tags[:] = [Tag(t.payload, t.center, t.angle, t.size * self.scale) for t in scene.tags]
+        self.camera.show(scene)
+
+    def read(self) -> Any:
+        return self.camera.read()
+
+
+def build(game: str, resolution: tuple[int, int], seed: int, tag_mm: float = 40.0) -> Built:
     colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
-    config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<bench>")
+    camera_settings = {"source": "synthetic", "tag_size_mm": tag_mm} if tag_mm != 40.0 else {}
+    config = config_from_dict({"game": game, "seed": seed, "seats": colours, "camera": camera_settings},
+                              source="<bench>")
     factory = MockFactory(pin_class=MockPWMPin)
     panel = Panel(config.pins, colours, pin_factory=factory, start=False)
-    camera = SyntheticCamera(camera=CameraModel(tilt=8.0, margin=28.0, border=0.015, resolution=resolution),
-                             seed=seed)
+    model = CameraModel(tilt=8.0, margin=28.0, border=0.015, resolution=resolution)
+    synthetic = SyntheticCamera(camera=model, seed=seed)
+    camera = PrintedAt(synthetic, tag_mm)
     directory = Path(tempfile.mkdtemp(prefix="bench-pi-"))
-    loop = TableLoop(config, store=Store(directory), panel=panel, pipeline=vision_pipeline(config, camera))
+    loop = TableLoop(config, store=Store(directory), panel=panel, pipeline=vision_pipeline(config, synthetic))
     camera.show(loop.model.scene(loop.state))
     return loop, camera, factory
 
@@ -185,8 +208,9 @@ class Watchers:
             last = now
 
 
-def play(game: str, resolution: tuple[int, int], moves: int, seed: int) -> dict[str, Any]:
-    loop, camera, factory = build(game, resolution, seed)
+def play(game: str, resolution: tuple[int, int], moves: int, seed: int,
+         tag_mm: float = 40.0) -> dict[str, Any]:
+    loop, camera, factory = build(game, resolution, seed, tag_mm)
     clock = StageClock()
     undo = instrument(loop, clock)
 
@@ -235,11 +259,11 @@ def messy_cases(game: str, seed: int) -> dict[str, tuple[str, float]]:
     return results
 
 
-def _pump(loop: TableLoop, camera: SyntheticCamera) -> Callable[[], object]:
+def _pump(loop: TableLoop, camera: Any) -> Callable[[], object]:
     return lambda: loop.process_read(camera.read())
 
 
-def _messy(case: str, loop: TableLoop, camera: SyntheticCamera, seed: int) -> str:
+def _messy(case: str, loop: TableLoop, camera: Any, seed: int) -> str:
     state = loop.current_state()
     count = len(loop.history())
     if case.startswith("new game"):
@@ -297,6 +321,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pi-factor", type=float, default=4.5)
     parser.add_argument("--full-resolution", action="store_true", help="also play at 4608x2592 (slow)")
+    parser.add_argument("--tag-size", type=float, default=40.0, help="the stickers' printed size in mm")
     args = parser.parse_args()
     reference = zxing_ms(plain_frame_of_64_codes(), repeat=9)
     print(f"reference: zxing-cpp alone (QR only) reads a plain 2304x1296 frame of 64 codes in "
@@ -309,7 +334,7 @@ def main() -> int:
         for resolution in resolutions:
             print(f"... playing {game} at {resolution[0]}x{resolution[1]}", file=sys.stderr, flush=True)
             before = [zxing_ms(plain, repeat=1) for _ in range(9)]
-            result = play(game, resolution, args.moves, args.seed)
+            result = play(game, resolution, args.moves, args.seed, args.tag_size)
             # shared cores drift: the reference of each game is read just before and after it plays
             reference = statistics.median(before + [zxing_ms(plain, repeat=1) for _ in range(9)])
             print(f"(reference around this game: {reference:.1f} ms)")
