@@ -45,6 +45,11 @@ class Sticker:
         return (self.modules + 2 * self.quiet_modules) * tag_mm / 21
 
 
+def page_count(pdf: Path) -> int:
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True, timeout=60).stdout
+    return int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+
+
 def cut_codes(pages: Iterable[np.ndarray], quiet_modules: float = 2.0) -> dict[str, Sticker]:
     """Each QR code found on the pages, cut out square with its quiet zone, upright: payload -> sticker."""
     import zxingcpp

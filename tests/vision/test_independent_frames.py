@@ -51,8 +51,9 @@ def frames(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Frames]:
     folder = tmp_path_factory.mktemp("independent")
     assert main(["tags", "JP", "--size", "25", "--out", str(folder)]) == 0
     pdf = folder / "jp-tags.pdf"
-    codes = pc.cut_codes(pc.rasterise(pdf, 600, 1, 2))
-    lasts = pc.rasterise(pdf, 300, 5, 6)
+    pages = pc.page_count(pdf)  # the stickers' pages, then the markers' and the lens board's
+    codes = pc.cut_codes(pc.rasterise(pdf, 600, 1, pages - 2))
+    lasts = pc.rasterise(pdf, 300, pages - 1, pages)
     markers = pc.cut_markers(lasts[:1])
     board, board_mm = pc.cut_board(lasts[-1], 8.0, 300)
     table = pc.Table(AREA)
