@@ -46,7 +46,8 @@ class Sticker:
 
 
 def page_count(pdf: Path) -> int:
-    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True, timeout=60).stdout
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True,
+                          timeout=60).stdout
     return int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
 
 
