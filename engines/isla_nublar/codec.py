@@ -19,12 +19,16 @@ from engines.isla_nublar.components import (
     STACK_LIMIT,
     ZONES,
     Zone,
+    add,
     size,
 )
 from engines.isla_nublar.dinosaurs import TASK_TYPES, run_automatic_tasks
 from engines.isla_nublar.state import IslaNublarState
 from engines.isla_nublar.tasks import SELECT_PURPOSES, Task
-from engines.isla_nublar.unseen import COUNTS, UNSEEN, holds, unseen_in_hand
+from engines.isla_nublar.unseen import UNSEEN, Bounds, Reckoning, counts, from_counts, picks_possible
+
+#: an older state's counts of unseen cards (read as every way they allow)
+OLD_COUNTS = ("hand", "hidden", "pool_hand", "pool_hidden")
 
 if TYPE_CHECKING:
     from engines.isla_nublar.game import IslaNublarGame
@@ -97,18 +101,57 @@ def _read_players(state: IslaNublarState, doc: Node) -> None:
             part = entry[where].only({"boxes", "camps"})
             target[p] = {k: part.get(k, 0).integer(low=0) for k in ("boxes", "camps")}
         state.score[p] = {part: points.integer(low=0) for part, points in score.get(p, {}).members()}
-        zones = cards[p].only((*ZONES, "unseen", "pool"))
+        zones = cards[p].only((*ZONES, "worlds", "bounds", "unseen", "pool"))
         state.zones[p] = {z: _zone(zones.get(z, {}), known) for z in ZONES}
-        unseen = zones.get("unseen", {}).only(COUNTS)
-        state.unseen[p] = {count: unseen.get(count, 0).integer(low=0) for count in COUNTS}
-        state.pool[p] = _zone(zones.get("pool", {}), known)
-        _need(size(state.pool[p]) == state.unseen[p]["pool_hand"] + state.unseen[p]["pool_hidden"],
-              f"{p}'s pool names {size(state.pool[p])} cards for its unseen pool_hand and pool_hidden")
-        _need(size(state.zones[p]["draw"]) >= state.unseen[p]["hand"] + state.unseen[p]["hidden"],
-              f"{p}'s draw zone names fewer cards than the unseen hand and hidden cards drawn from it")
+        state.worlds[p] = _read_worlds(zones, state.zones[p]["draw"], known)
         state.influence[p] = {
             client: n for client, node in influence.get(p, {}).members() if (n := node.integer(low=0))
         }
+
+
+#: the most worlds a saved state may list (the engine keeps far fewer, and bounds past them)
+MAX_READ_WORLDS = 20_000
+
+
+def _read_worlds(zones: Node, pot: dict[str, int], known: Mapping[str, Any]) -> Reckoning:
+    """How the unseen cards may lie, each world within the draw zone's cards (``pot``). An older state's
+    counts (``unseen``, ``pool``) are read as every way they allow; its pool joins the draw zone."""
+    if zones.has("worlds"):
+        found = set()
+        for node in zones["worlds"].items_of(1, MAX_READ_WORLDS):
+            world = node.only(("hand", "hidden"))
+            hand, hidden = _zone(world.get("hand", {}), known), _zone(world.get("hidden", {}), known)
+            _within(node, pot, hand, hidden)
+            found.add((counts(hand), counts(hidden)))
+        if len({(sum(n for _, n in hand), sum(n for _, n in hidden)) for hand, hidden in found}) != 1:
+            zones["worlds"].fail("the worlds disagree on how many cards are unseen")
+        return frozenset(found)
+    if zones.has("bounds"):
+        node = zones["bounds"].only(("hand", "hidden", "in_hand", "in_hideout"))
+        hand, hidden = _zone(node.get("hand", {}), known), _zone(node.get("hidden", {}), known)
+        in_hand, in_hideout = node["in_hand"].integer(low=0), node["in_hideout"].integer(low=0)
+        if in_hand > size(hand) or in_hideout > size(hidden) or in_hand + in_hideout > size(pot):
+            node.fail("the bounds allow fewer cards than are unseen")
+        return Bounds(counts(hand), counts(hidden), in_hand, in_hideout)
+    unseen = zones.get("unseen", {}).only(OLD_COUNTS)
+    counted = {count: unseen.get(count, 0).integer(low=0) for count in OLD_COUNTS}
+    pool = _zone(zones.get("pool", {}), known)
+    _need(size(pool) == counted["pool_hand"] + counted["pool_hidden"],
+          "a pool names as many cards as its unseen pool_hand and pool_hidden")
+    _need(size(pot) >= counted["hand"] + counted["hidden"],
+          "the draw zone names at least the unseen hand and hidden cards drawn from it")
+    worlds = from_counts(pot, pool, counted)  # over the draw zone and the pool together
+    for card, n in pool.items():
+        add(pot, card, n)
+    return worlds
+
+
+def _within(node: Node, pot: Mapping[str, int], hand: Mapping[str, int], hidden: Mapping[str, int]) -> None:
+    both = dict(hand)
+    for card, n in hidden.items():
+        add(both, card, n)
+    if any(pot.get(card, 0) < n for card, n in both.items()):
+        node.fail("a world holds cards the draw zone does not name")
 
 
 def _read_decks(state: IslaNublarState, doc: Node) -> None:
@@ -244,7 +287,6 @@ def _need(condition: object, message: str) -> None:
 def _counted_cards(state: IslaNublarState) -> dict[str, int]:
     counted: dict[str, int] = {}
     zones: list[Mapping[str, int]] = [z for p in state.players for z in state.zones[p].values()]
-    zones += [state.pool[p] for p in state.players]
     for pile in state.piles.values():
         zones.append(pile["rest"])
         if pile["top"] is not None:
@@ -273,7 +315,7 @@ def check_conservation(state: IslaNublarState) -> None:
     for p in names:
         # each player's starting cards show the player's colour, and the egg never leaves the game
         held: dict[str, int] = {}
-        for zone in (*state.zones[p].values(), state.pool[p]):
+        for zone in state.zones[p].values():
             for card_id, n in zone.items():
                 held[card_id] = held.get(card_id, 0) + n
         _need(held.get(EGG, 0) == 1, f"{p} has {held.get(EGG, 0)} dinosaur eggs; the one egg never leaves")
@@ -291,13 +333,10 @@ def check_conservation(state: IslaNublarState) -> None:
         )
     for task in state.tasks:
         if task.kind == "select":
-            hand = state.zones[task.player]["hand"]
-            unseen = unseen_in_hand(state, task.player)
-            for card, n in getattr(task, "chosen", {}).items():
-                beyond = n - (0 if card == UNSEEN else min(n, hand.get(card, 0)))
-                unseen -= beyond
-                _need(unseen >= 0 and (beyond == 0 or card == UNSEEN or holds(state, task.player, card)),
-                      f"select task: {card} is not in {task.player}'s hand")
+            chosen = dict(getattr(task, "chosen", {}))
+            unnamed = chosen.pop(UNSEEN, 0)
+            _need(picks_possible(state, task.player, chosen, unnamed),
+                  f"select task: no hand {task.player} may hold has the cards chosen")
     off = {d for d, at in state.dinos.items() if at is None}
     waiting = {getattr(t, "dino", None) for t in state.tasks if t.kind == "return"}
     _need(off <= waiting, "a dinosaur is off the island without waiting to return to a volcano")

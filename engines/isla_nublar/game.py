@@ -28,6 +28,7 @@ from engines.isla_nublar.rules import RULEBOOK
 from engines.isla_nublar.rulings import legal_report, report_state, score_report, state_from_position
 from engines.isla_nublar.state import IslaNublarState
 from engines.isla_nublar.tasks import RevealPileCard, RevealScoringCard
+from engines.isla_nublar.unseen import every_draw, settle
 
 #: declared action field types that action_from_dict checks, and how an error names them
 _FIELD_TYPES: dict[str, type] = {"str": str, "int": int}
@@ -170,8 +171,10 @@ class IslaNublarGame(Game):
             for _ in range(0 if at_table else HAND_SIZE):
                 add(hand, _draw(deck, rng))
             state.zones[p]["hand"] = hand
-            state.unseen[p]["hand"] = HAND_SIZE if at_table else 0
             state.zones[p]["draw"] = deck
+            if at_table:  # five cards drawn unseen: any five of the deck
+                state.worlds[p] = every_draw(deck, HAND_SIZE)
+                settle(state, p)
             state.personal[p] = {
                 "boxes": BOXES_PER_PLAYER - on_tracks,
                 "camps": CAMPS_PER_PLAYER - SCORE_MARKERS - general,

@@ -34,7 +34,7 @@ from engines.isla_nublar.tasks import (
     SwapFigures,
     need_player,
 )
-from engines.isla_nublar.unseen import holds, take_from_hand
+from engines.isla_nublar.unseen import holds, keep_without, take_from_hand
 
 if TYPE_CHECKING:
     from engines.isla_nublar.state import IslaNublarState
@@ -81,11 +81,16 @@ def apply_main(state: IslaNublarState, action: Action) -> None:
         box_action(state, p, action)
     elif isinstance(action, EndTurn):
         if state.red_in_hand(p):
-            raise state.illegal("IN-RED", "a red card (dinosaur egg or dinosaur card) is still in hand")
+            named = any(state.card(c).red for c in state.zones[p]["hand"])
+            why = ("a red card (dinosaur egg or dinosaur card) is still in hand" if named else
+                   "every hand the table allows holds a red card (dinosaur egg or dinosaur card): lay it "
+                   "face up")
+            raise state.illegal("IN-RED", why)
         if state.unknown_left_in_hand(p):
             raise state.illegal(
                 "IN-DRAW", f"{state.unknown_left_in_hand(p)} card(s) still in hand: the hand is played out, "
                 "so lay each face up (played without its action) before the turn ends")
+        keep_without(state, p, state.red_cards())  # the turn ends: no red card was left in the hand
         zones = state.zones[p]
         # "you play out your hand": blue cards still in hand count as played without their action
         zones_out = (
@@ -123,7 +128,8 @@ def play_card(state: IslaNublarState, p: str, action: PlayCard) -> None:
             rule, f"{action.card} cannot be used for {action.use!r} now (allowed: {', '.join(allowed)})"
         )
     card = state.card(action.card)
-    take_from_hand(state, p, action.card)
+    if not take_from_hand(state, p, action.card):
+        raise state.illegal("IN-TURN", f"{action.card} is not in {p}'s hand")
     add(zones["played"], action.card)
     use = action.use
     if use == "amber":

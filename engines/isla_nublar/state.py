@@ -30,7 +30,18 @@ from engines.isla_nublar.dinosaurs import check_end, run_automatic_tasks
 from engines.isla_nublar.moves import apply_main
 from engines.isla_nublar.scoring import score_card
 from engines.isla_nublar.tasks import Task
-from engines.isla_nublar.unseen import could_hold, fresh_counts, hand_size, physical_draw
+from engines.isla_nublar.unseen import (
+    NO_WORLD,
+    Bounds,
+    Reckoning,
+    could_hold,
+    hand_size,
+    may_hold,
+    must_hold_one,
+    physical_draw,
+    unseen_hidden,
+    unseen_in_hand,
+)
 
 if TYPE_CHECKING:
     from engines.isla_nublar.game import IslaNublarGame
@@ -51,9 +62,8 @@ class IslaNublarState(State):
         self.zones: dict[str, dict[str, Zone]] = {p: {z: {} for z in ZONES} for p in players}
         self.personal: dict[str, dict[str, int]] = {p: {"boxes": 0, "camps": 0} for p in players}
         self.general: dict[str, dict[str, int]] = {p: {"boxes": 0, "camps": 0} for p in players}
-        #: cards drawn at the table that the engine was not told (:mod:`engines.isla_nublar.unseen`)
-        self.unseen: dict[str, dict[str, int]] = {p: fresh_counts() for p in players}
-        self.pool: dict[str, Zone] = {p: {} for p in players}
+        #: how the cards drawn at the table unseen may lie (:mod:`engines.isla_nublar.unseen`)
+        self.worlds: dict[str, Reckoning] = {p: frozenset({NO_WORLD}) for p in players}
         self.score: dict[str, dict[str, int]] = {p: {} for p in players}
         self.piles: dict[int, dict[str, Any]] = {}
         self.dino_deck: Zone = {}
@@ -113,8 +123,7 @@ class IslaNublarState(State):
         }
         new.personal = {p: s.copy() for p, s in self.personal.items()}
         new.general = {p: s.copy() for p, s in self.general.items()}
-        new.unseen = {p: s.copy() for p, s in self.unseen.items()}
-        new.pool = {p: s.copy() for p, s in self.pool.items()}
+        new.worlds = dict(self.worlds)  # frozen: shared until replaced
         new.score = {p: s.copy() for p, s in self.score.items()}
         new.piles = {k: {"top": v["top"], "rest": v["rest"].copy()} for k, v in self.piles.items()}
         new.dino_deck = self.dino_deck.copy()
@@ -298,16 +307,24 @@ class IslaNublarState(State):
     def _can_influence(self, p: str, client: str) -> bool:
         return self.influence[p].get(client, 0) < len(self.tracks.get(client, ()))
 
+    def red_cards(self) -> set[str]:
+        return {card_id for card_id, card in self.cards.cards.items() if card.red}
+
     def red_in_hand(self, p: str) -> bool:
-        return any(self.card(c).red for c in self.zones[p]["hand"])
+        """Whether every hand the table allows holds a red card (the turn cannot end)."""
+        return must_hold_one(self, p, self.red_cards())
+
+    def red_maybe_in_hand(self, p: str) -> bool:
+        """Whether some hand the table allows holds a red card the engine cannot see (the page says: if
+        you hold a red card, play it)."""
+        return not self.red_in_hand(p) and may_hold(self, p, self.red_cards())
 
     def unknown_left_in_hand(self, p: str) -> int:
         """Cards drawn unseen still in hand when the turn would end by playing out the hand (each must be
         laid face up first, so that the engine knows what goes to the discards)."""
         if self.options.get("unplayed_cards", "discard") != "discard":
             return 0
-        unseen = self.unseen[p]
-        return unseen["hand"] + unseen["pool_hand"]
+        return unseen_in_hand(self, p)
 
     def empty_volcanoes(self) -> list[str]:
         taken = set(self.dinos.values())
@@ -439,11 +456,12 @@ def state_to_dict(state: IslaNublarState) -> dict[str, Any]:
 
 def _cards_of(state: IslaNublarState, p: str) -> dict[str, Any]:
     cards: dict[str, Any] = {z: _sorted_zone(state.zones[p][z]) for z in ZONES}
-    unseen = state.unseen[p]
-    if any(unseen.values()):
-        cards["unseen"] = dict(unseen)
-    if state.pool[p]:
-        cards["pool"] = _sorted_zone(state.pool[p])
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        cards["bounds"] = {"hand": dict(found.hand), "hidden": dict(found.hidden),
+                           "in_hand": found.in_hand, "in_hideout": found.in_hideout}
+    elif found != frozenset({NO_WORLD}):
+        cards["worlds"] = [{"hand": dict(hand), "hidden": dict(hidden)} for hand, hidden in sorted(found)]
     return cards
 
 
@@ -457,13 +475,13 @@ def state_view(state: IslaNublarState, player: str | None) -> dict[str, Any]:
     """What ``player`` may see: hands and hideouts of others, every draw pile and face-down deck as counts."""
     data = state_to_dict(state)
     for p, zones in data["cards"].items():
-        unseen = zones.pop("unseen", None) or fresh_counts()
-        zones.pop("pool", None)  # what the unseen cards may be: the engine's reckoning, nobody's view
-        if p == player and unseen["hand"] + unseen["pool_hand"]:
-            zones["unseen"] = unseen["hand"] + unseen["pool_hand"]
+        zones.pop("worlds", None)
+        zones.pop("bounds", None)  # what the unseen cards may be: the engine's reckoning, nobody's view
+        if p == player and unseen_in_hand(state, p):
+            zones["unseen"] = unseen_in_hand(state, p)
         if p != player:
             zones["hand"] = {"count": hand_size(state, p)}
-            zones["hidden"] = {"count": size(zones["hidden"]) + unseen["hidden"] + unseen["pool_hidden"]}
+            zones["hidden"] = {"count": size(zones["hidden"]) + unseen_hidden(state, p)}
         zones["draw"] = {"count": physical_draw(state, p)}
     for pile in data["piles"].values():
         pile["rest"] = {"count": size(pile["rest"])}

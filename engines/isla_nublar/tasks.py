@@ -286,31 +286,27 @@ class SelectCards(Decision):
         return self.purpose != "three" or size(self.chosen) in (0, 3)
 
     def selectable(self, state: IslaNublarState) -> Zone:
-        """The cards that may be picked next; while unseen cards are left in the hand, every card they may
-        be counts once (and, for the hideout, ``UNSEEN``: a card laid face down without naming it)."""
+        """The cards that may be picked next: each card some hand the table allows still holds beside the
+        ones chosen (and, for the hideout, ``UNSEEN``: one of the cards nobody has seen, laid face down
+        without naming it). Exactly three removed: only while some hand holds three besides the egg."""
         p = self.player
-        hand = dict(state.zones[p]["hand"])
-        left = unseen.unseen_in_hand(state, p)
+        named = {card: n for card, n in self.chosen.items() if card != UNSEEN}
+        unnamed = self.chosen.get(UNSEEN, 0)
         removing = self.purpose in ("three", "remove-any")
-        if removing:
-            hand.pop(EGG, None)
-            if self.purpose == "three" and size(hand) + unseen.removable_unseen(state, p, EGG) < 3:
-                return {}  # exactly 3 cannot be removed: only declining is left
-        maybe = unseen.unseen_candidates(state, p)
-        for card_id, n in self.chosen.items():
-            known = 0 if card_id == UNSEEN else min(n, hand.get(card_id, 0))
-            if known:
-                take(hand, card_id, known)
-            if card_id != UNSEEN and n > known:
-                maybe[card_id] = maybe.get(card_id, 0) - (n - known)
-            left -= n - known
-        if left > 0:
-            for card_id, n in maybe.items():
-                if n > 0 and card_id not in hand and (card_id != EGG or not removing):
-                    hand[card_id] = 1
-            if self.purpose == "hideout":
-                hand[UNSEEN] = left
-        return hand
+        least = 3 if self.purpose == "three" else 0
+        if least and not unseen.picks_possible(state, p, named, unnamed, keep=EGG, at_least=least):
+            return {}  # exactly 3 cannot be removed: only declining is left
+        found: Zone = {}
+        for card_id in sorted(unseen.could_hold(state, p)):
+            if removing and card_id == EGG:
+                continue
+            more = dict(named)
+            add(more, card_id)
+            if unseen.picks_possible(state, p, more, unnamed, keep=EGG if least else None, at_least=least):
+                found[card_id] = 1
+        if self.purpose == "hideout" and unseen.picks_possible(state, p, named, unnamed + 1):
+            found[UNSEEN] = 1
+        return found
 
     def options(self, state: IslaNublarState) -> Iterator[Action]:
         if self.purpose == "three" and size(self.chosen) >= 3:
@@ -339,12 +335,13 @@ class SelectCards(Decision):
             raise state.illegal("IN-CLIENTS", f"exactly 3 cards are removed, {size(chosen)} chosen")
         self.done(state)
         zones = state.zones[self.player]
-        for card_id, n in chosen.items():
+        for card_id, n in sorted(chosen.items(), key=lambda item: item[0] == UNSEEN):  # named ones first
             if card_id == UNSEEN:
                 unseen.hide_unseen(state, self.player, n)
                 continue
             for _ in range(n):
-                unseen.take_from_hand(state, self.player, card_id)
+                if not unseen.take_from_hand(state, self.player, card_id):
+                    raise state.illegal(self.rule(), f"{card_id} is not in {self.player}'s hand")
             if self.purpose == "hideout":
                 add(zones["hidden"], card_id, n)
             elif self.purpose == "inventory":

@@ -1,16 +1,27 @@
 """Cards drawn at a real table (option ``table_cards``: ``"table"``): nobody tells the engine what a player
 draws, so a hand holds cards the engine knows only as "one of the draw pile's" until they are laid face up.
 
-The draw zone keeps the identities of the physical draw pile *and* of the cards drawn from it unseen; its
-physical height is that size less the unseen cards. When the pile runs out, every card left in the zone is
-one of the unseen cards: they become the player's *pool* (known as a set, not which is in the hand and which
-in the hideout) and the discards are the new draw pile. A pool whose cards all lie in one place is resolved
-into that place. A card named from the hand is taken from what the engine knows first, then from the pool,
-then from the draw zone.
+A player's draw zone (``zones[p]["draw"]``) names every card whose place the engine does not know: the
+physical draw pile, the cards drawn from it unseen into the hand, and those laid face down unnamed into the
+hideout. A *world* is one way those cards can lie: how many of each card are in the hand unseen and how
+many hidden unseen (the rest is the pile). The reckoning keeps every world consistent with what the table
+showed: a draw adds each card the pile may give, a card laid face up from the hand keeps the worlds whose
+hand holds it, a card laid face down unnamed moves each card the unseen hand may hold into the hideout, and
+an end of turn the red-card rule allows keeps the worlds without a red card in hand. A play is accepted
+when some world allows it and refused only when none does; nothing is chosen greedily. Whatever every
+world agrees on is known: it joins the named hand or hideout (cards are known by elimination once the pile
+is drawn out). Worlds count cards of a kind, not copies.
+
+Past :data:`MAX_WORLDS` worlds (hands kept unseen over several turns under the ``keep`` house rule), the
+reckoning keeps :class:`Bounds` instead: the most of each card the unseen hand and hideout may hold. It is
+wider than the worlds, never narrower: a card a player may hold is still never refused, and it turns back
+into worlds once few enough remain.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engines.isla_nublar.components import Zone, add, size, take
@@ -20,12 +31,34 @@ if TYPE_CHECKING:
 
 #: the card of a draw or a hideout pick the engine is not told
 UNSEEN = "?"
-#: per player: unseen cards drawn from the draw zone (in hand, in the hideout) and those of the pool
-COUNTS = ("hand", "hidden", "pool_hand", "pool_hidden")
+Counts = tuple[tuple[str, int], ...]
+#: (the hand's unseen cards, the hideout's unseen cards), each as sorted (card, count) pairs
+World = tuple[Counts, Counts]
+NO_WORLD: World = ((), ())
+#: worlds kept one by one; past this many, bounds
+MAX_WORLDS = 1000
 
 
-def fresh_counts() -> dict[str, int]:
-    return dict.fromkeys(COUNTS, 0)
+@dataclass(frozen=True)
+class Bounds:
+    """Every (hand, hideout) of ``in_hand`` and ``in_hideout`` unseen cards with at most ``hand[c]`` and
+    ``hidden[c]`` of each card, within the draw zone's cards."""
+
+    hand: Counts
+    hidden: Counts
+    in_hand: int
+    in_hideout: int
+
+
+Reckoning = frozenset[World] | Bounds
+
+
+def counts(zone: Mapping[str, int]) -> Counts:
+    return tuple(sorted((card, n) for card, n in zone.items() if n > 0))
+
+
+def zone_of(items: Counts) -> Zone:
+    return dict(items)
 
 
 def at_table(state: IslaNublarState) -> bool:
@@ -33,15 +66,28 @@ def at_table(state: IslaNublarState) -> bool:
     return state.options.get("table_cards") == "table"
 
 
-def physical_draw(state: IslaNublarState, p: str) -> int:
-    """How many cards the player's draw pile really holds."""
-    unseen = state.unseen[p]
-    return size(state.zones[p]["draw"]) - unseen["hand"] - unseen["hidden"]
+def _worlds(state: IslaNublarState, p: str) -> frozenset[World] | None:
+    found = state.worlds[p]
+    return None if isinstance(found, Bounds) else found
 
 
 def unseen_in_hand(state: IslaNublarState, p: str) -> int:
-    unseen = state.unseen[p]
-    return unseen["hand"] + unseen["pool_hand"]
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        return found.in_hand
+    return sum(n for _, n in next(iter(found))[0])
+
+
+def unseen_hidden(state: IslaNublarState, p: str) -> int:
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        return found.in_hideout
+    return sum(n for _, n in next(iter(found))[1])
+
+
+def physical_draw(state: IslaNublarState, p: str) -> int:
+    """How many cards the player's draw pile really holds."""
+    return size(state.zones[p]["draw"]) - unseen_in_hand(state, p) - unseen_hidden(state, p)
 
 
 def hand_size(state: IslaNublarState, p: str) -> int:
@@ -51,105 +97,331 @@ def hand_size(state: IslaNublarState, p: str) -> int:
 def could_hold(state: IslaNublarState, p: str) -> set[str]:
     """Every card the hand may hold: those the engine knows and those an unseen card may be."""
     held = set(state.zones[p]["hand"])
-    unseen = state.unseen[p]
-    if unseen["pool_hand"]:
-        held |= set(state.pool[p])
-    if unseen["hand"]:
-        held |= set(state.zones[p]["draw"])
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        if found.in_hand:
+            held.update(card for card, n in found.hand if n and state.zones[p]["draw"].get(card, 0))
+        return held
+    for hand, _ in found:
+        held.update(card for card, _ in hand)
     return held
-
-
-def unseen_candidates(state: IslaNublarState, p: str) -> Zone:
-    """What the hand's unseen cards may be, as many of each as there could be."""
-    found: Zone = {}
-    unseen = state.unseen[p]
-    for count, zone in (("pool_hand", state.pool[p]), ("hand", state.zones[p]["draw"])):
-        if unseen[count]:
-            for card, n in zone.items():
-                add(found, card, n)
-    return found
-
-
-def removable_unseen(state: IslaNublarState, p: str, keep: str) -> int:
-    """How many of the hand's unseen cards can be other than ``keep`` (the egg, which never leaves)."""
-    unseen = state.unseen[p]
-    total = 0
-    for count, zone in (("pool_hand", state.pool[p]), ("hand", state.zones[p]["draw"])):
-        total += min(unseen[count], size(zone) - zone.get(keep, 0))
-    return total
 
 
 def holds(state: IslaNublarState, p: str, card: str) -> bool:
     return card in could_hold(state, p)
 
 
-def take_from_hand(state: IslaNublarState, p: str, card: str) -> bool:
-    """Take ``card`` out of the hand (False when it cannot be there)."""
-    hand, unseen = state.zones[p]["hand"], state.unseen[p]
-    if hand.get(card, 0):
-        take(hand, card)
-    elif unseen["pool_hand"] and state.pool[p].get(card, 0):
-        take(state.pool[p], card)
-        unseen["pool_hand"] -= 1
-    elif unseen["hand"] and state.zones[p]["draw"].get(card, 0):
-        take(state.zones[p]["draw"], card)
-        unseen["hand"] -= 1
-    else:
+def may_hold(state: IslaNublarState, p: str, cards: set[str]) -> bool:
+    """Whether some hand the table allows holds one of ``cards``."""
+    return bool(cards & could_hold(state, p))
+
+
+def must_hold_one(state: IslaNublarState, p: str, cards: set[str]) -> bool:
+    """Whether every hand the table allows holds one of ``cards``."""
+    if cards & set(state.zones[p]["hand"]):
+        return True
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        pot = state.zones[p]["draw"]
+        others = sum(min(n, pot.get(card, 0)) for card, n in found.hand if card not in cards)
+        return found.in_hand > others
+    return unseen_in_hand(state, p) > 0 and all(cards & {c for c, _ in hand} for hand, _ in found)
+
+
+def _store(state: IslaNublarState, p: str, found: set[World] | Bounds) -> bool:
+    """Keep what is left (False, nothing changed, when nothing is), as worlds while few enough."""
+    if isinstance(found, Bounds):
+        state.worlds[p] = found  # settled below, and turned into worlds when few enough
+    elif not found:
         return False
+    elif len(found) > MAX_WORLDS:
+        state.worlds[p] = _as_bounds(found)
+    else:
+        state.worlds[p] = frozenset(found)
     settle(state, p)
     return True
 
 
+def allows(state: IslaNublarState, p: str, world: World) -> bool:
+    """Whether the reckoning allows the unseen cards to lie as ``world``."""
+    found = state.worlds[p]
+    if not isinstance(found, Bounds):
+        return world in found
+    pot = state.zones[p]["draw"]
+    hand, hidden = zone_of(world[0]), zone_of(world[1])
+    both = dict(hand)
+    for card, n in hidden.items():
+        add(both, card, n)
+    caps, hidden_caps = zone_of(found.hand), zone_of(found.hidden)
+    return (size(hand) == found.in_hand and size(hidden) == found.in_hideout
+            and all(n <= pot.get(card, 0) for card, n in both.items())
+            and all(n <= caps.get(card, 0) for card, n in hand.items())
+            and all(n <= hidden_caps.get(card, 0) for card, n in hidden.items()))
+
+
+def take_from_hand(state: IslaNublarState, p: str, card: str) -> bool:
+    """``card`` laid face up from the hand (False, nothing changed, when no world lets the hand hold it).
+    A named copy in the hand is taken first: the worlds whose unseen cards hold another stay possible."""
+    hand, pot = state.zones[p]["hand"], state.zones[p]["draw"]
+    if hand.get(card, 0):
+        take(hand, card)
+        return True
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        caps = zone_of(found.hand)
+        if not found.in_hand or not caps.get(card, 0) or not pot.get(card, 0):
+            return False
+        take(caps, card)
+        take(pot, card)
+        return _store(state, p, Bounds(counts(caps), found.hidden, found.in_hand - 1, found.in_hideout))
+    kept = set()
+    for unseen, hidden in found:
+        zone = zone_of(unseen)
+        if zone.get(card, 0):
+            take(zone, card)
+            kept.add((counts(zone), hidden))
+    if not kept:
+        return False
+    take(pot, card)  # it is no longer among the cards whose place is unknown
+    return _store(state, p, kept)
+
+
 def draw_unseen(state: IslaNublarState, p: str) -> None:
-    state.unseen[p]["hand"] += 1
+    """A card drawn unseen: each card the pile may give, in each world."""
+    pot = state.zones[p]["draw"]
+    found = state.worlds[p]
+    if not isinstance(found, Bounds) and len(found) * len(pot) > 2 * MAX_WORLDS:
+        found = _as_bounds(set(found))  # would grow past worlds anyway: not worth spelling out
+    if isinstance(found, Bounds):
+        caps = {card: min(pot[card], zone_of(found.hand).get(card, 0) + 1) for card in pot}
+        _store(state, p, Bounds(counts(caps), found.hidden, found.in_hand + 1, found.in_hideout))
+        return
+    drawn = set()
+    for unseen, hidden in found:
+        pile = dict(pot)
+        for card, n in (*unseen, *hidden):
+            take(pile, card, n)
+        for card in pile:
+            hand = zone_of(unseen)
+            add(hand, card)
+            drawn.add((counts(hand), hidden))
+    _store(state, p, drawn)
 
 
 def hide_unseen(state: IslaNublarState, p: str, n: int) -> None:
-    """``n`` unseen cards of the hand go face down into the hideout."""
-    unseen = state.unseen[p]
+    """``n`` of the hand's unseen cards laid face down into the hideout, unnamed."""
     for _ in range(n):
-        if unseen["hand"]:
-            unseen["hand"] -= 1
-            unseen["hidden"] += 1
-        else:
-            unseen["pool_hand"] -= 1
-            unseen["pool_hidden"] += 1
-    settle(state, p)
+        found = state.worlds[p]
+        if not isinstance(found, Bounds) and len(found) * len(state.zones[p]["draw"]) > 2 * MAX_WORLDS:
+            found = _as_bounds(set(found))
+        if isinstance(found, Bounds):
+            pot, held = state.zones[p]["draw"], zone_of(found.hidden)
+            for card, cap in found.hand:
+                if cap:
+                    held[card] = min(pot.get(card, 0), held.get(card, 0) + 1)
+            _store(state, p, Bounds(found.hand, counts(held), found.in_hand - 1, found.in_hideout + 1))
+            continue
+        moved = set()
+        for unseen, hidden in found:
+            for card, _ in unseen:
+                hand, cave = zone_of(unseen), zone_of(hidden)
+                take(hand, card)
+                add(cave, card)
+                moved.add((counts(hand), counts(cave)))
+        _store(state, p, moved)
 
 
 def return_hidden(state: IslaNublarState, p: str) -> None:
     """The hideout's cards back into the hand, the unseen ones with them."""
-    unseen = state.unseen[p]
-    unseen["hand"] += unseen["hidden"]
-    unseen["pool_hand"] += unseen["pool_hidden"]
-    unseen["hidden"] = unseen["pool_hidden"] = 0
-    settle(state, p)
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        pot, caps = state.zones[p]["draw"], zone_of(found.hand)
+        for card, n in found.hidden:
+            caps[card] = min(pot.get(card, 0), caps.get(card, 0) + n)
+        _store(state, p, Bounds(counts(caps), (), found.in_hand + found.in_hideout, 0))
+        return
+    back: set[World] = set()
+    for unseen, hidden in found:
+        hand = zone_of(unseen)
+        for card, n in hidden:
+            add(hand, card, n)
+        back.add((counts(hand), ()))
+    _store(state, p, back)
 
 
 def reshuffle(state: IslaNublarState, p: str) -> None:
-    """The draw pile ran out: what the draw zone still names is the unseen cards; the discards become the
-    new draw pile."""
-    zones, unseen = state.zones[p], state.unseen[p]
-    pool = state.pool[p]
-    for card, n in zones["draw"].items():
-        add(pool, card, n)
-    unseen["pool_hand"] += unseen["hand"]
-    unseen["pool_hidden"] += unseen["hidden"]
-    unseen["hand"] = unseen["hidden"] = 0
-    zones["draw"], zones["discard"] = zones["discard"], {}
+    """The draw pile ran out: the discards become the new pile, among the cards whose place is unknown."""
+    zones = state.zones[p]
+    for card, n in zones["discard"].items():
+        add(zones["draw"], card, n)
+    zones["discard"] = {}
     settle(state, p)
 
 
+def keep_without(state: IslaNublarState, p: str, refused: set[str]) -> bool:
+    """Keep the hands that hold none of ``refused`` (False, nothing changed, when none is left)."""
+    if refused & set(state.zones[p]["hand"]) or must_hold_one(state, p, refused):
+        return False
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        caps = {card: 0 if card in refused else n for card, n in found.hand}
+        return _store(state, p, Bounds(counts(caps), found.hidden, found.in_hand, found.in_hideout))
+    kept = {world for world in found if not refused & {card for card, _ in world[0]}}
+    return True if kept == set(found) else _store(state, p, kept)
+
+
+def picks_possible(state: IslaNublarState, p: str, named: Mapping[str, int], unnamed: int,
+                   keep: str | None = None, at_least: int = 0) -> bool:
+    """Whether some hand the table allows holds the ``named`` cards and ``unnamed`` more of its unseen
+    ones, and (``at_least``) that many cards other than ``keep`` in all."""
+    known = state.zones[p]["hand"]
+    beyond = {card: n - known.get(card, 0) for card, n in named.items() if n > known.get(card, 0)}
+    found = state.worlds[p]
+    options: list[Zone]
+    if isinstance(found, Bounds):
+        caps = zone_of(found.hand)
+        if any(caps.get(card, 0) < n for card, n in beyond.items()):
+            return False
+        if sum(beyond.values()) + unnamed > found.in_hand:
+            return False
+        others = sum(n for card, n in caps.items() if card != keep)
+        forced = max(0, found.in_hand - others) if keep else 0
+        return size(known) + found.in_hand - known.get(keep or "", 0) - forced >= at_least
+    options = [zone_of(unseen) for unseen, _ in found]
+    for hand in options:
+        if any(hand.get(card, 0) < n for card, n in beyond.items()):
+            continue
+        if unnamed > sum(hand.values()) - sum(beyond.values()):
+            continue
+        kept = known.get(keep, 0) + hand.get(keep, 0) if keep else 0
+        if size(known) + sum(hand.values()) - kept >= at_least:
+            return True
+    return False
+
+
 def settle(state: IslaNublarState, p: str) -> None:
-    """A pool whose cards all lie in one place is known: it joins that place."""
-    pool: Zone = state.pool[p]
-    unseen = state.unseen[p]
-    if not pool:
+    """What every hand the table allows holds is known: it joins the named hand or hideout."""
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        _settle_bounds(state, p, found)
         return
-    for place, count, other in (("hand", "pool_hand", "pool_hidden"), ("hidden", "pool_hidden", "pool_hand")):
-        if not unseen[other]:
-            for card, n in pool.items():
-                add(state.zones[p][place], card, n)
-            state.pool[p] = {}
-            unseen[count] = 0
+    for place in (0, 1):
+        common: Zone | None = None
+        for world in state.worlds[p]:  # type: ignore[union-attr]
+            zone = zone_of(world[place])
+            common = zone if common is None else {c: min(n, zone.get(c, 0)) for c, n in common.items()}
+        common = {card: n for card, n in (common or {}).items() if n > 0}
+        if not common:
+            continue
+        _known(state, p, place, common)
+        lifted = set()
+        for world in state.worlds[p]:  # type: ignore[union-attr]
+            zone = zone_of(world[place])
+            for card, n in common.items():
+                take(zone, card, n)
+            lifted.add((counts(zone), world[1]) if place == 0 else (world[0], counts(zone)))
+        state.worlds[p] = frozenset(lifted)
+
+
+def _known(state: IslaNublarState, p: str, place: int, cards: Mapping[str, int]) -> None:
+    target = state.zones[p]["hand" if place == 0 else "hidden"]
+    for card, n in cards.items():
+        add(target, card, n)
+        take(state.zones[p]["draw"], card, n)
+
+
+def _settle_bounds(state: IslaNublarState, p: str, found: Bounds) -> None:
+    """With bounds, a card is known where the others cannot fill the hand (or hideout) without it."""
+    pot = state.zones[p]["draw"]
+    parts = []
+    for place, caps, wanted in ((0, zone_of(found.hand), found.in_hand),
+                                (1, zone_of(found.hidden), found.in_hideout)):
+        caps = {card: min(n, pot.get(card, 0)) for card, n in caps.items()}
+        room = sum(caps.values())
+        forced = {card: wanted - (room - n) for card, n in caps.items() if wanted > room - n}
+        if forced:
+            _known(state, p, place, forced)
+            for card, n in forced.items():
+                take(caps, card, n)
+            wanted -= sum(forced.values())
+        parts.append((counts(caps), wanted))
+    bounds = Bounds(parts[0][0], parts[1][0], parts[0][1], parts[1][1])
+    state.worlds[p] = _as_worlds(bounds, pot) or bounds
+
+
+def _as_bounds(found: set[World]) -> Bounds:
+    hand: Zone = {}
+    hidden: Zone = {}
+    for unseen, cave in found:
+        for card, n in unseen:
+            hand[card] = max(hand.get(card, 0), n)
+        for card, n in cave:
+            hidden[card] = max(hidden.get(card, 0), n)
+    first = next(iter(found))
+    return Bounds(counts(hand), counts(hidden), sum(n for _, n in first[0]), sum(n for _, n in first[1]))
+
+
+def _as_worlds(bounds: Bounds, pot: Mapping[str, int]) -> frozenset[World] | None:
+    """The worlds within the bounds, when there are few enough (None past :data:`MAX_WORLDS`): counted
+    first, so that a reckoning too wide for worlds costs little."""
+    caps = {c: min(n, pot.get(c, 0)) for c, n in bounds.hand}
+    if _count_subsets(caps, bounds.in_hand) > MAX_WORLDS:
+        return None
+    hands, rests, total = [], [], 0
+    for hand in _subsets(caps, bounds.in_hand):
+        rest = dict(pot)
+        for card, n in hand:
+            take(rest, card, n)
+        room = {c: min(n, rest.get(c, 0)) for c, n in bounds.hidden}
+        total += _count_subsets(room, bounds.in_hideout)
+        if total > MAX_WORLDS:
+            return None
+        hands.append(hand)
+        rests.append(room)
+    found = {(hand, hidden) for hand, room in zip(hands, rests, strict=True)
+             for hidden in _subsets(room, bounds.in_hideout)}
+    return frozenset(found) if found else None
+
+
+def _count_subsets(zone: Mapping[str, int], n: int) -> int:
+    """How many sub-multisets of ``zone`` hold ``n`` cards."""
+    ways = [1] + [0] * n
+    for k in zone.values():
+        ways = [sum(ways[j - i] for i in range(min(k, j) + 1)) for j in range(n + 1)]
+    return ways[n]
+
+
+def _subsets(zone: Mapping[str, int], n: int) -> list[Counts]:
+    """Every sub-multiset of ``zone`` with ``n`` cards."""
+    kinds = sorted(card for card, k in zone.items() if k > 0)
+    found: list[Counts] = []
+
+    def extend(at: int, left: int, chosen: tuple[tuple[str, int], ...]) -> None:
+        if left == 0:
+            found.append(chosen)
             return
+        if at == len(kinds) or sum(zone[card] for card in kinds[at:]) < left:
+            return
+        card = kinds[at]
+        for k in range(min(zone[card], left), -1, -1):
+            extend(at + 1, left - k, (*chosen, (card, k)) if k else chosen)
+
+    extend(0, n, ())
+    return found
+
+
+def every_draw(pot: Mapping[str, int], n: int) -> Reckoning:
+    """What ``n`` cards drawn unseen from a pile of ``pot`` may be: any ``n`` of its cards."""
+    bounds = Bounds(counts(pot), (), n, 0)
+    return _as_worlds(bounds, pot) or bounds
+
+
+def from_counts(pot: Mapping[str, int], pool: Mapping[str, int], counted: Mapping[str, int]) -> Reckoning:
+    """An older state's counts (``hand``, ``hidden`` drawn from the draw zone ``pot``; ``pool_hand``,
+    ``pool_hidden`` from the ``pool``), read as bounds over both."""
+    both = dict(pot)
+    for card, n in pool.items():
+        add(both, card, n)
+    bounds = Bounds(counts(both), counts(both), counted.get("hand", 0) + counted.get("pool_hand", 0),
+                    counted.get("hidden", 0) + counted.get("pool_hidden", 0))
+    return _as_worlds(bounds, both) or bounds

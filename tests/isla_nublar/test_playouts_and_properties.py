@@ -38,9 +38,10 @@ def pieces(state: Any) -> tuple[int, int, int]:
     boxes += sum(s["personal"]["boxes"] + s["general"]["boxes"] for s in data["supply"].values())
     for client, track in data["clients"]["tracks"].items():
         boxes += sum(1 for p in state.players if data["clients"]["influence"][p].get(client, 0) < len(track))
-    # "unseen" counts cards named in the draw zone or the pool already
+    # "worlds" say where the draw zone's cards may lie: they are counted in the draw zone already
     cards = sum(
-        sum(z.values()) for zones in data["cards"].values() for k, z in zones.items() if k != "unseen"
+        sum(z.values()) for zones in data["cards"].values() for k, z in zones.items()
+        if k not in ("worlds", "bounds")
     )
     cards += sum(sum(p["rest"].values()) + (p["top"] is not None) for p in data["piles"].values())
     cards += (

@@ -22,7 +22,17 @@ from engines.isla_nublar.actions import (
     Select,
 )
 from engines.isla_nublar.codec import check_conservation
-from engines.isla_nublar.unseen import UNSEEN, hand_size, physical_draw
+from engines.isla_nublar.components import add
+from engines.isla_nublar.unseen import (
+    UNSEEN,
+    Bounds,
+    could_hold,
+    every_draw,
+    hand_size,
+    physical_draw,
+    unseen_hidden,
+    unseen_in_hand,
+)
 
 TABLE = {"table_cards": "table"}
 
@@ -40,6 +50,11 @@ def draw_unseen(state: Any) -> Any:
         assert [a for a, _ in outcomes] == [Draw(player=state.tasks[0].player, card=UNSEEN)]
         state = state.apply(outcomes[0][0])
     return state
+
+
+def unseen_hand(state: Any, player: str, n: int) -> None:
+    """``n`` cards of the player's draw zone drawn unseen (any ``n`` of them)."""
+    state.worlds[player] = every_draw(state.zones[player]["draw"], n)
 
 
 def round_trip(state: Any) -> Any:
@@ -102,20 +117,25 @@ def test_the_hand_is_played_out_face_up_before_the_turn_ends(kit: SimpleNamespac
 
 
 def test_drawing_through_the_pile_settles_what_the_hand_holds(kit: SimpleNamespace) -> None:
-    """Ten unseen cards in hand, the pile drawn out: when the discards are shuffled in, the cards still
-    unnamed in the hand are known by elimination."""
+    """Ten unseen cards in hand: the pile is drawn out, so the hand is known by elimination, card by card;
+    after a play the discards are shuffled in and the one card drawn from them is known too."""
     s = set_up(kit.fresh(unplayed_cards="keep", **TABLE))
     deck = dict(s.zones["red"]["draw"])
-    s = draw_unseen(s.apply(EndTurn(player="red")))  # red keeps 5 unseen and draws the other 5
-    assert hand_size(s, "red") == 10 and physical_draw(s, "red") == 0 and s.zones["red"]["hand"] == {}
+    s = s.apply(PlayCard(player="red", card="EGG", use="egg"))
+    while s.tasks:
+        s = s.apply(s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[0])
+    deck.pop("EGG")
+    assert set(s.worlds["red"]) != {((), ())}  # four unseen: many hands still possible
+    s = draw_unseen(s.apply(EndTurn(player="red")))  # red keeps 4 unseen and draws the other 5
+    assert hand_size(s, "red") == 9 and physical_draw(s, "red") == 0
+    assert s.zones["red"]["hand"] == deck and unseen_in_hand(s, "red") == 0  # every card of the deck
     s = draw_unseen(s.apply(EndTurn(player="blue")))
     s = s.apply(PlayCard(player="red", card="S-AMBER1", use="amber"))
-    s = s.apply(EndTurn(player="red"))  # the played card is discarded; the draw finds the pile empty
-    deck["S-AMBER1"] -= 1
-    assert s.zones["red"]["hand"] == {card: n for card, n in deck.items() if n}
-    assert s.zones["red"]["draw"] == {"S-AMBER1": 1} and s.unseen["red"]["hand"] == 0
-    s = draw_unseen(s)
-    assert s.unseen["red"]["hand"] == 1 and physical_draw(s, "red") == 0 and hand_size(s, "red") == 10
+    s = s.apply(EndTurn(player="red"))  # the played cards are discarded; the draw finds the pile empty
+    s = draw_unseen(s)  # the egg, its dinosaur card and S-AMBER1 shuffled and drawn: known, all three
+    dinosaur = next(card for card in s.zones["red"]["hand"] if card.startswith("DINO"))
+    assert s.zones["red"]["hand"] == {**deck, "EGG": 1, dinosaur: 1} and unseen_in_hand(s, "red") == 0
+    assert physical_draw(s, "red") == 0 and hand_size(s, "red") == 11
     round_trip(s)
 
 
@@ -123,14 +143,14 @@ def test_hideout_takes_unnamed_cards_face_down_and_gives_them_back(kit: SimpleNa
     s = kit.fresh(**TABLE)
     s = set_up(s)
     kit.give(s, "red", "A3-HIDEOUT")  # a known card among four unseen ones (one goes back to the pile)
-    s.unseen["red"]["hand"] = 4
+    unseen_hand(s, "red", 4)
     s = round_trip(s)
     s = s.apply(PlayCard(player="red", card="A3-HIDEOUT", use="hideout"))
     picks = {a.card for a in s.legal_actions() if isinstance(a, Select)}
     assert UNSEEN in picks and "EGG" in picks
     s = s.apply(Select(player="red", card=UNSEEN)).apply(Select(player="red", card=UNSEEN))
     s = round_trip(s).apply(Finish(player="red"))
-    assert s.unseen["red"]["hidden"] == 2 and hand_size(s, "red") == 2
+    assert unseen_hidden(s, "red") == 2 and hand_size(s, "red") == 2
     assert s.view(None)["cards"]["red"]["hidden"] == {"count": 2}
     for card in ("S-AMBER1", "S-BOXES2"):
         if PlayCard(player="red", card=card, use="none") in s.legal_actions():
@@ -140,7 +160,7 @@ def test_hideout_takes_unnamed_cards_face_down_and_gives_them_back(kit: SimpleNa
         while s.tasks:
             s = s.apply(s.chance_outcomes()[0][0] if s.is_chance_node() else s.legal_actions()[0])
     s = draw_unseen(s.apply(EndTurn(player="red")))
-    assert hand_size(s, "red") == 7 and s.unseen["red"]["hidden"] == 0  # 5 drawn, 2 back from the hideout
+    assert hand_size(s, "red") == 7 and unseen_hidden(s, "red") == 0  # 5 drawn, 2 back from the hideout
     round_trip(s)
 
 
@@ -180,7 +200,38 @@ def test_removing_exactly_three_counts_only_what_the_unseen_cards_can_be(kit: Si
             add(zones["discard"], card, n)
     take(s.dino_deck, "DINO-4", 2)
     add(zones["draw"], "DINO-4", 2)
-    s.unseen["red"]["hand"] = 3
+    unseen_hand(s, "red", 3)
     s.tasks.insert(0, SelectCards(player="red", purpose="three"))
     s = round_trip(s)
     assert s.legal_actions() == [Finish(player="red")]
+
+
+def test_hands_kept_unseen_for_long_fall_back_to_bounds_that_refuse_nothing(kit: SimpleNamespace) -> None:
+    """Too many ways for the unseen cards to lie: the reckoning keeps the most of each card instead, still
+    accepts every card the hand may hold, round-trips, and turns back into ways once a card settles it."""
+    s = set_up(kit.fresh(**TABLE, unplayed_cards="keep"))
+    zones = s.zones["red"]
+    for pile in s.piles.values():  # bought over many turns: the decks grew by every pile's cards
+        for card, n in pile["rest"].items():
+            add(zones["draw"], card, n)
+        pile["rest"] = {}
+    unseen_hand(s, "red", 9)
+    assert isinstance(s.worlds["red"], Bounds)
+    back = round_trip(s)
+    assert isinstance(back.worlds["red"], Bounds) and back.worlds["red"] == s.worlds["red"]
+    assert could_hold(s, "red") == set(zones["draw"])
+    for card in sorted(zones["draw"]):
+        played = s.apply(PlayCard(player="red", card=card, use=s.uses("red", card)[0]))
+        assert played.zones["red"]["played"] == {card: 1}
+    with pytest.raises(IllegalAction, match="not in red's hand"):
+        s.apply(PlayCard(player="red", card="DINO-1", use="none"))
+
+
+def test_an_older_save_counting_unseen_cards_reads_as_every_hand_they_allow(kit: SimpleNamespace) -> None:
+    s = set_up(kit.fresh(**TABLE))
+    data = json.loads(json.dumps(s.to_dict()))
+    for zones in data["cards"].values():
+        worlds = zones.pop("worlds")
+        zones["unseen"] = {"hand": sum(worlds[0]["hand"].values())}
+    older = GAME.state_from_dict(data)
+    assert older.to_dict() == s.to_dict()
