@@ -155,8 +155,9 @@ class BotDriver:
 
     def step(self) -> bool:
         """One bot action; False once the game is over."""
-        if self._wait_for_storage() or self._set_up():
+        if self._wait_for_storage():
             return True
+        self._set_up()  # a new game's table is laid out first; then its first move
         state = self.loop.current_state()
         if state.is_terminal():
             return False

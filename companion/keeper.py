@@ -23,9 +23,10 @@ from companion.config import Config
 from companion.frames import photo_jpeg
 from companion.infer import Inference, TableModel
 from companion.kits import find_kit
+from companion.privacy import privacy_for
 from companion.records import event_dict
 from companion.referee import Pending, PendingKind, Referee
-from companion.setup_check import SetupCheck
+from companion.setup_check import SetupCheck, check_setup, reveals_seen
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, Game, IllegalAction, State, get_game
 from vision.observation import Observation
@@ -317,6 +318,16 @@ class GameKeeper:
         pending = self.referee.hold("setup", Inference("question", text=text), self.now())
         self.announcer.pending_changed(pending, "")
         return pending
+
+    def look_at_setup(self, observation: Observation, frame: Any = None) -> None:
+        """A picture of a table being set up: the cards turned face up on it are read, then the checklist
+        follows what is left to do."""
+        self.referee.last_observation = observation
+        open_chance = privacy_for(self.game.name).open_chance
+        reveals = reveals_seen(self.referee.state, observation, self.referee.model, open_chance)
+        if reveals and self.unsaved is None:
+            self.commit(reveals, "camera", observation, frame)
+        self.setup_seen(check_setup(self.referee.state, observation, self.referee.model))
 
     def setup_seen(self, check: SetupCheck) -> None:
         """What the camera sees of a table being set up: the checklist, or the game starts."""

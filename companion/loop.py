@@ -52,7 +52,6 @@ from companion.runner import (
     source_fault,
     table_faults,
 )
-from companion.setup_check import check_setup
 from companion.signals import CameraSignal, panel_signals
 from companion.store import Store, StoredEvent
 from companion.table_models import model_for_table
@@ -122,6 +121,8 @@ class TableLoop:
             log.warning("%s", mismatch.text)
             self.referee.hold("resume", Inference("question", text=mismatch.text), self.panel.now(),
                               mismatch.choices())
+        elif self.keeper.last_event is None:  # a game not begun: whatever lies there, a checklist first
+            self.keeper.start_setup()
         self.records = GameRecords(store, self.keeper.game_id)
         self._attach_pipeline()
         self._show()
@@ -251,9 +252,8 @@ class TableLoop:
             pending = self.referee.pending
             if pending is not None and pending.kind == "resume":
                 return None  # which game is on the table is asked first
-            if pending is not None and pending.kind == "setup":  # one picture compared: no search
-                self.referee.last_observation = observation
-                self.keeper.setup_seen(check_setup(self.referee.state, observation, self.referee.model))
+            if pending is not None and pending.kind == "setup":  # no search: the checklist, cards turned up
+                self.keeper.look_at_setup(observation, frame)
                 return None
             ticket = self.referee.ticket(observation)
         if ticket is None:

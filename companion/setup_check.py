@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.infer import Difference, TableModel, compare
-from engines.core import State
+from engines.core import Action, State
 from vision.observation import Observation
 
 
@@ -65,3 +65,29 @@ def check_setup(state: State, observation: Observation, model: TableModel) -> Se
     misplaced = sum(1 for d in differences if d.change != "appeared")
     return SetupCheck(max(0, total - misplaced), total, tuple(step_text(d) for d in differences),
                       tuple(differences))
+
+
+#: at most this many cards turned face up are read from one picture of a table being set up
+MAX_SETUP_REVEALS = 16
+
+
+def reveals_seen(state: State, observation: Observation, model: TableModel,
+                 open_chance: frozenset[str]) -> list[Action]:
+    """The cards being turned face up for everyone as the table is set up (a buy pile's top, the scoring
+    row), read from the picture: at each such chance the one outcome that brings the table's picture
+    nearer to what the camera sees; none where no outcome does, or where two do equally well."""
+    seen = model.seen(observation)
+    found: list[Action] = []
+    distance = len(compare(model.expected(state), seen, model.tolerance))
+    while distance and len(found) < MAX_SETUP_REVEALS and state.is_chance_node():
+        outcomes = [action for action in state.legal_actions() if action.kind in open_chance]
+        scored = []
+        for action in outcomes:
+            child = state.apply(action)
+            scored.append((len(compare(model.expected(child), seen, model.tolerance)), action, child))
+        scored.sort(key=lambda item: item[0])
+        if not scored or scored[0][0] >= distance or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            break
+        distance, action, state = scored[0]
+        found.append(action)
+    return found

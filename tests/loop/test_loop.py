@@ -49,7 +49,17 @@ def make_loop(
         **kwargs,
     )
     source.show(toy.scene_for(loop.state))
+    set_up(loop, source)
     return loop, source
+
+
+def set_up(loop: TableLoop, source: SceneSource) -> None:
+    """A game not begun waits for its table to be set up: frames of the table as set up end the wait."""
+    for _ in range(12):
+        if loop.pending is None or loop.pending.kind != "setup":
+            return
+        feed(loop, source)
+    raise AssertionError("the set-up table was not seen")
 
 
 def feed(loop: TableLoop, source: SceneSource, scene: Scene | None = None) -> Any:

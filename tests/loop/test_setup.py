@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from loop_toygame import GrabState, Take, Toy
-from test_loop import feed, make_loop
+from test_loop import feed, make_loop, set_up
 
 from hw.panel import Panel
 
@@ -35,6 +35,32 @@ def test_a_new_game_waits_for_the_table_to_be_set_up(toy: Toy, tmp_path: Path, m
     assert loop.pending is None and not mock_panel.signals.waiting
     feed(loop, source, toy.scene_for(fresh.apply(Take("red", 0))))  # and the game goes on as usual
     assert [e["action"]["kind"] for e in loop.history()][:1] == ["take"]
+
+
+def test_the_first_start_waits_for_the_table_too_whatever_lies_there(toy: Toy, tmp_path: Path,
+                                                                      mock_panel: Panel) -> None:
+    """A first start on a table not yet laid out (or left from another game): the checklist, never an
+    objection or a player blamed for a move out of turn."""
+    from loop_toygame import is_back
+
+    from companion.loop import TableLoop
+    from companion.store import Store
+    from sim.ideal import IdealPipeline, SceneSource
+
+    source = SceneSource()
+    loop = TableLoop(toy.config, store=Store(tmp_path), panel=mock_panel, source=source,
+                     pipeline=IdealPipeline("toy-grab", is_back), model_factory=toy.model)
+    pending = loop.pending
+    assert pending is not None and pending.kind == "setup"
+    state = loop.state
+    assert isinstance(state, GrabState)
+    feed(loop, source, toy.scene_for(state.apply(Take("red", 0))))  # pieces of some other game
+    pending = loop.pending
+    assert pending is not None and pending.kind == "setup" and loop.history() == []
+    assert not mock_panel.signals.objection
+    source.show(toy.scene_for(state))
+    set_up(loop, source)
+    assert loop.pending is None and loop.history() == []
 
 
 def test_confirm_starts_the_game_with_the_table_as_it_is(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from loop_toygame import GRAB, Pass, Take, Toy, is_back
-from test_loop import Clock, feed
+from test_loop import Clock, feed, set_up
 
 from companion.infer import TableModel, infer
 from companion.loop import TableLoop
@@ -43,6 +43,7 @@ def slow_loop(toy: Toy, tmp_path: Path, panel: Panel) -> tuple[Any, Any, SlowMod
     loop = TableLoop(toy.config, store=Store(tmp_path), panel=panel, source=source,
                      pipeline=IdealPipeline("toy-grab", is_back), model_factory=factory, clock=Clock())
     source.show(toy.scene_for(loop.state))
+    set_up(loop, source)
     return loop, source, models[-1]
 
 
