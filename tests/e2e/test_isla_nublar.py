@@ -163,8 +163,8 @@ def test_what_follows_on_the_board_tells_how_a_card_was_played(tmp_path: Path) -
 
 
 def test_cards_face_up_about_the_board_are_not_read_as_played(tmp_path: Path) -> None:
-    """At a real table every card carries a sticker: the buy piles' tops and the scoring row lie face up on
-    or beside the board. Only a card in a player's area counts; those elsewhere raise nothing."""
+    """At a real table every card carries a sticker: cards put down about the board (outside the players'
+    areas, the buy piles and the scoring row) raise nothing."""
     from vision.scene import Tag
 
     table = build_table("isla-nublar", ["red", "blue"], tmp_path, seed=1)
@@ -175,7 +175,8 @@ def test_cards_face_up_about_the_board_are_not_read_as_played(tmp_path: Path) ->
         scene = loop.model.scene(loop.current_state())
         general = next(z for z in scene.zones if z.name == "general").polygon
         x0, y0 = min(p[0] for p in general), min(p[1] for p in general)
-        tags = ("CARD-060", "CARD-070", "CARD-080")  # action cards, as if on their piles' spaces
+        shown = {t.payload.rsplit(":", 1)[-1] for t in scene.tags}
+        tags = [f"CARD-{n:03d}" for n in range(60, 100) if f"CARD-{n:03d}" not in shown][:3]  # spare copies
         scene.tags += [Tag(f"DT1:IN:{tag}", (x0 + 300.0 + 60.0 * i, y0 + 24.0), 0.0, 36.0)
                        for i, tag in enumerate(tags)]
         table.camera.show(scene)

@@ -3,10 +3,13 @@ figures by their tags.
 
 Building a camp, placing or moving a box, moving or removing a camp and moving a dinosaur show on the
 board; a card laid face up shows in front of its player (its sticker read; copies of a card are alike), and
-the played cards picked up at the end of the turn show as gone. Buying cards and stocking up do not, and come
-by the buttons or the web page. The search tries only the board actions whose field(s) lie where the table
-changed, the dinosaur actions of a figure that moved, the plays of a card that appeared (a card with several
-uses is asked about, one tap per use) and ending the turn when played cards went.
+the played cards picked up at the end of the turn show as gone. The buy piles' tops and the scoring row lie
+face up in the market along the south edge: a card taken from there is a purchase, the next one turned up
+its reveal, a scoring card moved to the back of the row the one scored. Stocking up does not show, and
+comes by the buttons or the web page. The search tries only the board actions whose field(s) lie where
+the table changed, the dinosaur actions of a figure that moved, the plays of a card that appeared (a card
+with several uses is asked about, one tap per use), a purchase when the market changed and ending the turn
+when played cards went.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from companion.infer import Difference, LaidOutModel
 from companion.kits.isla_nublar import table as tables
 from companion.kits.isla_nublar.tags import card_tags
 from engines.core import Action, State
-from engines.isla_nublar.actions import EndTurn, PlayCard
+from engines.isla_nublar.actions import Buy, BuyScoring, EndTurn, PlayCard
 from engines.isla_nublar.bots import bot_policy
 from vision.scene import Scene
 
@@ -27,6 +30,8 @@ FIELD_FIELDS = ("field", "origin", "target", "volcano")
 #: a card sticker's id -> the card it is on
 CARD_TAGS = card_tags()
 DINOSAUR_FIELDS = ("dinosaur", "first", "second")
+#: the zones of the buy piles' tops and the scoring row's slots
+MARKET = ("pile:", "row:")
 
 
 class IslaNublarModel(LaidOutModel):
@@ -57,9 +62,9 @@ class IslaNublarModel(LaidOutModel):
     def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
         card = CARD_TAGS.get(component_id)
         if card is not None:
-            # a card counts where a player lays it face up, in their area; a buy pile's top, the scoring
-            # row or a card about the board is not this game's reading
-            return f"card:{card}" if zone is not None and zone.startswith("seat:") else None
+            # a card counts where a player lays it face up, in their area, and on the buy piles and the
+            # scoring row; a card about the board is not this game's reading
+            return f"card:{card}" if zone is not None and zone.startswith(("seat:", *MARKET)) else None
         return super().name_of(component_id, is_back, zone)
 
     def bot_policy(self) -> Any:
@@ -106,14 +111,22 @@ class IslaNublarModel(LaidOutModel):
         played cards were picked up."""
         laid = {(self._player_of(d.seen.zone), d.item.split(":", 1)[1])
                 for d in cards if d.change == "appeared" and d.seen is not None}
-        gone = any(d.change == "vanished" for d in cards)
+        gone = any(d.change == "vanished" and not _in_market(d) for d in cards)
         plays = [a for a in actions if isinstance(a, PlayCard) and (a.player, a.card) in laid]
-        return plays + ([a for a in actions if isinstance(a, EndTurn)] if gone else [])
+        market = any(map(_in_market, cards))
+        bought = [a for a in actions if isinstance(a, Buy | BuyScoring)] if market else []
+        return plays + bought + ([a for a in actions if isinstance(a, EndTurn)] if gone else [])
 
     def _player_of(self, zone: str | None) -> str | None:
         if zone is None or not zone.startswith("seat:"):
             return None
         return self.players_by_colour.get(zone[5:])
+
+
+def _in_market(difference: Difference) -> bool:
+    """Whether a card changed on the buy piles or the scoring row (taken from it: bought)."""
+    places = (difference.expected, difference.seen)
+    return any(place is not None and (place.zone or "").startswith(MARKET) for place in places)
 
 
 def _card_changes(differences: Sequence[Difference]) -> list[Difference]:

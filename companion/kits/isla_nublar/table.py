@@ -42,9 +42,12 @@ from companion.kits.tabletop import (
     shade,
     square,
 )
+from engines.isla_nublar.components import default_cards
 from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
 
 SQRT3 = math.sqrt(3.0)
+#: the buy piles, by the price of their cards
+PILES = tuple(sorted(default_cards().piles))
 SEA = (70, 96, 116)
 #: Printed landscapes, muted like board art so that the saturated camps and boxes stand out on them.
 LANDSCAPE_RGB: dict[str | None, RGB] = {
@@ -59,6 +62,11 @@ RIVER_RGB = (112, 138, 170)
 FIGURE_RGB = (92, 84, 74)
 FELT = (52, 80, 66)
 CARD_RGB = (218, 226, 232)  # the pale face round a card's sticker
+#: card faces differ in their art: each card's face takes one of these tones (a card moved along the
+#: scoring row changes the picture even where its neighbour's sticker looks alike from afar)
+#: (blues, greens and greys: nothing a hand could be taken for)
+CARD_TONES: tuple[RGB, ...] = ((218, 226, 232), (120, 170, 120), (110, 140, 200), (100, 170, 170),
+                               (170, 160, 220), (130, 130, 140), (80, 110, 90), (190, 210, 240))
 CORNERS = ("NW", "NE", "SE", "SW")
 #: the renderer's quiet zone round a code, in modules (sim.render.QUIET_ZONE_MODULES)
 QUIET_ZONE_MODULES = 2
@@ -81,6 +89,8 @@ class IslaNublarLayout(SeatedLayout):
     #: the sticker on a card; cards laid face up lie this far apart in the seat's inner columns
     card_tag_size: float = 36.0
     card_pitch: float = 50.0
+    #: the buy piles' tops and the scoring row lie face up in a row along the south edge, this far apart
+    market_pitch: float = 52.0
 
     # -- board <-> table ---------------------------------------------------------------------------------
     def _middle(self, board: Any) -> Point:
@@ -295,10 +305,36 @@ class IslaNublarLayout(SeatedLayout):
             self.height - 8.0,
         )
 
+    @property
+    def market(self) -> Rect:
+        """Where the buy piles and the scoring row lie, west of the dinosaur pen."""
+        return (self.seat_strip + 20.0, self.height - 80.0, self.width - self.seat_strip - 240.0,
+                self.height - 4.0)
+
+    def pile_places(self, piles: Sequence[int]) -> dict[int, Point]:
+        """Each buy pile's place (its top card face up on it), cheapest first from the west."""
+        x0, y0, _, y1 = self.market
+        half = self.market_pitch / 2.0
+        middle = (y0 + y1) / 2.0
+        return {pile: (x0 + half + i * self.market_pitch, middle) for i, pile in enumerate(sorted(piles))}
+
+    def row_places(self, slots: int = 5) -> list[Point]:
+        """The scoring row's slots east of the buy piles (the first three are the active ones)."""
+        x0, y0, _, y1 = self.market
+        start = x0 + self.market_pitch * 5.5 + 16.0
+        return [(start + i * self.market_pitch, (y0 + y1) / 2.0) for i in range(slots)]
+
     def zones(self, board: Any) -> list[Zone]:
         zones = [Zone("play", self.board_polygon(board))]
         zones += [seat.zone for seat in self.seat_places]
         zones += [Zone("general", rect_polygon(self.general)), Zone("box", rect_polygon(self.pen))]
+        # a place of its own for each pile's top and each scoring slot: a card moved from one to the next
+        # (a scoring card sent to the back of the row) is a change the camera reports
+        half = self.market_pitch / 2.0 - 1.0
+        places = [*((f"pile:{k}", at) for k, at in self.pile_places(PILES).items()),
+                  *((f"row:{i}", at) for i, at in enumerate(self.row_places()))]
+        zones += [Zone(name, rect_polygon((x - half, y - 36.0, x + half, y + 36.0)))
+                  for name, (x, y) in places]
         return zones
 
 
@@ -349,27 +385,44 @@ def _stack_peg(center: Point, colour: str, height: int, radius: float, label: st
     return Peg(center, colour, SEAT_RGB[colour], radius, height, label)
 
 
-def _lay_played_cards(scene: Scene, state: Any, layout: IslaNublarLayout) -> None:
-    """The cards each player has laid face up this turn, in their seat's card places, each a copy of its
-    card's stickers no other player's card uses (copies of a card are alike to the camera's reading)."""
-    used: dict[str, int] = {}
-    copies = copies_of_cards()
+def _lay_card(scene: Scene, layout: IslaNublarLayout, card_id: str, place: Point, facing: float,
+              used: dict[str, int]) -> None:
+    """One card face up: its pale face and one of its copies' stickers no other card in sight uses."""
+    stickers = copies_of_cards().get(card_id, ())
+    index = used.get(card_id, 0)
+    if index >= len(stickers):
+        return  # more copies in sight than stickers printed: the rest are not told apart
+    used[card_id] = index + 1
+    if not isinstance(scene.shapes, Sketch):
+        card = rect_polygon((place[0] - 23.0, place[1] - 23.0, place[0] + 23.0, place[1] + 23.0))
+        tone = CARD_TONES[sum(map(ord, card_id)) % len(CARD_TONES)]
+        scene.shapes.append(Shape(card, tone, shade(tone, 0.7), f"card {card_id}"))
+    scene.tags.append(Tag(f"DT1:{CODE}:{stickers[index]}", place, facing, layout.card_tag_size))
+
+
+def _lay_market(scene: Scene, state: Any, layout: IslaNublarLayout, used: dict[str, int]) -> None:
+    """The buy piles' tops and the scoring row, face up where the layout keeps them."""
+    for pile, place in layout.pile_places(list(state.piles)).items():
+        top = state.piles[pile]["top"]
+        if top is not None:
+            _lay_card(scene, layout, top, place, 0.0, used)
+    for card_id, place in zip(state.row, layout.row_places(len(state.row))):
+        if card_id is not None:
+            _lay_card(scene, layout, card_id, place, 0.0, used)
+
+
+def _lay_played_cards(scene: Scene, state: Any, layout: IslaNublarLayout, used: dict[str, int]) -> None:
+    """The cards each player has laid face up this turn, in their seat's card places (copies of a card are
+    alike to the camera's reading)."""
     for seat, player in zip(layout.seat_places, state.players):
         played = state.zones[player]["played"]
         places = iter(layout.card_places(seat))
         for card_id in sorted(played):
             for _ in range(played[card_id]):
                 place = next(places, None)
-                stickers = copies.get(card_id, ())
-                index = used.get(card_id, 0)
-                if place is None or index >= len(stickers):
-                    continue  # more cards than places: the rest lie overlapped, out of the camera's sight
-                used[card_id] = index + 1
-                if not isinstance(scene.shapes, Sketch):
-                    card = rect_polygon((place[0] - 23.0, place[1] - 23.0, place[0] + 23.0, place[1] + 23.0))
-                    scene.shapes.append(Shape(card, CARD_RGB, shade(CARD_RGB, 0.7), f"card {card_id}"))
-                scene.tags.append(Tag(f"DT1:{CODE}:{stickers[index]}", place, seat.facing,
-                                      layout.card_tag_size))
+                if place is None:
+                    break  # more cards than places: the rest lie overlapped, out of the camera's sight
+                _lay_card(scene, layout, card_id, place, seat.facing, used)
 
 
 def scene_for(state: Any, layout: IslaNublarLayout | None = None, sketch: bool = False) -> Scene:
@@ -435,7 +488,9 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None, sketch: bool =
             )
         scene.tags.append(Tag(f"DT1:{CODE}:{figure}", center, layout.board_angle % 360.0, layout.tag_size))
 
-    _lay_played_cards(scene, state, layout)
+    used: dict[str, int] = {}
+    _lay_market(scene, state, layout, used)
+    _lay_played_cards(scene, state, layout, used)
     if sketch:
         return scene
     for seat, player in zip(layout.seat_places, players):
