@@ -1,6 +1,7 @@
-"""Isla Nublar engine speed: bot playouts per second, and clone() against a JSON round trip.
+"""Isla Nublar engine speed: bot playouts per second, clone() against a JSON round trip, and per move at a
+real table (cards drawn unseen) against dealt cards: apply() and the shared view each snapshot builds.
 
-Run: .venv/bin/python benchmarks/bench_isla_nublar.py [--seconds 1.0]
+Run: .venv/bin/python benchmarks/bench_isla_nublar.py [--seconds 1.0] [--table-games 6]
 Prints figures only; nothing here asserts a time. Rates are per second of this process's CPU time, so other
 work on a shared machine does not halve them.
 """
@@ -69,9 +70,48 @@ def clone_vs_json(rounds: int = 2000) -> tuple[float, float]:
     return clone_us, json_us
 
 
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def apply_and_view_ms(table_cards: str, games: int) -> tuple[list[float], list[float]]:
+    """Per move: apply() and the shared view (what each snapshot costs), in ms, over seeded bot games."""
+    game = get_game("isla-nublar")
+    applies: list[float] = []
+    views: list[float] = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state(PLAYERS[:3], random.Random(seed), {"table_cards": table_cards})
+        for _ in range(5000):
+            if state.is_terminal():
+                break
+            action = (sample_chance(state, rng) if state.is_chance_node()
+                      else bot_policy(state, state.legal_actions(), rng))
+            start = time.perf_counter()
+            state = state.apply(action)
+            applies.append((time.perf_counter() - start) * 1e3)
+            start = time.perf_counter()
+            state.view(None)
+            views.append((time.perf_counter() - start) * 1e3)
+    return applies, views
+
+
+def table_mode(games: int) -> None:
+    """A real table (cards drawn unseen, the reckoning of what they may be) against dealt cards, same run."""
+    dealt_apply, dealt_view = apply_and_view_ms("engine", games)
+    table_apply, table_view = apply_and_view_ms("table", games)
+    for name, dealt, table in (("apply", dealt_apply, table_apply), ("shared view", dealt_view, table_view)):
+        print(f"isla-nublar real table {name:12s}: p50 {_percentile(table, 0.5):6.3f} ms, "
+              f"p99 {_percentile(table, 0.99):6.2f} ms, max {max(table):6.1f} ms over {len(table)} moves "
+              f"(dealt: p50 {_percentile(dealt, 0.5):.3f} ms, p99 {_percentile(dealt, 0.99):.2f} ms; "
+              f"p99 {_percentile(table, 0.99) / _percentile(dealt, 0.99):.1f}x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per case")
+    parser.add_argument("--table-games", type=int, default=6, help="seeded games per real-table figure")
     args = parser.parse_args()
     total = total_wall = 0.0
     for players, options in CASES:
@@ -92,6 +132,7 @@ def main() -> None:
         f"isla-nublar clone(){'':27s}: {clone_us:7.1f} us (JSON round trip {json_us:.0f} us, "
         f"{json_us / clone_us:.0f}x slower)"
     )
+    table_mode(args.table_games)
 
 
 if __name__ == "__main__":

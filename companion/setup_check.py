@@ -34,6 +34,10 @@ def step_text(difference: Difference) -> str:
     return f"move {name} from {_where(difference, False)} to {_where(difference, True)}"
 
 
+#: the steps a checklist shows at once (the rest are counted)
+MAX_SHOWN_STEPS = 12
+
+
 @dataclass(frozen=True)
 class SetupCheck:
     """The table against the setup: how many pieces are in place and what is left to do."""
@@ -55,7 +59,8 @@ class SetupCheck:
                 "with the table as it is.")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"in_place": self.in_place, "expected": self.expected, "steps": list(self.steps)}
+        return {"in_place": self.in_place, "expected": self.expected, "steps": list(self.steps),
+                "differences": [d.to_dict() for d in self.differences[:MAX_SHOWN_STEPS]]}
 
 
 def check_setup(state: State, observation: Observation, model: TableModel) -> SetupCheck:

@@ -178,6 +178,22 @@ def difference_words(difference: Any, snap: Any = None) -> str:
     return f"{name} moved from {_bare(expected)} to {_bare(seen)}"
 
 
+def setup_step_words(difference: Any, snap: Any = None) -> str:
+    """One thing to do to set the table up, in the words and places the diagram shows."""
+    kit = kit_of(snap)
+    if not isinstance(difference, dict) or kit is None:
+        return str(difference.get("text") or "") if isinstance(difference, dict) else str(difference)
+    name = _piece_name(kit, difference)
+    expected = _place(kit, snap, difference.get("expected"))
+    seen = _place(kit, snap, difference.get("seen"))
+    change = difference.get("change")
+    if change == "vanished":
+        return f"put {name} {expected}"
+    if change == "appeared":
+        return f"take {name} off the table (it lies {seen})"
+    return f"move {name} from {_bare(seen)} to {_bare(expected)}"
+
+
 def _bare(place: str) -> str:
     """A place without its preposition, to follow "from" or "to"."""
     for word in ("on ", "in ", "at "):

@@ -134,6 +134,19 @@ class Kit(abc.ABC):
         them to tap, and the engine refuses one the player cannot make."""
         return []
 
+    def hand_cards(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """At a real table, the components ``player`` may hold for what is asked now, as the table showed
+        them: each ``{"card", "name", "known", "moves": [{"action", "words"}]}``; none in most games."""
+        return []
+
+    def face_svg(self, component: str) -> str:
+        """A small picture of a component's face for the hand picker (inline SVG), or nothing."""
+        return ""
+
+    def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
+        """What is being turned face up for everyone and who does it, when the game can say."""
+        return None
+
     #: what the game calls the coloured pieces vision reads as pegs
     peg_words: ClassVar[str] = "piece"
 

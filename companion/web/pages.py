@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import exports, pairing, words
@@ -47,6 +48,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "event_label": words.event_label,
     "shared_words": words.shared_words,
     "in_words": words.in_words,
+    "setup_step_words": words.setup_step_words,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)
@@ -75,8 +77,22 @@ def table_page() -> str:
     common = _common()
     snap, kit = common["snap"], words.kit_of(common["snap"])
     current = snap.get("current")
-    hand = kit.catalogue_moves(snap.get("view") or {}, str(current)) if kit is not None and current else []
-    return render_template("table.html", page="table", hand_moves=hand, **common)
+    view = snap.get("view") or {}
+    hand = kit.catalogue_moves(view, str(current)) if kit is not None and current else []
+    cards = kit.hand_cards(view, str(current)) if kit is not None and current else []
+    for card in cards:  # the kit's own picture of the face, built from its card data (no page input)
+        card["face"] = Markup(kit.face_svg(str(card["card"])))
+    return render_template("table.html", page="table", hand_moves=hand, hand_cards=cards,
+                           table_hand=view.get("table_hand") or {}, **common)
+
+
+@blueprint.app_template_filter("chance_words")
+def chance_words_filter(snap: Any) -> str:
+    """What is being turned face up and by whom, in the game's words."""
+    kit, pending = words.kit_of(snap), (snap or {}).get("pending") or {}
+    setting_up = pending.get("kind") == "setup"
+    said = kit.chance_words((snap or {}).get("view") or {}, setting_up) if kit is not None else None
+    return said or "a card is being turned face up"
 
 
 @blueprint.get("/scores")

@@ -32,8 +32,10 @@ from engines.isla_nublar.scoring import score_card
 from engines.isla_nublar.tasks import Task
 from engines.isla_nublar.unseen import (
     NO_WORLD,
+    UNSEEN,
     Bounds,
     Reckoning,
+    at_table,
     could_hold,
     hand_size,
     may_hold,
@@ -492,8 +494,26 @@ def state_view(state: IslaNublarState, player: str | None) -> dict[str, Any]:
         # cards being picked are still in the hand: only their number shows until they leave it
         if task["t"] == "select" and task["player"] != player:
             task["chosen"] = {"count": size(task["chosen"])}
+    if player is None and at_table(state) and not state.over:
+        data["table_hand"] = table_hand(state)
     data["viewer"] = player
     return data
+
+
+def table_hand(state: IslaNublarState) -> dict[str, Any] | None:
+    """At a real table the engine knows no more than the table showed: the cards the deciding player's
+    hand may hold (those every way agrees on first), the moves naming one of them, and whether a red card
+    may or must still be played before the turn ends. Nothing here is hidden from anyone at the table."""
+    if state.tasks and state.tasks[0].chance:
+        return None
+    p = state.tasks[0].player if state.tasks else state.active_player
+    known = state.zones[p]["hand"]
+    moves = [data for action in state.legal_actions() if "card" in (data := action.to_dict())]
+    # the cards the table showed first, then "a card face down" (a hideout pick), then what the unseen may be
+    moves.sort(key=lambda m: 0 if m["card"] in known else 1 if m["card"] == UNSEEN else 2)
+    return {"player": p, "known": _sorted_zone(known), "moves": moves,
+            "red_certain": not state.tasks and state.red_in_hand(p),
+            "red_maybe": not state.tasks and state.red_maybe_in_hand(p)}
 
 
 RULES_OF_KIND = {

@@ -197,7 +197,10 @@ def test_apply_never_changes_its_input_and_views_keep_secrets(
         for viewer in (None, rng.choice(state.players)):
             shown = state.view(viewer)
             # (figure ids such as DINO-1 are also dinosaur card ids: the figures' places are public)
-            skip = ("cards", "piles", "tasks", "dinosaurs")
+            # at a real table the page lists what the deciding hand may hold: the engine knows no more than
+            # the table showed (every card in it was laid, turned up or tapped there), checked apart
+            skip = ("cards", "piles", "tasks", "dinosaurs", "table_hand")
+            _check_table_hand(state, shown)
             text = json.dumps({k: v for k, v in shown.items() if k not in skip})
             text += json.dumps({p: z["hand"] for p, z in shown["cards"].items() if p != viewer})
             text += json.dumps([z["draw"] for z in shown["cards"].values()])
@@ -207,6 +210,18 @@ def test_apply_never_changes_its_input_and_views_keep_secrets(
             row = {c for c in state.row if c is not None}
             assert not (cards_named - row) & _hidden_cards(state, viewer), (viewer, cards_named)
         state = state.apply(rng.choice(candidates))
+
+
+def _check_table_hand(state: Any, shown: dict[str, Any]) -> None:
+    from engines.isla_nublar.unseen import UNSEEN, at_table, could_hold
+
+    hand = shown.get("table_hand")
+    if shown["viewer"] is not None or not at_table(state) or state.is_chance_node():
+        assert hand is None
+        return
+    p = hand["player"]
+    named = {m["card"] for m in hand["moves"]} - {UNSEEN}
+    assert named <= could_hold(state, p) and set(hand["known"]) == set(state.zones[p]["hand"])
 
 
 def _candidate_actions(state: Any) -> set[Action]:

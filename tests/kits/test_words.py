@@ -74,7 +74,7 @@ def test_options_are_told_apart_by_what_they_do_not_share() -> None:
     snap = {"game": "isla-nublar"}
     plays = [{"kind": "play", "player": "red", "card": "S-AMBER1-BOXES1", "use": use}
              for use in ("none", "amber", "boxes")]
-    assert shared_words(plays, snap) == ("play starting card: 1 amber + 1 boxes",
+    assert shared_words(plays, snap) == ("play starting card: 1 amber + 1 box",
                                          ["without its action", "use amber", "use boxes"])
     different = [plays[0], {"kind": "end-turn", "player": "red"}]
     assert shared_words(different, snap) == ("", [])

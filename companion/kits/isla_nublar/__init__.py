@@ -12,9 +12,17 @@ from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.isla_nublar import table
 from companion.kits.isla_nublar.diagram import island_svg
+from companion.kits.isla_nublar.faces import card_face_svg
 from companion.kits.isla_nublar.model import IslaNublarModel
 from companion.kits.isla_nublar.tags import CORNER_TAGS, INVENTORY
-from companion.kits.isla_nublar.words import field_words, hand_moves, isla_nublar_words
+from companion.kits.isla_nublar.words import (
+    chance_words,
+    field_words,
+    hand_cards,
+    hand_moves,
+    isla_nublar_words,
+    market_words,
+)
 from companion.kits.kit import Kit
 from companion.kits.tabletop import narrowest_fit, recentred
 from companion.privacy import Privacy
@@ -102,8 +110,19 @@ class IslaNublarKit(Kit):
     def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         return hand_moves(view, player)
 
+    def hand_cards(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        return hand_cards(view, player)
+
+    def face_svg(self, component: str) -> str:
+        return card_face_svg(component)
+
+    def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
+        return chance_words(view, setting_up)
+
     def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
                     at: Sequence[float]) -> str | None:
+        if zone and zone.startswith(("pile:", "row:")):
+            return market_words(zone)
         if view.get("board", "default") != "default":
             return None
         found = self.layout(colours).field_at(default_board(), (float(at[0]), float(at[1])))

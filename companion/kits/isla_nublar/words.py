@@ -46,7 +46,8 @@ def card_words(card: CardType) -> str:
         kind = str(card.scoring.get("kind", ""))
         what = _SCORING_WORDS.get(kind, kind).format(landscape=card.scoring.get("landscape", ""))
         return f"scoring card: {what}"
-    shows = " + ".join(_ACTION_WORDS.get(do, do).format(n=n) for do, n in card.actions)
+    shows = " + ".join(boxes_words(n) if do == "boxes" else _ACTION_WORDS.get(do, do).format(n=n)
+                       for do, n in card.actions)
     return f"starting card: {shows}" if card.group == "starting" else f"action card ({card.cost}): {shows}"
 
 
@@ -62,10 +63,24 @@ def field_words(field_id: str) -> str | None:
     return f"{words} ({kind})" if kind else words
 
 
+#: the hideout's pick of a card nobody has seen, in the words the page uses for it
+UNSEEN_WORDS = "a card face down (one nobody has seen)"
+
+
+def market_words(zone: str) -> str | None:
+    """A place of the market along the board's south edge: a buy pile's top or a scoring row's place."""
+    kind, _, number = zone.partition(":")
+    if not number.isdigit():
+        return None
+    if kind == "pile":
+        return f"on the {number}-amber pile's place"
+    return f"in place {int(number) + 1} of the scoring row" if kind == "row" else None
+
+
 def isla_nublar_words(name: str) -> str | None:
     """A card, a dinosaur figure, a development tile or a field as players call it; None otherwise."""
     if name == UNSEEN:
-        return "a card, face down"
+        return UNSEEN_WORDS
     cards = _cards()
     card = cards.cards.get(name)
     if card is not None:
@@ -97,8 +112,9 @@ def conceivable_uses(card: CardType) -> list[str]:
 def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
     """Every card of the game the player could take from the hand for what is asked of them now: laid face
     up (each way it could be played) in their turn, picked for a hideout (or laid face down unnamed), an
-    inventory or a removal, or played in defence; built from the catalogue, never from the hand."""
-    if view.get("over"):
+    inventory or a removal, or played in defence; built from the catalogue, never from the hand. At a real
+    table the hand picker (:func:`hand_cards`) offers what the table allows instead."""
+    if view.get("over") or "table_hand" in view:
         return []
     tasks = view.get("tasks") or []
     if not tasks:
@@ -122,3 +138,68 @@ def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
             picks.insert(0, {"kind": "select", "player": player, "card": UNSEEN})
         return picks
     return []
+
+
+#: what a use of a card does, said on its button (``{n}``: the number on the card)
+_USE_WORDS = {
+    "none": "play it without its action", "amber": "play it for {n} amber", "boxes": "play it for {boxes}",
+    "egg": "play it: turn up a dinosaur card", "replenish": "play it to draw {n}",
+    "hideout": "play it for the hideout", "diversion": "play it for a diversion",
+    "inventory": "play it for an inventory", "wear": "play it for wear and tear (a card leaves the game)",
+    "change": "play it for the necessary change", "improve": "play it for an improvement",
+    "move_camp": "play it to move a camp", "amber-as-boxes": "play its amber as boxes",
+    "influence": "play it for its client", "dinosaur": "play it: the dinosaur moves",
+    "scoring": "play it as your own scoring card",
+}
+#: what answering a pending step with a card does
+_PICK_WORDS = {"defend": "play it in defence", "select": "pick it"}
+
+
+def move_words(move: Mapping[str, Any]) -> str:
+    """A hand move's button: what laying the card this way does."""
+    if move.get("kind") != "play":
+        return _PICK_WORDS.get(str(move.get("kind")), str(move.get("kind")))
+    card = _cards().cards.get(str(move.get("card")))
+    use = str(move.get("use"))
+    n = (card.value(use) if card is not None else None) or 0
+    return _USE_WORDS.get(use, use).format(n=n, boxes=boxes_words(n))
+
+
+def boxes_words(n: int) -> str:
+    return f"{n} box" if n == 1 else f"{n} boxes"
+
+
+def hand_cards(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+    """At a real table, the cards ``player``'s hand may hold for what is asked now, those the table showed
+    first, each with its name, face and the moves the engine accepts (buttons): nothing else is offered."""
+    hand = view.get("table_hand")
+    if not isinstance(hand, Mapping) or hand.get("player") != player:
+        return []
+    known = hand.get("known") or {}
+    found: dict[str, dict[str, Any]] = {}
+    for move in hand.get("moves") or []:
+        card = str(move.get("card"))
+        entry = found.setdefault(card, {
+            "card": card, "name": isla_nublar_words(card) or card, "known": card in known,
+            "unseen": card == UNSEEN, "moves": []})
+        entry["moves"].append({"action": move, "words": move_words(move)})
+    return list(found.values())
+
+
+def chance_words(view: Mapping[str, Any], setting_up: bool = False) -> str | None:
+    """What is being turned face up for everyone, and who does it (whoever sets the table up, before the
+    game starts)."""
+    tasks = view.get("tasks") or []
+    if not tasks or not isinstance(tasks[0], Mapping):
+        return None
+    task, who = tasks[0], "Set-up" if setting_up else str(view.get("active") or "")
+    kind = task.get("t")
+    if kind == "reveal-pile":
+        return f"{who}: turn up the next card of the {task.get('pile')}-amber pile on its place"
+    if kind == "reveal-scoring":
+        return f"{who}: turn up a scoring card into place {int(task.get('slot', 0)) + 1} of the scoring row"
+    if kind == "reveal-dinosaur":
+        return f"{who}: turn up the top dinosaur card"
+    if kind == "draw":
+        return f"{task.get('player') or who}: draw {task.get('n', 1)} from your draw pile"
+    return None

@@ -151,6 +151,10 @@
     return (owner ? owner.id : "") + "|" + (details.id || details.dataset.kind || "");
   }
   function keepFolds(old, replacement) {
+    old.querySelectorAll("input[data-filter][id]").forEach(function (input) {
+      const fresh = replacement.querySelector("#" + input.id);
+      if (fresh) fresh.value = input.value;
+    });
     const open = {};
     old.querySelectorAll("details").forEach(function (d) { open[foldKey(d)] = d.open; });
     replacement.querySelectorAll("details").forEach(function (d) {
@@ -165,7 +169,7 @@
       return !old.querySelector('img[src="' + img.getAttribute("src") + '"]');
     });
     let left = images.length;
-    function swap() { keepFolds(old, replacement); old.replaceWith(replacement); showOptions(); }
+    function swap() { keepFolds(old, replacement); old.replaceWith(replacement); showOptions(); applyFilters(); }
     if (left === 0) { swap(); return; }
     images.forEach(function (img) {
       const probe = new Image();
@@ -173,6 +177,21 @@
       probe.src = img.getAttribute("src");
     });
   }
+
+  // A search box over a list: only the items whose name holds what was typed stay shown.
+  function applyFilters() {
+    document.querySelectorAll("input[data-filter]").forEach(function (input) {
+      const list = document.querySelector(input.dataset.filter);
+      if (!list) return;
+      const wanted = input.value.trim().toLowerCase();
+      list.querySelectorAll("[data-filter-item]").forEach(function (item) {
+        item.hidden = wanted !== "" && !(item.dataset.name || "").includes(wanted);
+      });
+    });
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("input[data-filter]")) applyFilters();
+  });
 
   let lastEvent = null;
   function connect() {

@@ -1,0 +1,65 @@
+"""A card's face as a small picture for the hand picker: its group's colour, its price, what it shows in
+the rulebook's words, a red edge for a card that must be played. Plain SVG text: no web layer needed."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from html import escape
+
+from engines.isla_nublar.components import EGG, CardType, default_cards
+from engines.isla_nublar.unseen import UNSEEN
+
+#: (fill, ink) per card group, as the printed cards are coloured
+GROUP_TONES = {
+    "starting": ("#e8e2cf", "#3b3424"), "action": ("#cfe3f2", "#1d3a52"),
+    "dinosaur": ("#d8ecd0", "#27452a"), "scoring": ("#efe0f5", "#47275a"), "egg": ("#fbecc8", "#5a3f0a"),
+}
+#: what the face shows, in a word or two per action (the card's title line)
+ACTION_MARKS = {
+    "amber": "{n} amber", "boxes": "{n} boxes", "replenish": "draw {n}", "defence": "defence {n}",
+    "hideout": "hideout", "diversion": "diversion", "inventory": "inventory", "wear": "wear",
+    "change": "change", "improve": "improve", "move_camp": "move camp", "egg": "egg",
+}
+WIDTH, HEIGHT = 64, 88
+
+
+def _lines(card: CardType) -> list[str]:
+    if card.card_id == EGG:
+        return ["dinosaur", "egg"]
+    if card.group == "dinosaur":
+        return (card.name or "dinosaur").split(" ", 1)
+    if card.group == "scoring":
+        kind = str(card.scoring.get("kind", "scoring"))
+        return [kind, str(card.scoring.get("landscape", ""))]
+    return [_mark(do, n) for do, n in card.actions][:3]
+
+
+def _mark(do: str, n: int) -> str:
+    if do == "boxes" and n == 1:
+        return "1 box"
+    return ACTION_MARKS.get(do, do).format(n=n) if n or do != "defence" else "defence"
+
+
+@lru_cache(maxsize=256)
+def card_face_svg(card_id: str) -> str:
+    """The face of ``card_id`` (or of a card nobody has seen: its back) as an inline SVG."""
+    card = default_cards().cards.get(card_id)
+    if card is None:
+        back = "#6d5a3a" if card_id == UNSEEN else "#999"
+        return (f'<svg class="card-face" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
+                f'aria-hidden="true"><rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 2}" rx="5" '
+                f'fill="{back}"/><text x="{WIDTH / 2}" y="{HEIGHT / 2 + 6}" font-size="24" fill="#fff" '
+                'text-anchor="middle">?</text></svg>')
+    fill, ink = GROUP_TONES["egg" if card.card_id == EGG else card.group]
+    edge = "#c62828" if card.red else ink
+    parts = [f'<svg class="card-face" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
+             f'aria-hidden="true"><rect x="1.5" y="1.5" width="{WIDTH - 3}" height="{HEIGHT - 3}" rx="5" '
+             f'fill="{fill}" stroke="{edge}" stroke-width="{3 if card.red else 1.5}"/>']
+    if card.cost:
+        parts.append(f'<circle cx="13" cy="13" r="10" fill="#f2b33d"/><text x="13" y="17.5" font-size="12" '
+                     f'text-anchor="middle" fill="#3b2a05">{card.cost}</text>')
+    for i, line in enumerate(_lines(card)):
+        parts.append(f'<text x="{WIDTH / 2}" y="{42 + 14 * i}" font-size="12" text-anchor="middle" '
+                     f'fill="{ink}">{escape(line[:9])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
