@@ -500,6 +500,10 @@ def state_view(state: IslaNublarState, player: str | None) -> dict[str, Any]:
     return data
 
 
+#: the moves that take a card from the hand (the others naming a card name one lying face up)
+HAND_KINDS = frozenset({"play", "select", "defend"})
+
+
 def table_hand(state: IslaNublarState) -> dict[str, Any] | None:
     """At a real table the engine knows no more than the table showed: the cards the deciding player's
     hand may hold (those every way agrees on first), the moves naming one of them, and whether a red card
@@ -508,7 +512,7 @@ def table_hand(state: IslaNublarState) -> dict[str, Any] | None:
         return None
     p = state.tasks[0].player if state.tasks else state.active_player
     known = state.zones[p]["hand"]
-    moves = [data for action in state.legal_actions() if "card" in (data := action.to_dict())]
+    moves = [data for action in state.legal_actions() if (data := action.to_dict())["kind"] in HAND_KINDS]
     # the cards the table showed first, then "a card face down" (a hideout pick), then what the unseen may be
     moves.sort(key=lambda m: 0 if m["card"] in known else 1 if m["card"] == UNSEEN else 2)
     return {"player": p, "known": _sorted_zone(known), "moves": moves,
