@@ -11,7 +11,6 @@ from table import build_table
 
 from companion.bots import bot_game
 from companion.infer import state_key
-from engines.core import available_games
 from engines.jurassik import JurassikState
 
 
@@ -55,8 +54,6 @@ def test_jurassic_parts_whole_game_through_the_camera(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_jurassic_brunch_whole_game_through_the_camera(tmp_path: Path) -> None:
-    if "jurassic-brunch" not in available_games():
-        pytest.skip("no Brunch engine")
     play_and_check("jurassic-brunch", ["blue", "orange"], tmp_path, seed=1)
 
 
@@ -152,8 +149,6 @@ def test_a_chisel_out_of_turn_names_the_player(tmp_path: Path) -> None:
 def test_isla_nublar_through_the_camera(tmp_path: Path) -> None:
     """Isla Nublar's random bots play long games (hundreds of card plays the camera cannot see); the
     first hundred actions, a dozen or more of them read from the board, are checked here."""
-    if "isla-nublar" not in available_games():
-        pytest.skip("no Isla Nublar engine")
     table = build_table("isla-nublar", ["red", "blue", "green"], tmp_path, seed=1)
     try:
         reference = bot_game(table.initial_state(), 1, model=table.loop.model)

@@ -228,12 +228,20 @@ def test_garbage_actions_are_refused_by_rule(jp: SimpleNamespace, data: Any, kin
     from engines.core import IllegalAction, StateFormatError
 
     state = jp.build(["red", "blue"], [(q, r, "*") for q, r in jp.hexagon(1)])
+    before = json.dumps(state.to_dict(), sort_keys=True)
     payload = {**data, "kind": kind} if isinstance(data, dict) else {"kind": kind}
     try:
         action = GAME.action_from_dict(payload)
+    except StateFormatError as error:  # not an action at all: said in one line
+        assert str(error) and "\n" not in str(error)
+        return
+    try:
         state.apply(action)
-    except (IllegalAction, StateFormatError):
-        pass
+    except IllegalAction as error:  # an action the rules forbid: the rule that forbids it is named
+        assert error.rule.rule_id and error.detail
+    else:  # accepted: only a listed legal action may be
+        assert action in state.legal_actions(), payload
+    assert json.dumps(state.to_dict(), sort_keys=True) == before  # and the state is untouched
 
 
 @pytest.mark.parametrize("n_players", [2, 4, 6])
