@@ -46,10 +46,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped early (`companion split FILE | head`): nothing is wrong
+        quiet_closed_stdout()
+        return 0
     return status
+
+
+def quiet_closed_stdout() -> None:
+    """Point stdout at /dev/null so that Python's flush at exit does not report the closed pipe again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

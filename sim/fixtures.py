@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.jurassic_parts.board import DIRECTIONS
 from vision.scene import SEAT_RGB, Peg, Point, Scene, Shape, Tag, Zone
+from vision.tags import payload
 
 if TYPE_CHECKING:
     from vision.pegs import ColourModel
@@ -118,7 +119,7 @@ def jp_slab_scene(
         front_id = f"F{index + 1:02d}"
         tile_id = back_of[front_id] if back_of is not None and index in face_down else front_id
         scene.shapes.append(Shape(hex_polygon(center, pitch, 0.8), TILE_RGB, EDGE_RGB))
-        scene.tags.append(Tag(f"DT1:JP:{tile_id}", center, (60.0 * rho) % 360.0, tag_size))
+        scene.tags.append(Tag(payload("JP", tile_id), center, (60.0 * rho) % 360.0, tag_size))
         truth.cells[tile_id] = (q, r)
         truth.rotations[tile_id] = rho
     present = set(cells)

@@ -51,3 +51,27 @@ def test_a_byte_order_mark_is_accepted(capsys: pytest.CaptureFixture[str],
         b'{"id": "F01", "q": 0, "r": 0}, {"id": "F02", "q": 1, "r": 0}], "chisels": []}'
     status, out, err = run(["split", "-"], document, capsys, monkeypatch)
     assert status == 0 and err == "" and '"split": false' in out
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path: Path) -> None:
+    """`companion legal GAME FILE | head`: the pipe closed before the answer is written ends quietly."""
+    import json
+    import os
+    import random
+    import subprocess
+
+    from engines.core import get_game
+
+    game = get_game("jurassic-parts")
+    state = game.new_initial_state(["red", "blue", "green"], random.Random(1))
+    while state.is_chance_node():
+        state = state.apply(state.chance_outcomes()[0][0])
+    document = tmp_path / "position.json"
+    document.write_text(json.dumps(state.to_dict()))
+    process = subprocess.Popen([sys.executable, "-m", "companion", "legal", "jurassic-parts", str(document)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the first line is written
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 0 and "Traceback" not in err and err == ""

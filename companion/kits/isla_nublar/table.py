@@ -44,6 +44,7 @@ from companion.kits.tabletop import (
 )
 from engines.isla_nublar.components import default_cards
 from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
+from vision.tags import payload
 
 SQRT3 = math.sqrt(3.0)
 #: the buy piles, by the price of their cards
@@ -397,7 +398,7 @@ def _lay_card(scene: Scene, layout: IslaNublarLayout, card_id: str, place: Point
         card = rect_polygon((place[0] - 23.0, place[1] - 23.0, place[0] + 23.0, place[1] + 23.0))
         tone = CARD_TONES[sum(map(ord, card_id)) % len(CARD_TONES)]
         scene.shapes.append(Shape(card, tone, shade(tone, 0.7), f"card {card_id}"))
-    scene.tags.append(Tag(f"DT1:{CODE}:{stickers[index]}", place, facing, layout.card_tag_size))
+    scene.tags.append(Tag(payload(CODE, stickers[index]), place, facing, layout.card_tag_size))
 
 
 def _lay_market(scene: Scene, state: Any, layout: IslaNublarLayout, used: dict[str, int]) -> None:
@@ -454,7 +455,7 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None, sketch: bool =
             Shape(square(center, layout.tag_size * 25.0 / 21.0 + 6.0, layout.board_angle), (240, 240, 236))
         )
         scene.tags.append(
-            Tag(f"DT1:{CODE}:BOARD-{name}", center, layout.board_angle % 360.0, layout.tag_size)
+            Tag(payload(CODE, f"BOARD-{name}"), center, layout.board_angle % 360.0, layout.tag_size)
         )
     scene.shapes.append(Shape(rect_polygon(layout.general), shade(FELT, 1.15), shade(FELT, 1.4), "general"))
     scene.shapes.append(Shape(rect_polygon(layout.pen), shade(FELT, 0.8), shade(FELT, 1.3), "pen"))
@@ -486,7 +487,7 @@ def scene_for(state: Any, layout: IslaNublarLayout | None = None, sketch: bool =
                 Shape(circle_polygon(center, layout.figure_radius, 36), FIGURE_RGB, shade(FIGURE_RGB, 0.6),
                       figure)
             )
-        scene.tags.append(Tag(f"DT1:{CODE}:{figure}", center, layout.board_angle % 360.0, layout.tag_size))
+        scene.tags.append(Tag(payload(CODE, figure), center, layout.board_angle % 360.0, layout.tag_size))
 
     used: dict[str, int] = {}
     _lay_market(scene, state, layout, used)
