@@ -86,7 +86,8 @@ class JurassicBrunch(Game):
         28 face-down (unknown) tokens on the other cells. Blue plays first with a single action."""
         names = self.check_players(players)
         if sorted(names) != sorted(COLOURS):
-            raise StateFormatError("Jurassic Brunch is played by 'blue' and 'orange'")
+            raise StateFormatError("Jurassic Brunch's two players are named by their colours, 'blue' and "
+                                   "'orange'")
         resolved = self.resolve_options(options)
         try:
             if resolved["boards"] is not None:

@@ -196,3 +196,17 @@ def test_seat_colours_have_one_definition() -> None:
     assert config.SEAT_COLOURS is SEAT_RGB and SVG_SEAT_COLOURS is SEAT_RGB
     assert list(SEAT_RGB) == list(SEAT_COLOURS)  # in seat order: the demo fills seats in this order
     assert rgb("blue") == "rgb(40,80,200)"
+
+
+def test_seats_a_game_cannot_use_are_one_line_naming_the_key(tmp_path: Path) -> None:
+    """What only the game knows about its players (Brunch's are named by their colours) is said at load,
+    naming the key, instead of failing when the game starts."""
+    path = tmp_path / "brunch.toml"
+    path.write_text('game = "jurassic-brunch"\n[[seats]]\nname = "Ana"\ncolour = "orange"\n'
+                    '[[seats]]\nname = "Bo"\ncolour = "blue"\n')
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert "seats:" in str(error.value) and "blue" in str(error.value) and "\n" not in str(error.value)
+    path.write_text('game = "jurassic-brunch"\n[[seats]]\nname = "orange"\ncolour = "orange"\n'
+                    '[[seats]]\nname = "blue"\ncolour = "blue"\n')
+    assert [seat.name for seat in load_config(path).seats] == ["orange", "blue"]
