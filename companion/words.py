@@ -254,3 +254,10 @@ def _is_cell(value: Any) -> bool:
 
 def _cell_text(value: Any) -> str:
     return f"({value[0]}, {value[1]})"
+
+
+def counted(n: Any, singular: str, plural: str | None = None) -> str:
+    """A number and its noun, agreeing: "1 move", "3 moves", "1 box", "2 boxes"."""
+    regular = singular + ("es" if singular.endswith(("s", "x")) else "s")
+    word = singular if n == 1 else (plural or regular)
+    return f"{n} {word}"

@@ -19,6 +19,7 @@ from companion.web import svg
 from companion.web.app import is_loopback
 from companion.web.hosts import OwnHosts
 from companion.web.security import page_headers
+from companion.words import counted
 
 blueprint = Blueprint("cafe", __name__, template_folder="templates", static_folder="static",
                       static_url_path="/cafe-static")
@@ -130,6 +131,7 @@ def create_board_app(store: BoardStore, broker_status: Callable[[], dict[str, An
     hosts = OwnHosts(allowed_hosts)
     app.register_blueprint(blueprint)
     app.add_template_filter(svg.colour_class, "cc")
+    app.add_template_filter(counted, "counted")
 
     @app.before_request
     def own_hosts_only() -> None:

@@ -49,6 +49,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "shared_words": words.shared_words,
     "in_words": words.in_words,
     "setup_step_words": words.setup_step_words,
+    "counted": words.counted,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)

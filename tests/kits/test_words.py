@@ -98,3 +98,11 @@ def test_a_chance_step_says_whose_it_was() -> None:
     drawn = {"player": None, "action": {"kind": "draw", "player": "red", "concealed": True}}
     assert event_label(drawn, {"game": "isla-nublar"}) == "draw (concealed) for red"
     assert event_label({"player": "red", "action": {"kind": "end-turn", "player": "red"}}) == "end turn"
+
+
+def test_numbers_and_nouns_agree() -> None:
+    from companion.words import counted
+
+    assert [counted(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
+    assert counted(1, "box") == "1 box" and counted(3, "box") == "3 boxes"
+    assert counted(2, "piece") == "2 pieces" and counted(2, "tile", "tiles") == "2 tiles"

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.web.svg import attr, cell_of_value, rgb
+from companion.words import counted
 
 
 def _area_cells(view: Mapping[str, Any]) -> set[tuple[int, int]]:
@@ -94,7 +95,8 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     current = snapshot.get("current")
     holdings = view.get("holdings") or {}
     line = " · ".join(
-        f"{attr(name)}: {h.get('tokens', 0)} tokens" for name, h in holdings.items() if isinstance(h, Mapping)
+        f"{attr(name)}: {counted(h.get('tokens', 0), 'token')}"
+        for name, h in holdings.items() if isinstance(h, Mapping)
     )
     if current:
         line = f"{attr(current)} to play · {line}"
