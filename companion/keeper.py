@@ -406,7 +406,9 @@ class GameKeeper:
         if not line:
             return {"ok": False, "error": "nothing to undo"}
         try:
-            event = self.store.append(self.game_id, "undo", None, undoes=line[-1].seq, source="button")
+            # the undo keeps the action it takes back, so that it can say what (replay reads only ``undoes``)
+            event = self.store.append(self.game_id, "undo", line[-1].action, undoes=line[-1].seq,
+                                      source="button")
         except STORAGE_ERRORS as error:
             return {"ok": False, "error": f"could not save the undo: {storage_text(error)}", "storage": True}
         state = self.store.replay(self.game_id).state

@@ -235,6 +235,10 @@ def event_label(event: Any, snap: Any = None) -> str:
     """What an event did: its action, or for undo/notice events what they refer to."""
     if not isinstance(event, dict):
         return ""
+    if event.get("kind") == "undo":
+        undone = event.get("action")
+        taken = f": {action_label(undone, snap)}" if isinstance(undone, dict) and undone else ""
+        return f"took back move #{event.get('undoes')}{taken}"
     if event.get("action"):
         label = action_label(event["action"], snap)
         # a chance step made for a player (a card drawn for red): whose it is, since the table made it

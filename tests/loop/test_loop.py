@@ -198,6 +198,10 @@ def test_next_passes_and_undo_takes_back(toy: Toy, tmp_path: Path, mock_panel: P
     assert state_key(loop.state) == start
     kinds = [e["kind"] for e in loop.history()]
     assert kinds == ["action", "undo"]
+    from companion.words import event_label
+
+    undo = loop.history()[-1]  # the undo says what it took back
+    assert event_label(undo, loop.snapshot()) == "took back move #1: pass"
     assert loop.store.replay(loop.game_id).state.to_dict() == loop.state.to_dict()
     assert loop.press("undo")["ok"] is False  # nothing left to undo
     assert loop.press("self-destruct")["ok"] is False
