@@ -52,7 +52,6 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
 from __future__ import annotations
 
 import os
-import random
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -333,7 +332,7 @@ def _read_seats(data: Mapping[str, Any], source: str, base: Config, game: Game) 
         takes = f"{game.min_players}-{game.max_players}"
         raise _fail(source, "seats", f"{game.title} takes {takes} players, not {len(seats)}")
     try:  # what only the game knows about its players (Brunch's two are named by their colours)
-        game.new_initial_state([s.name for s in seats], rng=random.Random(0))
+        game.check_players([s.name for s in seats])
     except EngineError as error:
         raise _fail(source, "seats", str(error)) from error
     return seats

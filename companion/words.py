@@ -162,15 +162,22 @@ def _place(kit: Any, snap: Any, place: Any) -> str:
     return f"in {shown}{millimetres}"
 
 
-def difference_words(difference: Any, snap: Any = None) -> str:
-    """One way the table differs from the game, in the game's words (its pieces, its cells)."""
+def _worded(difference: Any, snap: Any) -> tuple[str, str, str, Any] | str:
+    """A difference's piece, expected place and seen place in the game's words, and its change; the
+    plain text when the game has no kit to word it."""
     kit = kit_of(snap)
     if not isinstance(difference, dict) or kit is None:
         return str(difference.get("text") or "") if isinstance(difference, dict) else str(difference)
-    name = _piece_name(kit, difference)
-    expected = _place(kit, snap, difference.get("expected"))
-    seen = _place(kit, snap, difference.get("seen"))
-    change = difference.get("change")
+    return (_piece_name(kit, difference), _place(kit, snap, difference.get("expected")),
+            _place(kit, snap, difference.get("seen")), difference.get("change"))
+
+
+def difference_words(difference: Any, snap: Any = None) -> str:
+    """One way the table differs from the game, in the game's words (its pieces, its cells)."""
+    worded = _worded(difference, snap)
+    if isinstance(worded, str):
+        return worded
+    name, expected, seen, change = worded
     if change == "appeared":
         return f"{name} appeared {seen}"
     if change == "vanished":
@@ -180,13 +187,10 @@ def difference_words(difference: Any, snap: Any = None) -> str:
 
 def setup_step_words(difference: Any, snap: Any = None) -> str:
     """One thing to do to set the table up, in the words and places the diagram shows."""
-    kit = kit_of(snap)
-    if not isinstance(difference, dict) or kit is None:
-        return str(difference.get("text") or "") if isinstance(difference, dict) else str(difference)
-    name = _piece_name(kit, difference)
-    expected = _place(kit, snap, difference.get("expected"))
-    seen = _place(kit, snap, difference.get("seen"))
-    change = difference.get("change")
+    worded = _worded(difference, snap)
+    if isinstance(worded, str):
+        return worded
+    name, expected, seen, change = worded
     if change == "vanished":
         return f"put {name} {expected}"
     if change == "appeared":

@@ -75,6 +75,13 @@ class JurassicBrunch(Game):
             ),
         )
 
+    def check_players(self, players: Sequence[str]) -> tuple[str, ...]:
+        names = super().check_players(players)
+        if sorted(names) != sorted(COLOURS):
+            raise StateFormatError("Jurassic Brunch's two players are named by their colours, 'blue' and "
+                                   "'orange'")
+        return names
+
     # -- states -----------------------------------------------------------------------------------------
     def new_initial_state(
         self,
@@ -84,10 +91,7 @@ class JurassicBrunch(Game):
     ) -> BrunchState:
         """Setup: boards placed, 4 triceratops each on their eggs, 1 in each pool, the raptor off the area,
         28 face-down (unknown) tokens on the other cells. Blue plays first with a single action."""
-        names = self.check_players(players)
-        if sorted(names) != sorted(COLOURS):
-            raise StateFormatError("Jurassic Brunch's two players are named by their colours, 'blue' and "
-                                   "'orange'")
+        self.check_players(players)
         resolved = self.resolve_options(options)
         try:
             if resolved["boards"] is not None:

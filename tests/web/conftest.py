@@ -13,6 +13,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -368,3 +369,19 @@ def post_json(client: Any, url: str, body: Any, token: str | None, origin: str |
     if origin is not None:
         headers["Origin"] = origin
     return client.post(url, json=body, headers=headers)
+
+
+#: Debian's chromium, driven by Playwright (no browser is downloaded)
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless chromium for a whole test (its pages and contexts are the test's own)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()

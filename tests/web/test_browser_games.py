@@ -10,11 +10,11 @@ import json
 import os
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.waiting import until
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser,
@@ -41,13 +41,6 @@ TAP_MOVE = """(target) => {
 #: and drawn at the table (Isla Nublar: every draw unseen, every face-up card tapped as it is turned up)
 GAMES = [("jurassik", 4, 20, False), ("jurassic-brunch", 3, 16, False), ("jurassic-parts", 1, 60, False),
          ("isla-nublar", 1, 120, True)]
-
-
-def until(what: str, condition: Any, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 class Players:
@@ -119,17 +112,6 @@ class Players:
         self.demo.camera.show(scene)  # the piece is put back: the table matches the game again
         until("the objection cleared", lambda: self.loop.pending is None)
         self.page.goto(self.demo.url)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize(("game", "seed", "mid", "real_table"), GAMES)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.waiting import until
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser,
@@ -38,13 +38,6 @@ TAP_MOVE = """(target) => {
   }
   return false;
 }"""
-
-
-def until(what: str, condition: Any, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.02)
 
 
 class Phone:
@@ -120,17 +113,6 @@ class Phone:
             self.page.wait_for_timeout(50)
         until(f"the tapped {data['kind']}", lambda: len(self.loop.history()) > count)
         return {"ok": True}
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield launched
-        launched.close()
 
 
 def test_a_real_table_enters_every_hand_card_through_the_picker(browser: Any, tmp_path: Path) -> None:

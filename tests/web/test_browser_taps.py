@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.waiting import until
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser,
@@ -32,13 +33,6 @@ def phone(playwright: Any, errors: list[str]) -> tuple[Any, Any]:
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     return browser, page
-
-
-def until(what: str, condition: Any, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
 
 
 def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
+from companion.words import counted
 from engines.isla_nublar.components import EGG, CardType, default_cards
 from engines.isla_nublar.unseen import UNSEEN
 
@@ -16,7 +17,7 @@ GROUP_TONES = {
 }
 #: what the face shows, in a word or two per action (the card's title line)
 ACTION_MARKS = {
-    "amber": "{n} amber", "boxes": "{n} boxes", "replenish": "draw {n}", "defence": "defence {n}",
+    "amber": "{n} amber", "replenish": "draw {n}", "defence": "defence {n}",
     "hideout": "hideout", "diversion": "diversion", "inventory": "inventory", "wear": "wear",
     "change": "change", "improve": "improve", "move_camp": "move camp", "egg": "egg",
 }
@@ -35,8 +36,8 @@ def _lines(card: CardType) -> list[str]:
 
 
 def _mark(do: str, n: int) -> str:
-    if do == "boxes" and n == 1:
-        return "1 box"
+    if do == "boxes":
+        return counted(n, "box")
     return ACTION_MARKS.get(do, do).format(n=n) if n or do != "defence" else "defence"
 
 

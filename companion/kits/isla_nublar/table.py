@@ -62,7 +62,6 @@ LANDSCAPE_RGB: dict[str | None, RGB] = {
 RIVER_RGB = (112, 138, 170)
 FIGURE_RGB = (92, 84, 74)
 FELT = (52, 80, 66)
-CARD_RGB = (218, 226, 232)  # the pale face round a card's sticker
 #: card faces differ in their art: each card's face takes one of these tones (a card moved along the
 #: scoring row changes the picture even where its neighbour's sticker looks alike from afar)
 #: (blues, greens and greys: nothing a hand could be taken for)
@@ -322,7 +321,7 @@ class IslaNublarLayout(SeatedLayout):
     def row_places(self, slots: int = 5) -> list[Point]:
         """The scoring row's slots east of the buy piles (the first three are the active ones)."""
         x0, y0, _, y1 = self.market
-        start = x0 + self.market_pitch * 5.5 + 16.0
+        start = x0 + self.market_pitch * (len(PILES) + 0.5) + 16.0
         return [(start + i * self.market_pitch, (y0 + y1) / 2.0) for i in range(slots)]
 
     def zones(self, board: Any) -> list[Zone]:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from companion.words import counted
 from engines.isla_nublar.board import Board, default_board
 from engines.isla_nublar.components import EGG, CardSet, CardType, default_cards
 from engines.isla_nublar.unseen import UNSEEN
@@ -15,7 +16,7 @@ from engines.isla_nublar.unseen import UNSEEN
 _FIELD = re.compile(r"^C(\d+)R(\d+)$")
 #: how the card faces read (the rulebook's names for the actions)
 _ACTION_WORDS = {
-    "amber": "{n} amber", "boxes": "{n} boxes", "replenish": "replenish {n}", "defence": "defence",
+    "amber": "{n} amber", "replenish": "replenish {n}", "defence": "defence",
     "hideout": "hideout", "diversion": "diversion", "inventory": "inventory", "wear": "wear",
     "change": "change", "improve": "improve", "move_camp": "move a camp", "egg": "dinosaur egg",
 }
@@ -46,7 +47,7 @@ def card_words(card: CardType) -> str:
         kind = str(card.scoring.get("kind", ""))
         what = _SCORING_WORDS.get(kind, kind).format(landscape=card.scoring.get("landscape", ""))
         return f"scoring card: {what}"
-    shows = " + ".join(boxes_words(n) if do == "boxes" else _ACTION_WORDS.get(do, do).format(n=n)
+    shows = " + ".join(counted(n, "box") if do == "boxes" else _ACTION_WORDS.get(do, do).format(n=n)
                        for do, n in card.actions)
     return f"starting card: {shows}" if card.group == "starting" else f"action card ({card.cost}): {shows}"
 
@@ -162,11 +163,7 @@ def move_words(move: Mapping[str, Any]) -> str:
     card = _cards().cards.get(str(move.get("card")))
     use = str(move.get("use"))
     n = (card.value(use) if card is not None else None) or 0
-    return _USE_WORDS.get(use, use).format(n=n, boxes=boxes_words(n))
-
-
-def boxes_words(n: int) -> str:
-    return f"{n} box" if n == 1 else f"{n} boxes"
+    return _USE_WORDS.get(use, use).format(n=n, boxes=counted(n, "box"))
 
 
 def hand_cards(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
