@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.infer import TableModel, describe_action, state_key, state_seed
+from companion.records import event_dict
+from companion.referee import UNDO_RULE
+from companion.words import event_label
 from engines.core import Action, IllegalAction, Policy, State, sample_chance, steps_from, uniform_policy
 from vision.scene import Scene
 
@@ -153,11 +156,38 @@ class BotDriver:
                 return True
         raise BotStuck("the loop did not see the table set up for the new game")
 
+    def taking_back(self) -> bool:
+        """Whether the table is asked to follow an undo (the bots are the table: they put it back)."""
+        pending = self.loop.pending
+        rule = None if pending is None else pending.inference.rule
+        return pending is not None and pending.kind == "objection" and rule == UNDO_RULE
+
+    def _put_back(self) -> bool:
+        """A move taken back on the page: the bots put the table back as the game now stands (True)."""
+        if not self.taking_back():
+            return False
+        self.show_state(self.loop.current_state())
+        for _ in range(self.max_frames):
+            if self.pump is not None:
+                self.pump()
+            else:
+                time.sleep(self.frame_wait)
+            self.frames += 1
+            if not self.taking_back():
+                return True
+        raise BotStuck("the loop did not see the table put back after an undo")
+
+    def _moved_by_someone_else(self) -> bool:
+        """Whether the game changed under the bots by a person's hand (an undo, a tap on the page)."""
+        event = self.loop.last_event
+        return event is not None and (event.kind == "undo" or event.source not in ("camera", "bot", "choice"))
+
     def step(self) -> bool:
         """One bot action; False once the game is over."""
         if self._wait_for_storage():
             return True
         self._set_up()  # a new game's table is laid out first; then its first move
+        self._put_back()  # an undo on the page: the table follows it first
         state = self.loop.current_state()
         if state.is_terminal():
             return False
@@ -188,7 +218,11 @@ class BotDriver:
             if state_key(current) == target:
                 return True
             if state_key(current) != state_key(state):
-                raise BotStuck(f"the loop read {self.loop.last_event} instead of {describe_action(action)}")
+                if self._moved_by_someone_else():
+                    return True  # a person took a move back (or tapped one): the next step follows the table
+                raise BotStuck(
+                    f"the loop read {self._last_event_words()} instead of {describe_action(action)}"
+                )
             pending = self.loop.pending
             if pending is not None and pending.kind == "question":
                 self.questions += 1
@@ -206,6 +240,10 @@ class BotDriver:
             f"the loop did not read {describe_action(action)} within {self.max_frames} frames "
             f"(pending: {None if self.loop.pending is None else self.loop.pending.inference.text})"
         )
+
+    def _last_event_words(self) -> str:
+        event = self.loop.last_event
+        return "nothing" if event is None else event_label(event_dict(event, self.loop.game.name))
 
     def run(self, max_steps: int = 20_000) -> State:
         for _ in range(max_steps):

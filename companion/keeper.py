@@ -28,6 +28,7 @@ from companion.records import event_dict
 from companion.referee import Pending, PendingKind, Referee
 from companion.setup_check import SetupCheck, check_setup, reveals_seen
 from companion.store import Store, StoredEvent, StoreError, decode_action
+from companion.words import event_label
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, Game, IllegalAction, State, get_game
 from vision.observation import Observation
 
@@ -415,9 +416,12 @@ class GameKeeper:
         if not state.is_terminal():
             self.store.reopen(self.game_id)
         self.last_event = event
-        self.referee.taken_back(state)
+        shared = event_dict(event, self.game.name)
+        put_back = self.referee.taken_back(state, event_label(shared).removeprefix("took back "))
         self.announcer.undone(event)
-        return {"ok": True, "event": event_dict(event, self.game.name)}
+        if put_back is not None:  # the table still shows the move: say what to put back
+            self.hold("objection", put_back, self.referee.last_observation)
+        return {"ok": True, "event": shared}
 
     def submit(self, action: dict[str, Any], source: str) -> tuple[Answer, bool]:
         """Apply an action given as a dict; also says whether a pending question or objection was

@@ -57,12 +57,11 @@ from companion.store import Store, StoredEvent
 from companion.table_models import model_for_table
 from engines.core import CHANCE, TERMINAL, Game, State
 from hw.panel import Panel, open_panel
-from hw.signals import PanelSignals
+from hw.signals import BUTTONS, PanelSignals
 from vision.observation import Observation
 
 log = logging.getLogger(__name__)
 
-BUTTONS = ("confirm", "undo", "next", "mode")
 #: the frame thread must go round its loop at least this often (s) for the watchdog to be fed
 LIVENESS_S = 5.0
 
@@ -348,7 +347,6 @@ class TableLoop:
         self._show()
         self._publish({"type": "storage", "storage": self.keeper.storage_status()})
 
-
     def _seq(self) -> int:
         return self.keeper.seq()
 
@@ -415,17 +413,19 @@ class TableLoop:
             return self.keeper.undo()
 
     def submit(self, action: dict[str, Any], source: str = "web") -> dict[str, Any]:
+        """A move entered on the page or by a button. The table is read again against the new state (a
+        tapped move the table does not show is objected to until it does), with no lock held."""
         with self._lock:
             answer, dropped = self.keeper.submit(action, source)
-            if dropped:
-                # a correction (or the move the table was waiting for) may settle what was pending: read
-                # the table again against the new state
-                observation = self.referee.last_observation
-                if observation is not None:
-                    self.handle_observation(observation, self._last_frame)
-                if self.referee.pending is None:
-                    self.keeper.clear_pending("settled by a submitted action")
-            return answer
+            observation = self.referee.last_observation if answer.get("ok") else None
+            if observation is not None:
+                self.referee.look_again()
+        if observation is not None:
+            self.handle_observation(observation, self._last_frame)
+        with self._lock:
+            if dropped and self.referee.pending is None:
+                self.keeper.clear_pending("settled by a submitted action")
+        return answer
 
     def choose(self, option_index: int) -> dict[str, Any]:
         with self._lock:

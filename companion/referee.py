@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from companion.infer import Inference, Picture, TableModel, compare, describe_action, infer
-from engines.core import Action, IllegalAction, State
+from engines.core import Action, IllegalAction, Rule, State
 from vision.observation import Observation
 
 #: a question (which move?), an objection (no legal move explains the table), the question asked after
@@ -29,6 +29,13 @@ from vision.observation import Observation
 PendingKind = Literal["question", "objection", "resume", "setup"]
 #: words in an action kind that mark the end of a turn or a pass
 ENDING_WORDS = ("end", "pass", "next", "done")
+#: why the table is asked to follow an undo
+UNDO_RULE = Rule(
+    "TABLE-UNDO",
+    "Undo on the table too",
+    "companion",
+    "A move taken back on the page is taken back on the table: its pieces go back where they were.",
+)
 
 
 @dataclass(frozen=True)
@@ -157,16 +164,32 @@ class Referee:
         self._put_aside.clear()
         self.version += 1
 
-    def taken_back(self, state: State) -> None:
-        """A move was undone: the table still shows it until the players take it back, so the picture now
-        in front of the camera is not read again."""
+    def taken_back(self, state: State, undone: str) -> Inference | None:
+        """A move was undone. The table still shows it until the players take it back: an objection
+        saying what to put back (None when the table already agrees). While it is pending, that picture is
+        not read as the move made again; a different one is judged against the state taken back to."""
         self.state = state
         self.pending = None
         self.version += 1
-        if self.last_observation is not None:
-            key = self.seen_key(self.last_observation)
-            self._last_seen_key = key
-            self._put_aside.add(key)
+        observation = self.last_observation
+        if observation is None:
+            return None
+        seen = self.model.seen(observation)
+        differences = compare(self.model.expected(state), seen, self.model.tolerance)
+        key = seen.key(self.model.tolerance)
+        self._last_seen_key = key
+        self._last_picture = seen
+        if not differences:
+            return None
+        return Inference(
+            "objection",
+            differences=differences,
+            text=f"Taken back on the page, not yet on the table ({undone}): "
+                 "put its pieces back where they were",
+            rule=UNDO_RULE,
+            expected="the table as it was before that move",
+            seen="; ".join(d.describe() for d in differences[:6]),
+        )
 
     # -- what is pending ------------------------------------------------------------------------------
     def hold(self, kind: PendingKind, inference: Inference, since: float,

@@ -30,9 +30,8 @@ from hw.pins import (
     prepare_lgpio,
     raspberry_pi_model,
 )
-from hw.signals import PanelFrame, PanelSignals, render
+from hw.signals import BUTTONS, PanelFrame, PanelSignals, render
 
-BUTTONS = ("confirm", "undo", "next", "mode")
 MAX_SEATS = 6
 
 

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field, replace
 
 RGBLevels = tuple[float, float, float]
 
+#: the panel's buttons, as the loop, the page and the pins name them
+BUTTONS = ("confirm", "undo", "next", "mode")
+
 OFF: RGBLevels = (0.0, 0.0, 0.0)
 GREEN: RGBLevels = (0.0, 1.0, 0.0)
 RED: RGBLevels = (1.0, 0.0, 0.0)

@@ -224,7 +224,8 @@ def run_with_page(demo: Demo, args: argparse.Namespace) -> int:
     def play() -> None:
         try:
             while not stop.is_set():
-                if demo.loop.pending is not None and demo.loop.pending.kind == "objection":
+                pending = demo.loop.pending
+                if pending is not None and pending.kind == "objection" and not demo.driver.taking_back():
                     stop.wait(0.5)  # a person at the page decides; the bots wait
                     continue
                 if not demo.driver.step():

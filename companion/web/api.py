@@ -18,10 +18,10 @@ from companion.store import StoreError
 from companion.web import security, svg
 from companion.web.validate import field, json_object, only_fields, query_int
 from engines.core import EngineError
+from hw.signals import BUTTONS
 
 blueprint = Blueprint("api", __name__)
 
-BUTTONS = ("confirm", "undo", "next", "mode")
 MAX_OPTION_INDEX = 10_000
 T = TypeVar("T")
 

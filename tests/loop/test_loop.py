@@ -218,6 +218,50 @@ def test_undo_of_a_camera_move_is_not_read_again(toy: Toy, tmp_path: Path, mock_
     assert loop.state.current_player() == "red" and [e["kind"] for e in loop.history()] == ["action", "undo"]
 
 
+def test_an_undo_asks_the_table_to_follow_until_it_does(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    before = loop.state
+    feed(loop, source, toy.scene_for(before.apply(Take("red", 0))))
+    loop.press("undo")
+    pending = loop.snapshot()["pending"]  # the tile still lies in red's zone: the page says to put it back
+    assert pending["kind"] == "objection" and pending["rule"]["id"] == "TABLE-UNDO"
+    assert "move #1" in pending["text"] and pending["differences"]
+    assert mock_panel.signals.objection
+    for _ in range(3):
+        feed(loop, source)  # not read as the move made again, and the objection stays
+    assert loop.pending is not None and state_key(loop.state) == state_key(before)
+    feed(loop, source, toy.scene_for(before))  # put back: table and game agree, nothing pending
+    assert loop.pending is None and not mock_panel.signals.objection
+    assert [e["kind"] for e in loop.history()] == ["action", "undo"]
+
+
+def test_a_tapped_move_the_table_does_not_show_is_objected_to(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    feed(loop, source)
+    after = loop.state.apply(Take("red", 0))
+    assert loop.submit(Take("red", 0).to_dict())["ok"]  # tapped on the page; the tile is still in the row
+    pending = loop.snapshot()["pending"]
+    assert pending is not None and pending["kind"] == "objection" and pending["differences"]
+    feed(loop, source, toy.scene_for(after))  # the players move the tile as tapped
+    assert loop.pending is None and state_key(loop.state) == state_key(after)
+
+
+def test_the_bots_follow_a_person_s_undo_and_finish_the_game(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    driver = BotDriver(loop, source.show, seed=11, pump=lambda: feed(loop, source))
+    while not any(e["source"] == "camera" for e in loop.history()):
+        driver.step()
+    assert loop.press("undo")["ok"]  # a person takes the camera's last move back between the bots' moves
+    final = driver.run()  # the bots put the table back, then play on to the end
+    assert final.is_terminal() and loop.pending is None
+    assert "undo" in [e["kind"] for e in loop.history()]
+    assert loop.store.replay(loop.game_id).state.to_dict() == final.to_dict()
+
+
 def test_submit_validates_and_cites_rules(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     loop, _ = make_loop(toy, tmp_path, mock_panel)
     refused = loop.submit(Take("red", 4).to_dict())
