@@ -419,7 +419,7 @@ class TableLoop:
             answer, dropped = self.keeper.submit(action, source)
             observation = self.referee.last_observation if answer.get("ok") else None
             if observation is not None:
-                self.referee.look_again()
+                self.referee.look_again(tapped=True)
         if observation is not None:
             self.handle_observation(observation, self._last_frame)
         with self._lock:

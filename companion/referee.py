@@ -36,6 +36,13 @@ UNDO_RULE = Rule(
     "companion",
     "A move taken back on the page is taken back on the table: its pieces go back where they were.",
 )
+#: why a move tapped on the page is to be made on the table too
+TAP_RULE = Rule(
+    "TABLE-TAP",
+    "A tapped move is made on the table too",
+    "companion",
+    "A move entered on the page that the camera can see is made with the pieces as well.",
+)
 
 
 @dataclass(frozen=True)
@@ -48,9 +55,23 @@ class Ticket:
     observation: Observation
     version: int
     seen: Picture | None = None  # the observation's picture, when the referee drew it already
+    #: False when the picture is judged again after a move tapped on the page: nothing was moved since it
+    #: was last read, so no further move is read into it (the table not showing the tap is objected to)
+    moves: bool = True
 
     def think(self) -> Inference:
-        return infer(self.state, self.observation, self.model, seen=self.seen)
+        result = infer(self.state, self.observation, self.model, seen=self.seen)
+        if self.moves or result.kind == "unchanged":
+            return result
+        return Inference(
+            "objection",
+            differences=result.differences,
+            text="The table does not show the move tapped on the page: make it on the table, or take it "
+                 "back with Undo",
+            rule=TAP_RULE,
+            expected="the move tapped on the page",
+            seen="; ".join(d.describe() for d in result.differences[:6]),
+        )
 
 
 @dataclass
@@ -104,6 +125,7 @@ class Referee:
         self._last_seen_key: str | None = None
         self._last_picture: Picture | None = None
         self._put_aside: set[str] = set()
+        self._tapped = False
         #: grows whenever the game or what is put aside changes: a ticket of an older version is stale
         self.version = 0
 
@@ -131,6 +153,7 @@ class Referee:
         """What to judge a stable observation against, or None when this table picture was judged (or put
         aside) already."""
         self.last_observation = observation
+        tapped, self._tapped = self._tapped, False
         seen = self.model.seen(observation)
         key = seen.key(self.model.tolerance)
         if key == self._last_seen_key:
@@ -143,7 +166,7 @@ class Referee:
         if (pending is not None and pending.picture is not None and pending.kind in ("question", "objection")
                 and not compare(pending.picture, seen, self.model.tolerance)):
             return None  # the table it is pending on, read again with other jitter: nothing new
-        return Ticket(self.state, self.model, observation, self.version, seen)
+        return Ticket(self.state, self.model, observation, self.version, seen, moves=not tapped)
 
     def still_current(self, ticket: Ticket) -> bool:
         """Whether a judgement made on ``ticket`` may be acted on; when the game moved meanwhile, the
@@ -153,9 +176,11 @@ class Referee:
         self._last_seen_key = None
         return False
 
-    def look_again(self) -> None:
-        """Judge the next observation even when the table picture has not changed (the state has)."""
+    def look_again(self, tapped: bool = False) -> None:
+        """Judge the next observation even when the table picture has not changed (the state has).
+        ``tapped``: a move was entered on the page, so the same picture holds no further move."""
         self._last_seen_key = None
+        self._tapped = tapped
 
     # -- moves ----------------------------------------------------------------------------------------
     def advance(self, state: State) -> None:

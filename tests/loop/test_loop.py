@@ -244,6 +244,8 @@ def test_a_tapped_move_the_table_does_not_show_is_objected_to(
     assert loop.submit(Take("red", 0).to_dict())["ok"]  # tapped on the page; the tile is still in the row
     pending = loop.snapshot()["pending"]
     assert pending is not None and pending["kind"] == "objection" and pending["differences"]
+    assert pending["rule"]["id"] == "TABLE-TAP"  # the unchanged table is read into no further move
+    assert len(loop.history()) == 1
     feed(loop, source, toy.scene_for(after))  # the players move the tile as tapped
     assert loop.pending is None and state_key(loop.state) == state_key(after)
 

@@ -1,0 +1,320 @@
+"""People at a table: seated players who know the rules and slip as people do.
+
+They set the table up (sometimes forgetting a piece), then play their game by the rules through the only
+two things a player touches: the pieces under the camera (:class:`TableSide`) and the page
+(:class:`PageSide`: what it shows, and taps). They never ask the companion's engine anything: the game
+they play is their own (``truth``, an engine state of the game they really played), and the page is
+judged against it. Slips come at set rates (:class:`SlipRates`): a piece knocked, a piece lifted and put
+back, a wrong tap then Undo, Undo in the middle of a move, a reload, a second phone tapping Confirm. When
+the page speaks they do what a person would: put the pieces back as the game stands, answer the question
+with the move they made, take back a move they did not make with Undo.
+
+:class:`PeopleReport` is what a game came to: whether it ended with the true score, taps, objections that
+were right (a slip was there to object to) and false (none was), and how long each slip took to recover.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from engines.core import Action, State
+from vision.scene import Scene
+
+#: a person's time for one tap on the page, in seconds (recoveries are reckoned in frames and taps)
+TAP_S = 3.0
+#: camera frames a second (the frame clock of a recovery)
+FPS = 15.0
+
+
+class PageSide(Protocol):
+    """The page as a player uses it: what it shows (its snapshot) and taps."""
+
+    def look(self) -> dict[str, Any]: ...
+
+    def press(self, button: str) -> dict[str, Any]: ...
+
+    def tap_move(self, action: dict[str, Any]) -> dict[str, Any]: ...
+
+    def choose(self, index: int) -> dict[str, Any]: ...
+
+    def reload(self) -> dict[str, Any]: ...
+
+
+class TableSide(Protocol):
+    """The pieces under the camera: how a game state looks laid out, and frames passing."""
+
+    def show(self, scene: Scene) -> None: ...
+
+    def wait(self, frames: int = 1) -> None: ...
+
+    def scene(self, state: State) -> Scene: ...
+
+    def move_scene(self, before: State, action: Action, after: State) -> Scene: ...
+
+    def looks_alike(self, first: State, second: State) -> bool: ...
+
+    def turn_up(self, state: State, rng: random.Random) -> Action: ...
+
+    def follows(self, state: State) -> State: ...
+
+
+@dataclass(frozen=True)
+class SlipRates:
+    """How often each slip happens (per move; ``forgotten`` once per set-up)."""
+
+    forgotten: float = 0.5
+    knocked: float = 0.06
+    lifted: float = 0.06
+    wrong_tap: float = 0.04
+    undo_mid_move: float = 0.04
+    reload: float = 0.05
+    second_phone: float = 0.03
+
+    def none(self) -> SlipRates:
+        return replace(self, forgotten=0.0, knocked=0.0, lifted=0.0, wrong_tap=0.0, undo_mid_move=0.0,
+                       reload=0.0, second_phone=0.0)
+
+
+@dataclass
+class PeopleReport:
+    """What one game with people came to."""
+
+    game: str
+    seed: int
+    ended_true: bool = False
+    taps: int = 0
+    objections_right: int = 0
+    objections_false: int = 0
+    missed: int = 0
+    slips: Counter[str] = field(default_factory=Counter)
+    recoveries: list[float] = field(default_factory=list)
+    unrecovered: list[str] = field(default_factory=list)
+    moves: int = 0
+    false_texts: list[str] = field(default_factory=list)
+
+
+class NotRecovered(RuntimeError):
+    """Following the page did not bring the table and the game back together."""
+
+
+class People:
+    """The seated players of one game (see the module docstring)."""
+
+    def __init__(self, truth: State, table: TableSide, page: PageSide, second_page: PageSide,
+                 choose: Callable[[State, random.Random], Action], seed: int,
+                 rates: SlipRates | None = None, patience: int = 40, dwell: int = 15) -> None:
+        """``patience``: frames the people wait for the page to agree; ``dwell``: frames a slip lies on
+        the table before anyone sees to it."""
+        self.truth = truth
+        self.table = table
+        self.page = page
+        self.second_page = second_page
+        self.choose = choose
+        self.rng = random.Random(seed)
+        self.rates = rates or SlipRates()
+        self.patience = patience
+        self.dwell = dwell
+        self.report = PeopleReport(truth.game.name, seed)
+        self._shown: State | None = None
+
+    # -- looking and tapping -------------------------------------------------------------------------
+    def look(self) -> dict[str, Any]:
+        return self.page.look()
+
+    def tap(self, what: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        self.report.taps += 1
+        return what()
+
+    def _frames_until(self, done: Callable[[dict[str, Any]], bool]) -> tuple[int, dict[str, Any]]:
+        """Frames pass until the page shows ``done`` (or the people's patience ends)."""
+        snap = self.look()
+        for frames in range(1, self.patience + 1):
+            self.table.wait()
+            snap = self.look()
+            if done(snap):
+                return frames, snap
+        return self.patience, snap
+
+    def _agrees(self, snap: dict[str, Any]) -> bool:
+        """The page shows the game played, with nothing pending (compared as the page's JSON carries it)."""
+        played = {"scores": self.truth.scores().to_dict(), "view": self.truth.view(None)}
+        truth = json.loads(json.dumps(played))
+        return snap["pending"] is None and snap["scores"] == truth["scores"] and snap["view"] == truth["view"]
+
+    # -- the game --------------------------------------------------------------------------------------
+    def play(self, max_moves: int = 5_000) -> PeopleReport:
+        self.set_up()
+        for _ in range(max_moves):
+            if self.truth.is_terminal():
+                break
+            self.one_move()
+        snap = self.look()
+        self.report.ended_true = bool(snap["over"]) and self._agrees(snap) and self.truth.is_terminal()
+        return self.report
+
+    def set_up(self) -> None:
+        """Lay the table out as the set-up says, perhaps forgetting a piece: the checklist must say so."""
+        snap = self.look()
+        if snap["pending"] is None or snap["pending"]["kind"] != "setup":
+            return
+        laid = self.table.scene(self.truth)
+        if laid.tags and self.rng.random() < self.rates.forgotten:
+            self.report.slips["forgotten"] += 1
+            forgotten = self.rng.randrange(len(laid.tags))
+            self.table.show(replace(laid, tags=[*laid.tags[:forgotten], *laid.tags[forgotten + 1:]]))
+            _, snap = self._frames_until(lambda s: s["pending"] is None)
+            if snap["pending"] is None:
+                self.report.missed += 1  # the checklist let a missing piece through
+            else:
+                self.report.objections_right += 1
+        self.table.show(laid)
+        _, snap = self._frames_until(lambda s: s["pending"] is None)
+        if snap["pending"] is not None:
+            raise NotRecovered(f"the set-up did not end: {snap['pending']['text']}")
+
+    def one_move(self) -> None:
+        self._maybe_slip_between_moves()
+        before = self.truth
+        action = self.table.turn_up(before, self.rng) if before.is_chance_node() else self.choose(
+            before, self.rng)
+        after = self.table.follows(before.apply(action))
+        self.report.moves += 1
+        if self.table.looks_alike(before, after):
+            self._tap_the_move(action, after)
+        else:
+            self._make_the_move(before, action, after)
+
+    def _tap_the_move(self, action: Action, after: State) -> None:
+        answer = self.tap(lambda: self.page.tap_move(action.to_dict()))
+        if not answer.get("ok"):
+            raise NotRecovered(f"the page refused {action.to_dict()}: {answer.get('error')}")
+        self.truth = after
+        self._settle(slip=None)
+
+    def _make_the_move(self, before: State, action: Action, after: State) -> None:
+        if self.rng.random() < self.rates.lifted:
+            self.report.slips["lifted"] += 1  # picked up, held a moment, put back: nothing happened
+            self.table.show(self.table.move_scene(before, action, after))
+            self.table.wait(1)
+            self.table.show(self.table.scene(before))
+            self._settle(slip="lifted")
+        self.table.show(self.table.move_scene(before, action, after))
+        self.truth = after
+        self._settle(slip=None, made=action)
+        if self.rng.random() < self.rates.undo_mid_move and not after.is_terminal():
+            self.report.slips["undo_mid_move"] += 1
+            taps = self.report.taps
+            self.tap(lambda: self.page.press("undo"))
+            self.truth = before  # the page asks for the piece back: put it back, then move again
+            frames = self._recover("undo_mid_move", count=False)
+            self.table.show(self.table.move_scene(before, action, after))
+            self.truth = after
+            frames += self._settle(slip=None, made=action)
+            self.report.recoveries.append(frames / FPS + (self.report.taps - taps) * TAP_S)
+
+    # -- slips ---------------------------------------------------------------------------------------
+    def _maybe_slip_between_moves(self) -> None:
+        rates = self.rates
+        if self.rng.random() < rates.knocked:
+            self._knock()
+        if self.rng.random() < rates.wrong_tap:
+            self._wrong_tap()
+        if self.rng.random() < rates.reload:
+            self.report.slips["reload"] += 1
+            if not self._agrees(self.page.reload()):
+                self.report.unrecovered.append("a reload showed another game")
+        if self.rng.random() < rates.second_phone:
+            self.report.slips["second_phone"] += 1
+            seen = self.look()["event_count"]
+            self.tap(lambda: self.second_page.press("confirm"))  # nothing to confirm: nothing may change
+            if self.look()["event_count"] != seen:
+                self.report.unrecovered.append("a second phone's Confirm changed the game")
+
+    def _knock(self) -> None:
+        """A piece knocked some way off its place; the players put it back whatever the page says."""
+        laid = self.table.scene(self.truth)
+        if not laid.tags:
+            return
+        self.report.slips["knocked"] += 1
+        index = self.rng.randrange(len(laid.tags))
+        tag = laid.tags[index]
+        dx, dy = self.rng.choice((-1, 1)) * self.rng.uniform(30, 70), self.rng.choice((-1, 1)) * 20.0
+        moved = replace(tag, center=(tag.center[0] + dx, tag.center[1] + dy))
+        self.table.show(replace(laid, tags=[*laid.tags[:index], moved, *laid.tags[index + 1:]]))
+        self._settle(slip="knocked")
+
+    def _wrong_tap(self) -> None:
+        """A move tapped by mistake, seen on the page and taken back with Undo."""
+        state = self.truth
+        if state.is_chance_node() or state.is_terminal():
+            return
+        wrong = self.rng.choice(state.legal_actions())
+        taps = self.report.taps
+        answer = self.tap(lambda: self.page.tap_move(wrong.to_dict()))
+        if not answer.get("ok"):
+            return  # refused (a rule, a hidden card): nothing happened
+        self.report.slips["wrong_tap"] += 1
+        self.table.wait(self.dwell)
+        if self.look()["pending"] is not None:  # the table does not show what was tapped
+            self.report.objections_right += 1
+        self.tap(lambda: self.page.press("undo"))
+        frames = self._recover("wrong_tap", count=False)
+        self.report.recoveries.append(frames / FPS + (self.report.taps - taps) * TAP_S)
+
+    # -- following the page ----------------------------------------------------------------------------
+    def _settle(self, slip: str | None, made: Action | None = None) -> int:
+        """Frames pass; what the page says is answered until it agrees with the game played (the frames
+        it took). An objection with no slip to object to is a false one."""
+        dwell = self.dwell if slip is not None else 0  # a slip lies there a moment before it is seen to
+        self.table.wait(dwell)
+        frames, snap = self._frames_until(lambda s: self._agrees(s) or s["pending"] is not None)
+        frames += dwell
+        pending = snap["pending"]
+        if pending is not None and pending["kind"] == "question" and made is not None:
+            self._answer(pending, made)
+            more, snap = self._frames_until(lambda s: self._agrees(s) or s["pending"] is not None)
+            frames += more
+            pending = snap["pending"]
+        if pending is not None and slip is None:
+            self.report.objections_false += 1
+            self.report.false_texts.append(str(pending["text"]))
+        elif pending is not None:
+            self.report.objections_right += 1
+        if slip is None and pending is None and self._agrees(snap):
+            self._shown = self.truth
+            return frames
+        return frames + self._recover(slip or "a false objection", count=slip is not None)
+
+    def _answer(self, pending: dict[str, Any], made: Action) -> None:
+        wanted = made.to_dict()
+        for option in pending["options"]:
+            action = option.get("action")
+            if action == wanted or action == [wanted]:
+                self.tap(functools.partial(self.page.choose, int(option["index"])))
+                return
+        self.report.false_texts.append(f"no option is the move made: {pending['text']}")
+
+    def _recover(self, slip: str, count: bool = True) -> int:
+        """Put the table back as the game stands and take back with Undo a move the page read that nobody
+        made, until page and game agree: the frames it took (``count``: a recovery of its own)."""
+        frames = 0
+        for _ in range(4):
+            snap = self.look()
+            if snap["pending"] is None and not self._agrees(snap):
+                self.tap(lambda: self.page.press("undo"))  # the page read a move nobody made
+            self.table.show(self.table.scene(self.truth))
+            self._shown = self.truth
+            waited, snap = self._frames_until(self._agrees)
+            frames += waited
+            if self._agrees(snap):
+                if count:
+                    self.report.recoveries.append(frames / FPS)
+                return frames
+        self.report.unrecovered.append(f"{slip}: {snap['pending']}")
+        raise NotRecovered(f"after {slip} the page and the game did not agree again: {snap['pending']}")
