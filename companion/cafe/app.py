@@ -13,9 +13,9 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from markupsafe import Markup
 
+from companion import drawing
 from companion.cafe import league
 from companion.cafe.board import MAX_TABLES, BoardStore
-from companion.web import svg
 from companion.web.app import is_loopback
 from companion.web.hosts import OwnHosts
 from companion.web.security import page_headers
@@ -130,7 +130,7 @@ def create_board_app(store: BoardStore, broker_status: Callable[[], dict[str, An
     app.extensions["broker_status"] = broker_status
     hosts = OwnHosts(allowed_hosts)
     app.register_blueprint(blueprint)
-    app.add_template_filter(svg.colour_class, "cc")
+    app.add_template_filter(drawing.colour_class, "cc")
     app.add_template_filter(counted, "counted")
 
     @app.before_request

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask import session as flask_session
 
-from companion import exports, words
+from companion import drawing, exports, words
 from companion.privacy import shareable
 from companion.session import TableSession
 from companion.store import StoreError
@@ -282,8 +282,8 @@ def new_game() -> Response:
             abort(400, description="each seat is an object {name, colour, seat}")
         only_fields(player, {"name", "colour", "seat"})
         field(player, "name", str, check=lambda n: 0 < len(n.strip()) <= 24, why="1-24 characters")
-        field(player, "colour", str, check=lambda c: c in svg.SEAT_COLOURS,
-              why=f"one of {', '.join(svg.SEAT_COLOURS)}")
+        field(player, "colour", str, check=lambda c: c in drawing.SEAT_COLOURS,
+              why=f"one of {', '.join(drawing.SEAT_COLOURS)}")
         field(player, "seat", int, required=False, check=lambda s: 0 <= s < 6)
     for name in ("options", "house_rules"):
         field(settings, name, dict, required=False)

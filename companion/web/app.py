@@ -122,7 +122,8 @@ class WebConfig:
 
 def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | None = None) -> Flask:
     """The Flask app for one live table. ``config`` is a :class:`WebConfig` or its mapping form."""
-    from companion.web import api, pages, security, svg
+    from companion import drawing
+    from companion.web import api, pages, security
 
     if not isinstance(config, WebConfig):
         config = WebConfig.from_mapping(config)
@@ -150,5 +151,5 @@ def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | No
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api")
     app.jinja_env.globals["web_config"] = config
-    app.jinja_env.globals["rgb"] = svg.rgb
+    app.jinja_env.globals["rgb"] = drawing.rgb
     return app

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion import exports, pairing, words
+from companion import drawing, exports, pairing, words
 from companion.kits import find_kit
 from companion.web import security, svg
 from companion.web.api import ask, option_snapshot, shared_settings, shared_snapshot, table
@@ -22,7 +22,7 @@ blueprint = Blueprint("pages", __name__)
 
 def _common() -> dict[str, Any]:
     snap = shared_snapshot()
-    return {"snap": snap, "colours": _player_colours(snap), "rgb": svg.rgb}
+    return {"snap": snap, "colours": _player_colours(snap), "rgb": drawing.rgb}
 
 
 def _player_colours(snap: dict[str, Any]) -> dict[str, str]:
@@ -65,7 +65,7 @@ def when_filter(value: Any) -> str:
     return str(value)
 
 
-blueprint.add_app_template_filter(svg.colour_class, "cc")
+blueprint.add_app_template_filter(drawing.colour_class, "cc")
 
 
 @blueprint.app_template_filter("totals")
@@ -184,7 +184,7 @@ def setup_page() -> str:
             ],
         })
     return render_template("setup.html", page="setup", settings=shared_settings(), games=games,
-                           calibration=ask(table().calibration), seat_colours=list(svg.SEAT_COLOURS),
+                           calibration=ask(table().calibration), seat_colours=list(drawing.SEAT_COLOURS),
                            **common)
 
 

@@ -1,5 +1,5 @@
 """Server-drawn pictures (SVG): the score-over-time chart, the table as a diagram (each game's kit draws
-its own), and the helpers the kits' diagrams share.
+its own; the primitives they share are :mod:`companion.drawing`).
 
 Pictures are built from the shared view only (``state.view(None)``), so nothing private can leak into
 them. Every text that comes from data is escaped.
@@ -10,27 +10,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
-from vision.scene import SEAT_RGB
-
-#: seat colour name -> RGB: the one definition is vision.scene's
-SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
-NEUTRAL = (120, 120, 120)
-
-
-def rgb(colour: str | None) -> str:
-    r, g, b = SEAT_COLOURS.get(colour or "", NEUTRAL)
-    return f"rgb({r},{g},{b})"
-
-
-def colour_class(colour: Any) -> str:
-    """CSS class of a seat colour (the pages' policy forbids inline styles)."""
-    return f"c-{colour}" if colour in SEAT_COLOURS else "c-none"
-
-
-def attr(value: Any) -> str:
-    return escape(str(value), {'"': "&quot;"})
+from companion.drawing import attr, colour_of, rgb
 
 
 def totals_of(scores: Any) -> dict[str, int]:
@@ -47,13 +28,6 @@ def totals_of(scores: Any) -> dict[str, int]:
     return {
         str(k): int(v) for k, v in scores.items() if isinstance(v, int | float) and not isinstance(v, bool)
     }
-
-
-def colour_of(players: Sequence[Mapping[str, Any]], name: str) -> str:
-    for player in players:
-        if player.get("name") == name:
-            return str(player.get("colour", ""))
-    return name if name in SEAT_COLOURS else ""
 
 
 def score_chart_svg(history: Sequence[Mapping[str, Any]], players: Sequence[Mapping[str, Any]],
@@ -148,21 +122,3 @@ def _summary_svg(snapshot: Mapping[str, Any]) -> str:
         f'<text x="240" y="90" font-size="22" text-anchor="middle" fill="#2d2416">{title}</text>'
         f'<text x="240" y="124" font-size="15" text-anchor="middle" fill="#7a6a50">{line}</text></svg>'
     )
-
-
-def hex_corner(cx: float, cy: float, radius: float, degrees: float) -> tuple[float, float]:
-    angle = math.radians(degrees)
-    return cx + radius * math.cos(angle), cy - radius * math.sin(angle)
-
-
-def hex_points(cx: float, cy: float, radius: float) -> str:
-    corners = (hex_corner(cx, cy, radius, 30 + 60 * i) for i in range(6))
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
-
-
-def cell_of_value(value: Any) -> tuple[int, int] | None:
-    if isinstance(value, list | tuple) and len(value) == 2 and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        return int(value[0]), int(value[1])
-    return None

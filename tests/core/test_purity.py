@@ -77,3 +77,37 @@ def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
 def test_every_package_is_under_a_rule() -> None:
     packages = {path.parent.name for path in ROOT.glob("*/__init__.py")}
     assert packages == set(FORBIDDEN) | {"companion"}
+
+
+#: parts of the companion -> the modules they must not import (by prefix): a game's kit draws with the
+#: neutral ``companion.drawing`` and never reaches the web page, the café or the running table
+PART_FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "companion/kits": ("flask", "werkzeug", "jinja2", "companion.web", "companion.cafe", "companion.loop",
+                       "companion.keeper", "companion.store"),
+    "companion/drawing.py": ("flask", "companion.web", "companion.kits"),
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules.add(node.module)
+            modules.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return modules
+
+
+@pytest.mark.parametrize("part", sorted(PART_FORBIDDEN))
+def test_the_companion_s_parts_import_one_way(part: str) -> None:
+    where = ROOT / part
+    files = sorted(where.rglob("*.py")) if where.is_dir() else [where]
+    assert files, f"no sources under {part}"
+    found = {
+        str(path.relative_to(ROOT)): sorted(m for m in imported_modules(path)
+                                            if m.startswith(PART_FORBIDDEN[part]))
+        for path in files
+    }
+    assert {path: bad for path, bad in found.items() if bad} == {}

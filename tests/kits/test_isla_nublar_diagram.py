@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from companion.drawing import rgb
 from companion.kits.isla_nublar.words import isla_nublar_words
-from companion.web.svg import board_svg, rgb
+from companion.web.svg import board_svg
 from engines.core import get_game, sample_chance
 from engines.isla_nublar.actions import BuildCamp
 from engines.isla_nublar.board import default_board

@@ -189,8 +189,8 @@ def test_the_camera_size_defaults_to_the_full_sensor_resolution(tmp_path: Path, 
 def test_seat_colours_have_one_definition() -> None:
     """The config's and the web drawing's seat colours are vision.scene's, not copies."""
     from companion import config
-    from companion.web.svg import SEAT_COLOURS as SVG_SEAT_COLOURS
-    from companion.web.svg import rgb
+    from companion.drawing import SEAT_COLOURS as SVG_SEAT_COLOURS
+    from companion.drawing import rgb
     from vision.scene import SEAT_COLOURS, SEAT_RGB
 
     assert config.SEAT_COLOURS is SEAT_RGB and SVG_SEAT_COLOURS is SEAT_RGB

@@ -6,8 +6,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.drawing import attr, colour_of, rgb
 from companion.kits.isla_nublar.words import card_words, field_words, isla_nublar_words
-from companion.web.svg import attr, colour_of, rgb
 from engines.isla_nublar import GAME
 from engines.isla_nublar.board import Board, board_from_dict, default_board
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.web.svg import attr, cell_of_value, rgb
+from companion.drawing import attr, cell_of_value, rgb
 from companion.words import counted
 
 

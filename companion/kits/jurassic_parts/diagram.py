@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.web.svg import attr, cell_of_value, hex_corner, hex_points, rgb
+from companion.drawing import attr, cell_of_value, hex_corner, hex_points, rgb
 from engines.jurassic_parts.board import DIRECTIONS
 
 # -- Jurassic Parts: the hex slab, chisels, rocks, and a split with its cut line and shares ---------------

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.web.svg import attr, colour_of, rgb
+from companion.drawing import attr, colour_of, rgb
 
 CELL, PAD, LABEL = 44, 12, 18
 _PART = re.compile(r"^D(\d+)-\d+L?$")

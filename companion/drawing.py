@@ -1,0 +1,54 @@
+"""SVG primitives the pictures share: seat colours, attribute escaping, hexagons, cells. Neutral ground:
+the kits' diagrams and the web and café pages draw with them, and importing it loads no web framework."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from vision.scene import SEAT_RGB
+
+#: seat colour name -> RGB: the one definition is vision.scene's
+SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
+NEUTRAL = (120, 120, 120)
+
+
+def rgb(colour: str | None) -> str:
+    r, g, b = SEAT_COLOURS.get(colour or "", NEUTRAL)
+    return f"rgb({r},{g},{b})"
+
+
+def colour_class(colour: Any) -> str:
+    """CSS class of a seat colour (the pages' policy forbids inline styles)."""
+    return f"c-{colour}" if colour in SEAT_COLOURS else "c-none"
+
+
+def attr(value: Any) -> str:
+    return escape(str(value), {'"': "&quot;"})
+
+
+def colour_of(players: Sequence[Mapping[str, Any]], name: str) -> str:
+    for player in players:
+        if player.get("name") == name:
+            return str(player.get("colour", ""))
+    return name if name in SEAT_COLOURS else ""
+
+
+def hex_corner(cx: float, cy: float, radius: float, degrees: float) -> tuple[float, float]:
+    angle = math.radians(degrees)
+    return cx + radius * math.cos(angle), cy - radius * math.sin(angle)
+
+
+def hex_points(cx: float, cy: float, radius: float) -> str:
+    corners = (hex_corner(cx, cy, radius, 30 + 60 * i) for i in range(6))
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+
+
+def cell_of_value(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, list | tuple) and len(value) == 2 and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        return int(value[0]), int(value[1])
+    return None
