@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -269,3 +270,52 @@ def counted(n: Any, singular: str, plural: str | None = None) -> str:
     regular = singular + ("es" if singular.endswith(("s", "x")) else "s")
     word = singular if n == 1 else (plural or regular)
     return f"{n} {word}"
+
+
+def calibration_facts(report: Any) -> list[str]:
+    """The camera's measurements on the Setup page, each a sentence (never a dump of the report)."""
+    if not isinstance(report, Mapping):
+        return []
+    facts: list[str] = []
+    status = report.get("calibration")
+    if isinstance(status, Mapping):
+        seen = status.get("markers_seen") or []
+        drift = status.get("drift_px")
+        named = str(status.get("state", "unknown")).replace("-", " ")
+        state = "holds" if status.get("trusted") else f"is {named}"
+        facts.append(f"The calibration {state}: {counted(len(seen), 'corner marker')} seen"
+                     + (f", {drift:g} px from where they were calibrated." if isinstance(drift, int | float)
+                        else "."))
+    if isinstance(report.get("frames"), int):
+        facts.append(f"{counted(report['frames'], 'frame')} read from the camera.")
+    test = report.get("self_test")
+    if isinstance(test, Mapping):
+        facts += _self_test_facts(test)
+    return facts
+
+
+def _self_test_facts(test: Mapping[str, Any]) -> list[str]:
+    facts: list[str] = []
+    markers = test.get("markers")
+    if isinstance(markers, Mapping):
+        for marker, reading in sorted(markers.items()):
+            if not isinstance(reading, Mapping):
+                continue
+            drift = reading.get("drift_px")
+            facts.append(f"Marker {marker}: " + ("not seen." if not reading.get("visible") else
+                         f"seen, {drift:g} px from its calibrated place." if isinstance(drift, int | float)
+                         else "seen."))
+    if isinstance(test.get("reprojection_mm"), int | float):
+        facts.append(f"The markers fit the table to within {test['reprojection_mm']:g} mm.")
+    size, scale = test.get("table_mm"), test.get("px_per_mm")
+    if isinstance(size, list) and len(size) == 2:
+        facts.append(f"The markers span {size[0]:.0f} x {size[1]:.0f} mm.")
+    if isinstance(scale, Mapping) and {"min", "max"} <= set(scale):
+        facts.append(f"The camera sees {scale['min']:.2f} to {scale['max']:.2f} px per mm across the table.")
+    light = test.get("lighting")
+    if isinstance(light, Mapping) and isinstance(light.get("white_level"), int | float):
+        uneven = light.get("unevenness")
+        varying = f", varying by {uneven:.0%} across the table" if isinstance(uneven, int | float) else ""
+        facts.append(f"White reads at {light['white_level']:.0f} of 255{varying}"
+                     + f" (measured on {light.get('measured_on', 'the table')}).")
+    return facts

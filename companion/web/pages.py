@@ -50,6 +50,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "in_words": words.in_words,
     "setup_step_words": words.setup_step_words,
     "counted": words.counted,
+    "calibration_facts": words.calibration_facts,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)
