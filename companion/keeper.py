@@ -407,9 +407,13 @@ class GameKeeper:
         if not line:
             return {"ok": False, "error": "nothing to undo"}
         try:
-            # the undo keeps the action it takes back, so that it can say what (replay reads only ``undoes``)
-            event = self.store.append(self.game_id, "undo", line[-1].action, undoes=line[-1].seq,
-                                      source="button")
+            # a card the keeper drew unseen after a move goes back with it: Undo takes back what a player did
+            for taken in reversed(line):
+                # the undo keeps the action it takes back, to say what (replay reads only ``undoes``)
+                event = self.store.append(self.game_id, "undo", taken.action, undoes=taken.seq,
+                                          source="button")
+                if taken.source != "table":
+                    break
         except STORAGE_ERRORS as error:
             return {"ok": False, "error": f"could not save the undo: {storage_text(error)}", "storage": True}
         state = self.store.replay(self.game_id).state

@@ -85,3 +85,34 @@ def test_no_legal_moves_are_shown_once_the_game_is_over_or_at_a_reveal() -> None
             assert shared_legal_actions(state) == []
         state = state.apply(rng.choice(state.legal_actions()))
     assert shared_legal_actions(state) == []
+
+
+def test_undo_takes_back_a_tapped_move_with_the_cards_drawn_unseen_after_it(tmp_path: Path) -> None:
+    config = config_from_dict({"game": "isla-nublar", "seed": 2,
+                               "seats": [{"name": c, "colour": c} for c in ("red", "blue")]})
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(config.pins, ["red", "blue"], pin_factory=factory, start=False)
+    source = SceneSource()
+    loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
+                     pipeline=IdealPipeline(config.game, kit_for(config.game).is_back))
+    try:
+        rng = random.Random(7)
+        for _ in range(400):  # moves tapped on the page until one is followed by a card drawn unseen
+            state = loop.current_state()
+            assert not state.is_terminal()
+            action = rng.choice(state.legal_actions())
+            before = len(loop.history())
+            assert loop.submit(action.to_dict())["ok"]
+            added = loop.history()[before:]
+            if len(added) > 1 and added[-1]["source"] == "table":
+                break
+        else:
+            raise AssertionError("no move was followed by a card drawn unseen")
+        assert loop.press("undo")["ok"]
+        assert loop.current_state().to_dict() == state.to_dict()  # the move and its draws, all taken back
+        undone = [e for e in loop.history() if e["kind"] == "undo"]
+        assert [e["undoes"] for e in undone] == [e["seq"] for e in reversed(added)]
+        assert loop.store.replay(loop.game_id).state.to_dict() == state.to_dict()
+    finally:
+        loop.close()
+        factory.reset()
