@@ -365,7 +365,7 @@ class GameKeeper:
         if pending.kind == "question":
             return self.choose(0, frame)
         if pending.kind == "setup":
-            self.referee.put_aside()
+            self.referee.accept_as_it_is()
             self._notice("setup", "the game starts with the table as it is", pending.checklist or {})
             self.clear_pending("the game starts with the table as it is")
             return {"ok": True, "accepted": True}

@@ -19,7 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.infer import Inference, Picture, TableModel, compare, describe_action, infer
+from companion.infer import (
+    Accepted,
+    Inference,
+    Picture,
+    TableModel,
+    as_accepted,
+    compare,
+    describe_action,
+    infer,
+)
 from engines.core import Action, IllegalAction, Rule, State
 from vision.observation import Observation
 
@@ -126,6 +135,8 @@ class Referee:
         self._last_picture: Picture | None = None
         self._put_aside: set[str] = set()
         self._tapped = False
+        #: how the table differed from the set-up when it was started as it is (taken out of every reading)
+        self.accepted = Accepted()
         #: grows whenever the game or what is put aside changes: a ticket of an older version is stale
         self.version = 0
 
@@ -138,11 +149,28 @@ class Referee:
         self._put_aside.clear()
         self._last_seen_key = None
         self._last_picture = None
+        self.accepted = Accepted()
         self.version += 1
 
     # -- observations ---------------------------------------------------------------------------------
+    def seen(self, observation: Observation) -> Picture:
+        """What the camera saw, less what was accepted as it is when the game started."""
+        raw = self.model.seen(observation)
+        self.accepted = self.accepted.live(raw, self.model.tolerance)
+        return as_accepted(raw, self.accepted, self.model.tolerance)
+
     def seen_key(self, observation: Observation) -> str:
-        return self.model.seen(observation).key(self.model.tolerance)
+        return self.seen(observation).key(self.model.tolerance)
+
+    def accept_as_it_is(self) -> None:
+        """The game starts with the table as it lies: how it differs from the set-up is no one's move."""
+        self.pending = None
+        observation = self.last_observation
+        if observation is not None:
+            self.accepted = Accepted.of(self.model.expected(self.state), self.model.seen(observation),
+                                        self.model.tolerance)
+        self._last_seen_key = None
+        self.version += 1
 
     def judge(self, observation: Observation) -> Inference | None:
         """What a stable observation means, or None when this table picture was judged (or put aside)."""
@@ -154,7 +182,7 @@ class Referee:
         aside) already."""
         self.last_observation = observation
         tapped, self._tapped = self._tapped, False
-        seen = self.model.seen(observation)
+        seen = self.seen(observation)
         key = seen.key(self.model.tolerance)
         if key == self._last_seen_key:
             return None
@@ -199,7 +227,7 @@ class Referee:
         observation = self.last_observation
         if observation is None:
             return None
-        seen = self.model.seen(observation)
+        seen = self.seen(observation)
         differences = compare(self.model.expected(state), seen, self.model.tolerance)
         key = seen.key(self.model.tolerance)
         self._last_seen_key = key

@@ -66,9 +66,10 @@ class TableSide(Protocol):
 
 @dataclass(frozen=True)
 class SlipRates:
-    """How often each slip happens (per move; ``forgotten`` once per set-up)."""
+    """How often each slip happens (per move; ``forgotten`` and ``as_it_is`` once per set-up)."""
 
     forgotten: float = 0.5
+    as_it_is: float = 0.5  # of a set-up with a piece forgotten: "Start with the table as it is"
     knocked: float = 0.06
     lifted: float = 0.06
     wrong_tap: float = 0.04
@@ -77,8 +78,8 @@ class SlipRates:
     second_phone: float = 0.03
 
     def none(self) -> SlipRates:
-        return replace(self, forgotten=0.0, knocked=0.0, lifted=0.0, wrong_tap=0.0, undo_mid_move=0.0,
-                       reload=0.0, second_phone=0.0)
+        return replace(self, forgotten=0.0, as_it_is=0.0, knocked=0.0, lifted=0.0, wrong_tap=0.0,
+                       undo_mid_move=0.0, reload=0.0, second_phone=0.0)
 
 
 @dataclass
@@ -173,6 +174,10 @@ class People:
                 self.report.missed += 1  # the checklist let a missing piece through
             else:
                 self.report.objections_right += 1
+            if snap["pending"] is not None and self.rng.random() < self.rates.as_it_is:
+                self.report.slips["started_as_it_is"] += 1  # the piece turns up with the first move
+                self.tap(lambda: self.page.press("confirm"))
+                return
         self.table.show(laid)
         _, snap = self._frames_until(lambda s: s["pending"] is None)
         if snap["pending"] is not None:

@@ -8,16 +8,26 @@ is the game-independent search.
 from __future__ import annotations
 
 from companion.infer.model import LaidOutModel, TableModel, state_key, state_seed
-from companion.infer.picture import Difference, Picture, Placed, compare, default_namer
+from companion.infer.picture import (
+    Accepted,
+    Difference,
+    Picture,
+    Placed,
+    as_accepted,
+    compare,
+    default_namer,
+)
 from companion.infer.search import Inference, describe_action, infer
 
 __all__ = [
+    "Accepted",
     "Difference",
     "Inference",
     "LaidOutModel",
     "Picture",
     "Placed",
     "TableModel",
+    "as_accepted",
     "compare",
     "default_namer",
     "describe_action",

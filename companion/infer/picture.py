@@ -265,3 +265,67 @@ def compare(expected: Picture, seen: Picture, tolerance: float) -> list[Differen
     differences += [Difference("peg", "vanished", name, p, None) for name, p in peg_gone]
     differences += [Difference("peg", "appeared", "?", None, p) for p in unnamed]
     return differences
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """How a table accepted as it is differed from the game: the differences, and how many items of each
+    kind were seen then (a kind that turns up more often since has had its missing piece put in)."""
+
+    differences: tuple[Difference, ...] = ()
+    seen_counts: tuple[tuple[tuple[str, str], int], ...] = ()
+
+    @classmethod
+    def of(cls, expected: Picture, seen: Picture, tolerance: float) -> Accepted:
+        differences = tuple(compare(expected, seen, tolerance))
+        keys = {(d.what, d.item) for d in differences}
+        return cls(differences, tuple(sorted((key, len(seen.items.get(key, []))) for key in keys)))
+
+
+    def live(self, seen: Picture, tolerance: float) -> Accepted:
+        """The differences that still speak for ``seen``: once a piece off its place has moved, or one of a
+        missing kind has turned up, the acceptance is over for it for good."""
+        counts = dict(self.seen_counts)
+
+        def speaks(d: Difference) -> bool:
+            places = seen.items.get((d.what, d.item), [])
+            if d.seen is not None:
+                return _near(places, d.seen, tolerance) is not None
+            # a missing piece: until one of its kind turns up, or one lies in its place
+            put_in = d.expected is not None and _near(places, d.expected, tolerance) is not None
+            return len(places) <= counts.get((d.what, d.item), 0) and not put_in
+
+        kept = tuple(d for d in self.differences if speaks(d))
+        return self if len(kept) == len(self.differences) else Accepted(kept, self.seen_counts)
+
+
+def _near(places: Sequence[Placed], place: Placed, tolerance: float) -> int | None:
+    for index, candidate in enumerate(places):
+        if candidate.zone == place.zone and (
+                not is_positional(place.zone) or math.dist(candidate.at, place.at) <= tolerance):
+            return index
+    return None
+
+
+def as_accepted(seen: Picture, accepted: Accepted, tolerance: float) -> Picture:
+    """``seen`` with differences accepted as they are (a table started as it was laid) taken out: a piece
+    that lay off its place then counts as lying on it while it still lies where it was seen, and one that
+    was missing counts as there until one of its kind turns up."""
+    if not accepted.differences:
+        return seen
+    items = {key: list(places) for key, places in seen.items.items()}
+    counts = dict(accepted.seen_counts)
+
+    for difference in accepted.differences:
+        key = (difference.what, difference.item)
+        places = items.setdefault(key, [])
+        if difference.seen is not None:
+            index = _near(places, difference.seen, tolerance)
+            if index is None:
+                continue  # moved since: the acceptance no longer speaks for it
+            del places[index]
+            if difference.expected is not None:
+                places.append(difference.expected)
+        elif difference.expected is not None and len(seen.items.get(key, [])) <= counts.get(key, 0):
+            places.append(difference.expected)
+    return Picture({key: places for key, places in items.items() if places})

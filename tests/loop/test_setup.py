@@ -75,3 +75,44 @@ def test_confirm_starts_the_game_with_the_table_as_it_is(toy: Toy, tmp_path: Pat
     assert loop.pending is None and loop.history() == []
     notices = loop.store.notices(loop.game_id)
     assert notices[-1]["kind"] == "setup" and "as it is" in notices[-1]["text"]
+
+
+def test_a_game_started_as_it_is_blames_nobody_for_what_was_off(toy: Toy, tmp_path: Path,
+                                                                mock_panel: Panel) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    loop.new_game(loop.settings())
+    fresh = loop.state
+    assert isinstance(fresh, GrabState)
+    short = fresh.clone()
+    assert isinstance(short, GrabState)
+    short.row[3] = False  # a tile left off the row
+    feed(loop, source, toy.scene_for(short))
+    assert loop.press("confirm")["ok"]  # "Start with the table as it is"
+    feed(loop, source)
+    assert loop.pending is None and not mock_panel.signals.objection
+    taken = short.apply(Take("red", 0))  # red's first move, the tile still missing
+    feed(loop, source, toy.scene_for(taken))
+    assert loop.pending is None and not mock_panel.signals.objection
+    assert [e["action"] for e in loop.history()] == [Take("red", 0).to_dict()]
+    feed(loop, source, toy.scene_for(fresh.apply(Take("red", 0))))  # the missing tile put in its place
+    assert loop.pending is None and len(loop.history()) == 1
+
+
+def test_a_piece_missing_when_started_as_it_is_may_be_the_first_one_played(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    from companion.bots import BotDriver
+
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    loop.new_game(loop.settings())
+    fresh = loop.state
+    short = fresh.clone()
+    assert isinstance(short, GrabState)
+    short.row[0] = False  # the end tile left off
+    feed(loop, source, toy.scene_for(short))
+    assert loop.press("confirm")["ok"]
+    feed(loop, source, toy.scene_for(fresh.apply(Take("red", 0))))  # put in and taken at once
+    assert loop.pending is None and len(loop.history()) == 1
+    driver = BotDriver(loop, source.show, seed=3, pump=lambda: feed(loop, source))
+    final = driver.run()  # the rest of the game: the acceptance is over, nothing is added back
+    assert final.is_terminal() and loop.pending is None
