@@ -87,12 +87,22 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Seat:
+    """One seat: ``name`` is the player as the game knows them; ``person`` the name of whoever sits there
+    when the game names its players otherwise (Brunch's players are their colours)."""
+
     name: str
     colour: str
     seat: int
+    person: str = ""
+
+    @property
+    def label(self) -> str:
+        """The seat as people call it: "Ana (orange)" where the game names the player by colour."""
+        return f"{self.person} ({self.name})" if self.person else self.name
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "colour": self.colour, "seat": self.seat}
+        return {"name": self.name, "colour": self.colour, "seat": self.seat,
+                **({"person": self.person} if self.person else {})}
 
 
 @dataclass(frozen=True)
@@ -302,10 +312,10 @@ def _read_seat(entry: Any, index: int, source: str) -> Seat:
     if colour not in SEAT_COLOURS:
         choices = ", ".join(SEAT_COLOURS)
         raise _fail(source, f"seats[{index}].colour", f"must be one of {choices}, not {colour!r}")
-    name = entry.get("name", colour)
+    name = entry.get("person") or entry.get("name", colour)
     if not isinstance(name, str) or not name.strip():
         raise _fail(source, f"seats[{index}].name", "must be a non-empty text")
-    extra = set(entry) - {"name", "colour", "seat"}
+    extra = set(entry) - {"name", "colour", "seat", "person"}
     if extra:
         raise _fail(source, f"seats[{index}]", f"unknown key(s) {', '.join(sorted(extra))}")
     return Seat(name.strip(), str(colour), index)
@@ -322,6 +332,8 @@ def _read_seats(data: Mapping[str, Any], source: str, base: Config, game: Game) 
         if not isinstance(seats_data, list) or not seats_data:
             raise _fail(source, "seats", "must be a list of [[seats]] tables with name and colour")
         seats = tuple(_read_seat(entry, index, source) for index, entry in enumerate(seats_data))
+    if game.players_are_colours:  # the game's players are the colours; the people keep their names
+        seats = tuple(Seat(s.colour, s.colour, s.seat, "" if s.name == s.colour else s.name) for s in seats)
     if len({s.colour for s in seats}) != len(seats):
         raise _fail(source, "seats", "two seats share a colour")
     if len({s.name for s in seats}) != len(seats):

@@ -319,3 +319,12 @@ def _self_test_facts(test: Mapping[str, Any]) -> list[str]:
         facts.append(f"White reads at {light['white_level']:.0f} of 255{varying}"
                      + f" (measured on {light.get('measured_on', 'the table')}).")
     return facts
+
+
+def who(player: Any, snap: Any = None) -> str:
+    """A player as the table calls them: "Ana (orange)" where the game names its players by colour."""
+    players = snap.get("players") if isinstance(snap, Mapping) else None
+    for seat in players or []:
+        if isinstance(seat, Mapping) and seat.get("name") == player and seat.get("person"):
+            return f"{seat['person']} ({player})"
+    return str(player)

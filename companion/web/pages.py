@@ -51,6 +51,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "setup_step_words": words.setup_step_words,
     "counted": words.counted,
     "calibration_facts": words.calibration_facts,
+    "who": words.who,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)

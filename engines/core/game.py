@@ -96,6 +96,9 @@ class Game(abc.ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: the players are their colours (``"blue"``, ``"orange"``): the people at the seats keep their own
+    #: names beside them
+    players_are_colours: ClassVar[bool] = False
 
     rulebook: RuleBook
     codec: ActionCodec

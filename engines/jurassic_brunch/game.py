@@ -32,6 +32,7 @@ class JurassicBrunch(Game):
     title = "Jurassic Brunch"
     min_players = 2
     max_players = 2
+    players_are_colours = True
 
     def __init__(self) -> None:
         self.rulebook = RULES

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.config import EXAMPLE, Config, ConfigError, config_from_settings, load_config
+from companion.config import EXAMPLE, Config, ConfigError, config_from_dict, config_from_settings, load_config
 
 GOOD = """
 game = "jurassik"
@@ -198,15 +198,23 @@ def test_seat_colours_have_one_definition() -> None:
     assert rgb("blue") == "rgb(40,80,200)"
 
 
-def test_seats_a_game_cannot_use_are_one_line_naming_the_key(tmp_path: Path) -> None:
-    """What only the game knows about its players (Brunch's are named by their colours) is said at load,
-    naming the key, instead of failing when the game starts."""
+def test_seats_take_any_names_and_a_config_the_game_cannot_use_is_one_line(tmp_path: Path) -> None:
+    """Brunch's players are its colours: the people keep their own names beside them, in any order; seats
+    the game cannot use (colours it has not) are one line at load naming the key."""
     path = tmp_path / "brunch.toml"
     path.write_text('game = "jurassic-brunch"\n[[seats]]\nname = "Ana"\ncolour = "orange"\n'
                     '[[seats]]\nname = "Bo"\ncolour = "blue"\n')
+    seats = load_config(path).seats
+    assert [(s.name, s.person, s.label) for s in seats] == [("orange", "Ana", "Ana (orange)"),
+                                                            ("blue", "Bo", "Bo (blue)")]
+    assert load_config(path).players == ["orange", "blue"]
+    again = config_from_dict({"game": "jurassic-brunch", "seats": [s.to_dict() for s in seats]})
+    assert again.seats == seats  # the settings the page sends back keep the names
+    path.write_text('game = "jurassic-brunch"\n[[seats]]\nname = "Ana"\ncolour = "red"\n'
+                    '[[seats]]\nname = "Bo"\ncolour = "blue"\n')
     with pytest.raises(ConfigError) as error:
         load_config(path)
-    assert "seats:" in str(error.value) and "blue" in str(error.value) and "\n" not in str(error.value)
+    assert "seats:" in str(error.value) and "orange" in str(error.value) and "\n" not in str(error.value)
     path.write_text('game = "jurassic-brunch"\n[[seats]]\nname = "orange"\ncolour = "orange"\n'
                     '[[seats]]\nname = "blue"\ncolour = "blue"\n')
-    assert [seat.name for seat in load_config(path).seats] == ["orange", "blue"]
+    assert [(seat.name, seat.person) for seat in load_config(path).seats] == [("orange", ""), ("blue", "")]

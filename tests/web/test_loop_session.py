@@ -116,3 +116,27 @@ def test_undo_takes_back_a_tapped_move_with_the_cards_drawn_unseen_after_it(tmp_
     finally:
         loop.close()
         factory.reset()
+
+
+def test_brunch_seats_with_people_s_names_play_and_show_them(tmp_path: Path) -> None:
+    seats = [{"name": "Ana", "colour": "orange"}, {"name": "Bo", "colour": "blue"}]
+    config = config_from_dict({"game": "jurassic-brunch", "seed": 1, "seats": seats})
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(config.pins, ["orange", "blue"], pin_factory=factory, start=False)
+    loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=SceneSource(),
+                     pipeline=IdealPipeline(config.game, kit_for(config.game).is_back))
+    try:
+        state = loop.current_state()
+        assert sorted(state.players) == ["blue", "orange"]
+        client: Any = create_app(loop, WebConfig()).test_client()
+        page = client.get("/").get_data(as_text=True)
+        current = state.current_player()
+        person = {"orange": "Ana", "blue": "Bo"}[current]
+        assert f"{person} ({current}) to play" in page
+        setup = client.get("/setup").get_data(as_text=True)
+        assert 'value="Ana"' in setup and 'value="Bo"' in setup
+        assert loop.new_game(loop.settings())["ok"]  # the settings round-trip keeps the people's names
+        assert [s.person for s in loop.config.seats] == ["Ana", "Bo"]
+    finally:
+        loop.close()
+        factory.reset()
