@@ -31,6 +31,7 @@ from companion.mqtt import messages
 from companion.mqtt.settings import MqttConfig, connection_problem, make_client, parse_url
 from companion.mqtt.wire import read_json, resend_request
 from companion.store import GameRecord, Store, StoreError
+from engines.core import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class TableLink:
         self.client.on_message = self._resend_asked
         self.client.suppress_exceptions = True  # a callback's error is logged, never the end of the thread
         self._lock = threading.Lock()
+        self._views: dict[int, Mapping[str, Any] | None] = {}
         self._wake = threading.Event()
         self._stopped = threading.Event()
         self._thread: threading.Thread | None = None
@@ -223,13 +225,25 @@ class TableLink:
             record = self._records[game_id] = self.store.game(game_id)
         return record
 
+    def _view(self, game_id: int) -> Mapping[str, Any] | None:
+        """A game's shared view, for its moves' words (its board's cells as the page numbers them)."""
+        if game_id not in self._views:
+            try:
+                self._views[game_id] = self.store.replay(game_id).state.view(None)
+            except (StoreError, EngineError, LookupError) as error:
+                log.warning("game %s has no view to word its moves by: %s", game_id, error)
+                self._views[game_id] = None
+        return self._views[game_id]
+
     def _send_events(self) -> int:
         room = self.window - len(self._in_flight)
         if room <= 0:
             return 0
         events = self.store.events_after(*self._sent, limit=room)
         for event in events:
-            payload = messages.encode(messages.event_message(self.table, self._record(event.game_id), event))
+            message = messages.event_message(self.table, self._record(event.game_id), event,
+                                             self._view(event.game_id))
+            payload = messages.encode(message)
             info = self.client.publish(self.topics.events, payload, qos=1)
             key = (event.game_id, event.seq)
             self._in_flight.append((info, key))

@@ -14,8 +14,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from companion.privacy import PRIVATE_ACTION_FIELDS, is_shareable
+from companion.privacy import is_shareable, shared_action
 from companion.store import GameRecord, StoredEvent
+from companion.words import event_label
 
 ONLINE, OFFLINE = "online", "offline"
 
@@ -40,23 +41,26 @@ def _words(value: Any) -> str:
     return str(value)
 
 
-def describe(kind: str, action: Mapping[str, Any] | None, player: str | None, undoes: int | None) -> str:
-    """The event in words, naming nothing concealed."""
+def describe(kind: str, action: Mapping[str, Any] | None, player: str | None, undoes: int | None,
+             game: str | None = None, view: Mapping[str, Any] | None = None) -> str:
+    """The event in the words the table's page uses for it (its kit's, with the game's shared ``view``
+    for its board's cells), naming nothing concealed."""
     who = player or "the table"
-    if kind == "undo":
-        return f"move {undoes} taken back"
     if kind == "correct":
         return f"{who}: a correction of the table"
-    if action is None:
+    shared = shared_action(action, game)
+    label = event_label({"kind": kind, "action": shared, "undoes": undoes, "player": player},
+                        {"game": game, "view": view or {}} if game else None)
+    if kind == "undo":
+        return label
+    if shared is None:
         return who
-    shown = {k: v for k, v in action.items() if k not in PRIVATE_ACTION_FIELDS | {"kind", "player"}}
-    hidden = " (concealed)" if not is_shareable(action) else ""
-    details = ", ".join(f"{k.replace('_', ' ')} {_words(v)}" for k, v in shown.items())
-    name = str(action.get("kind", "move")).replace("-", " ")
-    return f"{who}: {name}{' ' + details if details else ''}{hidden}"
+    hidden = " (concealed)" if shared.get("concealed") and "concealed" not in label else ""
+    return f"{who}: {label}{hidden}"
 
 
-def event_message(table: str, record: GameRecord, event: StoredEvent) -> dict[str, Any]:
+def event_message(table: str, record: GameRecord, event: StoredEvent,
+                  view: Mapping[str, Any] | None = None) -> dict[str, Any]:
     action = event.action
     shared = action if action is not None and is_shareable(action) and event.kind == "action" else None
     return {
@@ -72,7 +76,7 @@ def event_message(table: str, record: GameRecord, event: StoredEvent) -> dict[st
         "at": event.at,
         "action": shared,
         "undoes": event.undoes,
-        "description": describe(event.kind, action, event.player, event.undoes),
+        "description": describe(event.kind, action, event.player, event.undoes, record.game, view),
         "scores": _totals(event.scores),
     }
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import words
 from companion.config import ConfigError, config_from_dict
 from companion.mqtt import messages
 from companion.mqtt.settings import MqttConfig, parse_url
@@ -44,8 +45,25 @@ def test_an_open_move_is_described_and_carried() -> None:
     action = {"kind": "place-box", "player": "Ana", "field": "C6R5"}
     message = messages.event_message("t1", record(), event("action", action))
     assert message["action"] == action
-    assert message["description"] == "Ana: place box field C6R5"
+    assert message["description"] == "Ana: place box column 7, field 5 (mountain)"
     assert (message["game_id"], message["seq"], message["started"]) == (4, 7, 100.0)
+
+
+@pytest.mark.parametrize(("game", "action"), [
+    ("jurassik", {"kind": "take", "player": "Ana", "row": 0, "col": 4}),
+    ("isla-nublar", {"kind": "place-box", "player": "Ana", "field": "C1R1"}),
+])
+def test_a_move_is_described_in_the_page_s_words(game: str, action: dict[str, object]) -> None:
+    message = messages.event_message("t1", record(game), event("action", action))
+    page = words.event_label({"kind": "action", "action": action, "player": "Ana"},
+                             {"game": game, "view": {}})
+    assert message["description"] == f"Ana: {page}"
+    assert "col 4" not in message["description"] and "C1R1" not in message["description"]
+
+
+def test_an_undo_says_which_move_was_taken_back() -> None:
+    undo = StoredEvent(4, 8, "undo", None, 7, "Ana", "page", 102.0, None, False, None, {})
+    assert messages.event_message("t1", record(), undo)["description"].startswith("took back move #7")
 
 
 def test_a_correction_carries_no_position() -> None:
