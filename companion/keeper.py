@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from companion.config import Config
 from companion.frames import photo_jpeg
-from companion.infer import Inference, TableModel
+from companion.infer import Accepted, Inference, TableModel
 from companion.kits import find_kit
 from companion.privacy import privacy_for
 from companion.records import event_dict
@@ -33,6 +33,9 @@ from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, Game, I
 from vision.observation import Observation
 
 log = logging.getLogger(__name__)
+
+#: the notice that records what a game started as the table was accepted with (read back on resume)
+ACCEPTED_NOTICE = "table-accepted"
 Answer = dict[str, Any]
 #: what a store that cannot write raises (sqlite's "database or disk is full", an I/O error, ...)
 STORAGE_ERRORS = (sqlite3.Error, OSError)
@@ -109,8 +112,12 @@ class GameKeeper:
         self.game_id = 0
         self.last_event: StoredEvent | None = None
         self.unsaved: Unsaved | None = None
-        state = (self._resume() if resume else None) or self._start(config)
+        resumed = self._resume() if resume else None
+        state = resumed or self._start(config)
         self.referee = Referee(model, state)
+        self._saved_accepted = self.referee.accepted
+        if resumed is not None:
+            self._restore_accepted()
 
     @property
     def state(self) -> State:
@@ -254,6 +261,7 @@ class GameKeeper:
             except STORAGE_ERRORS as error:  # the outcome is the replayed state's: set again on resume
                 log.error("could not mark game %s finished: %s", self.game_id, error)
         if events:
+            self._save_accepted()  # the pieces accepted off their places may have moved with it
             self.announcer.committed(events, self.referee.state)
         return events
 
@@ -351,6 +359,24 @@ class GameKeeper:
         self.referee.pending = None
         self.announcer.pending_changed(None, reason)
 
+    def _restore_accepted(self) -> None:
+        """A game started as the table was keeps what was accepted then across a restart (the last
+        record of it: it shrinks as the pieces concerned move)."""
+        records = [n for n in self.store.notices(self.game_id) if n["kind"] == ACCEPTED_NOTICE]
+        if not records:
+            return
+        try:
+            self.referee.accepted = Accepted.from_dict(records[-1]["detail"])
+        except (ValueError, KeyError, TypeError) as error:
+            log.error("game %s: the table accepted as it was cannot be read back: %s", self.game_id, error)
+        self._saved_accepted = self.referee.accepted
+
+    def _save_accepted(self) -> None:
+        if self.referee.accepted != self._saved_accepted:
+            self._saved_accepted = self.referee.accepted
+            self._notice(ACCEPTED_NOTICE, "what the table was accepted with at its start",
+                         self.referee.accepted.to_dict())
+
     def _notice(self, kind: str, text: str, details: dict[str, Any]) -> None:
         with contextlib.suppress(StoreError):  # a notice is a record of a question, not the game
             self.store.add_notice(self.game_id, self.seq(), kind, text, details)
@@ -367,6 +393,7 @@ class GameKeeper:
         if pending.kind == "setup":
             self.referee.accept_as_it_is()
             self._notice("setup", "the game starts with the table as it is", pending.checklist or {})
+            self._save_accepted()
             self.clear_pending("the game starts with the table as it is")
             return {"ok": True, "accepted": True}
         self.referee.put_aside()
@@ -407,12 +434,16 @@ class GameKeeper:
         if not line:
             return {"ok": False, "error": "nothing to undo"}
         try:
-            # a card the keeper drew unseen after a move goes back with it: Undo takes back what a player did
-            for taken in reversed(line):
+            # Undo takes back what a player did: with a move go the cards the keeper drew unseen after
+            # it, and every move the camera read from the same change of the table (a chisel and the
+            # split it started)
+            for position in range(len(line) - 1, -1, -1):
+                taken = line[position]
                 # the undo keeps the action it takes back, to say what (replay reads only ``undoes``)
                 event = self.store.append(self.game_id, "undo", taken.action, undoes=taken.seq,
                                           source="button")
-                if taken.source != "table":
+                if taken.source != "table" and not self._same_reading(taken, line[position - 1] if position
+                                                                      else None):
                     break
         except STORAGE_ERRORS as error:
             return {"ok": False, "error": f"could not save the undo: {storage_text(error)}", "storage": True}
@@ -426,6 +457,13 @@ class GameKeeper:
         if put_back is not None:  # the table still shows the move: say what to put back
             self.hold("objection", put_back, self.referee.last_observation)
         return {"ok": True, "event": shared}
+
+    def _same_reading(self, taken: StoredEvent, earlier: StoredEvent | None) -> bool:
+        """Whether two moves were committed from one reading of the table (one change of it)."""
+        if earlier is None or earlier.source != taken.source or taken.source != "camera":
+            return False
+        seen = self.store.observation(self.game_id, taken.seq)
+        return seen is not None and seen == self.store.observation(self.game_id, earlier.seq)
 
     def submit(self, action: dict[str, Any], source: str) -> tuple[Answer, bool]:
         """Apply an action given as a dict; also says whether a pending question or objection was

@@ -57,13 +57,13 @@ def plan(store: Store, config: Config) -> tuple[Config, Mismatch | None]:
         return config, None  # the keeper reports an unreadable game and starts afresh
     if record.finished is not None:
         return config, None
-    seats = [Seat(str(p["name"]), str(p["colour"]), int(p.get("seat", i)))
+    seats = [Seat(str(p["name"]), str(p["colour"]), int(p.get("seat", i)), str(p.get("person") or ""))
              for i, p in enumerate(record.players)]
     differences = []
     if stored_game != get_game(config.game).name:
         differences.append(f"stored {get_game(stored_game).title}, config {get_game(config.game).title}")
     if [(s.name, s.colour) for s in seats] != _seats(config):
-        differences.append("stored seats " + ", ".join(f"{s.name} ({s.colour})" for s in seats)
+        differences.append("stored seats " + ", ".join(f"{s.person or s.name} ({s.colour})" for s in seats)
                            + "; config seats " + ", ".join(f"{n} ({c})" for n, c in _seats(config)))
     if not differences:
         return config, None

@@ -458,6 +458,14 @@ class Store:
             row = self._db.execute("SELECT count(*) FROM events WHERE game_id=?", (game_id,)).fetchone()
         return int(row[0])
 
+    def observation(self, game_id: int, seq: int) -> dict[str, Any] | None:
+        """The reading one move was committed from (None for a tap or a move the keeper made)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT observation FROM events WHERE game_id=? AND seq=?", (game_id, seq)
+            ).fetchone()
+        return None if row is None else _loads(row[0])
+
     def photo(self, game_id: int, seq: int) -> bytes | None:
         with self._lock:
             row = self._db.execute(

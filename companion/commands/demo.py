@@ -129,18 +129,21 @@ def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any]:
 
 # -- output ---------------------------------------------------------------------------------------------
 def _scores_lines(snapshot: dict[str, Any]) -> Iterator[str]:
+    """Each player's total and its parts in the game's words ("stodgy meal 4", not "STODGY 4")."""
+    from companion.words import part_name
+
     players = snapshot["scores"]["players"]
     for name, entry in sorted(players.items(), key=lambda item: -item[1]["total"]):
-        parts = ", ".join(f"{k} {v}" for k, v in entry["breakdown"].items() if v)
+        parts = ", ".join(f"{part_name(k, snapshot)}: {v}" for k, v in entry["breakdown"].items() if v)
         line = f"  {name:>10}: {entry['total']:3d}"
         yield f"{line}  ({parts})" if parts else line
 
 
-def _event_line(event: dict[str, Any]) -> str:
+def _event_line(event: dict[str, Any], snapshot: dict[str, Any] | None = None) -> str:
     from companion.words import event_label
 
     who = event.get("player") or "table"
-    return f"  #{event['seq']:<4} {who:>8}  {event_label(event)}  [{event.get('source', '')}]"
+    return f"  #{event['seq']:<4} {who:>8}  {event_label(event, snapshot)}  [{event.get('source', '')}]"
 
 
 def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: bool,
@@ -161,9 +164,10 @@ def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: 
             if pace:
                 time.sleep(pace)
             events = loop.history()
+            snapshot = loop.snapshot() if verbose and len(events) > seen else None
             for event in events[seen:]:
                 if verbose:
-                    print(_event_line(event), flush=True)
+                    print(_event_line(event, snapshot), flush=True)
             if not verbose and len(events) // 25 > seen // 25:
                 print(f"  ... {len(events)} moves committed", flush=True)
             seen = len(events)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -297,6 +297,27 @@ class Accepted:
 
         kept = tuple(d for d in self.differences if speaks(d))
         return self if len(kept) == len(self.differences) else Accepted(kept, self.seen_counts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"differences": [d.to_dict() for d in self.differences],
+                "seen_counts": [[what, item, count] for (what, item), count in self.seen_counts]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Accepted:
+        """Read back as stored (a malformed record raises ValueError, KeyError or TypeError)."""
+        def place(value: Any) -> Placed | None:
+            if value is None:
+                return None
+            zone, at = value["zone"], value["at"]
+            return Placed(None if zone is None else str(zone), (float(at[0]), float(at[1])))
+
+        differences = tuple(
+            Difference(str(d["what"]), str(d["change"]), str(d["item"]),  # type: ignore[arg-type]
+                       place(d.get("expected")), place(d.get("seen")))
+            for d in data.get("differences") or [])
+        counts = tuple(((str(what), str(item)), int(count))
+                       for what, item, count in data.get("seen_counts") or [])
+        return cls(differences, counts)
 
 
 def _near(places: Sequence[Placed], place: Placed, tolerance: float) -> int | None:

@@ -123,6 +123,28 @@ class Kit(abc.ABC):
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         """The table as an SVG picture, from the shared view only."""
 
+    @staticmethod
+    def places_to_mark(snapshot: Mapping[str, Any]) -> list[tuple[str, tuple[float, float]]]:
+        """Where the table must change for what the page asks now (a set-up step, an objection): the
+        place each missing or moved piece belongs, or where a stray one lies, as (zone, point in mm), for
+        a diagram to mark the places its list names."""
+        pending = snapshot.get("pending") or {}
+        if not isinstance(pending, Mapping):
+            return []
+        checklist = pending.get("checklist") or {}
+        differences = list(pending.get("differences") or [])
+        if isinstance(checklist, Mapping):
+            differences += list(checklist.get("differences") or [])
+        places: list[tuple[str, tuple[float, float]]] = []
+        for difference in differences:
+            if not isinstance(difference, Mapping):
+                continue
+            place = difference.get("seen" if difference.get("change") == "appeared" else "expected")
+            at = place.get("at") if isinstance(place, Mapping) else None
+            if isinstance(at, list | tuple) and len(at) == 2 and isinstance(place, Mapping):
+                places.append((str(place.get("zone")), (float(at[0]), float(at[1]))))
+        return places
+
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         """A cell of the board as players say it (and as the diagram numbers it), or None where the
         game has no such words (the page then shows the engine's coordinates)."""

@@ -234,7 +234,9 @@ def board_svg() -> Response:
             event = next((e for e in ask(table().history, _game_id()) if e.get("seq") == seq), None)
         snap = {**snap, "game": game, "view": view, "split": past.get("split"), "pending": None,
                 "legal": [], "last_event": event}
-    return _svg(svg.board_svg(snap))
+    picture = svg.board_svg(snap)
+    # an option's picture is a thumbnail beside its words: the shape of the table, no type too small to read
+    return _svg(svg.without_words(picture) if option is not None else picture)
 
 
 @blueprint.get("/scores.svg")

@@ -8,6 +8,7 @@ them. Every text that comes from data is escaped.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,7 +32,7 @@ def totals_of(scores: Any) -> dict[str, int]:
 
 
 def score_chart_svg(history: Sequence[Mapping[str, Any]], players: Sequence[Mapping[str, Any]],
-                    width: int = 720, height: int = 280) -> str:
+                    width: int = 400, height: int = 260) -> str:
     """Each player's total after every committed event, one line per player in the seat colour."""
     names = [str(p.get("name")) for p in players if p.get("name") is not None]
     series: dict[str, list[tuple[int, int]]] = {name: [(0, 0)] for name in names}
@@ -45,7 +46,7 @@ def score_chart_svg(history: Sequence[Mapping[str, Any]], players: Sequence[Mapp
     steps = max(1, len(history))
     top = max([1, *[v for points in series.values() for _, v in points]])
     top = _nice_ceiling(top)
-    left, right, upper, lower = 44, 110, 16, 30
+    left, right, upper, lower = 40, 124, 16, 34  # type at 15: 12 px or more on a phone
     plot_w, plot_h = width - left - right, height - upper - lower
 
     def x(step: int) -> float:
@@ -62,11 +63,11 @@ def score_chart_svg(history: Sequence[Mapping[str, Any]], players: Sequence[Mapp
     for tick in range(0, top + 1, max(1, top // 5)):
         ty = y(tick)
         out.append(f'<line x1="{left}" y1="{ty:.1f}" x2="{left + plot_w}" y2="{ty:.1f}" stroke="#e4dccb"/>')
-        out.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" font-size="11" text-anchor="end" '
+        out.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" font-size="15" text-anchor="end" '
                    f'fill="#6b5d45">{tick}</text>')
     out.append(f'<line x1="{left}" y1="{upper + plot_h}" x2="{left + plot_w}" y2="{upper + plot_h}" '
                'stroke="#6b5d45"/>')
-    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 8}" font-size="11" text-anchor="middle" '
+    out.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 8}" font-size="15" text-anchor="middle" '
                f'fill="#6b5d45">committed moves ({len(history)})</text>')
     ranked = sorted(names, key=lambda n: -last[n])
     for rank, name in enumerate(ranked):
@@ -76,10 +77,10 @@ def score_chart_svg(history: Sequence[Mapping[str, Any]], players: Sequence[Mapp
                    f'stroke-linejoin="round" data-player="{attr(name)}"/>')
         end_x, end_y = x(series[name][-1][0]), y(series[name][-1][1])
         out.append(f'<circle cx="{end_x:.1f}" cy="{end_y:.1f}" r="4" fill="{colour}"/>')
-        ly = upper + 14 + rank * 18
-        out.append(f'<rect x="{width - right + 12}" y="{ly - 9}" width="12" height="12" rx="2" '
+        ly = upper + 14 + rank * 24
+        out.append(f'<rect x="{width - right + 12}" y="{ly - 11}" width="14" height="14" rx="2" '
                    f'fill="{colour}"/>')
-        out.append(f'<text x="{width - right + 30}" y="{ly + 1}" font-size="12" fill="#2d2416">'
+        out.append(f'<text x="{width - right + 30}" y="{ly + 1}" font-size="15" fill="#2d2416">'
                    f'{attr(name)} {last[name]}</text>')
     out.append("</svg>")
     return "".join(out)
@@ -122,3 +123,11 @@ def _summary_svg(snapshot: Mapping[str, Any]) -> str:
         f'<text x="240" y="90" font-size="22" text-anchor="middle" fill="#2d2416">{title}</text>'
         f'<text x="240" y="124" font-size="15" text-anchor="middle" fill="#7a6a50">{line}</text></svg>'
     )
+
+
+_TEXT = re.compile(r"<text\b[^>]*>.*?</text>", re.DOTALL)
+
+
+def without_words(svg: str) -> str:
+    """A drawing with its type taken out (a thumbnail, whose words are said beside it)."""
+    return _TEXT.sub("", svg)

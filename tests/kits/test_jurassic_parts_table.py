@@ -323,3 +323,27 @@ def test_a_face_down_tile_is_drawn_with_its_printed_back_and_read_as_a_back(
         # ... the manifest the companion reads it with does not: the entry names no front
         entry = kit_for("JP").manifest().entries[back]
         assert entry.component == "" and entry.face == "back"
+
+
+def test_either_equal_half_is_a_candidate_whatever_the_table_shows() -> None:
+    """Equal halves: the chisels sent back look alike whichever half is awarded, so both awards stay
+    candidates (a question), however far a half's own cells lie from the chisels that changed."""
+    from companion.infer.picture import compare
+
+    rng = random.Random(3)
+    colours = ["red", "blue", "green"]
+    model = kit_for("jurassic-parts").model({c: c for c in colours})
+    halves = 0
+    for _ in range(60):  # random games; each that reaches equal halves is checked
+        state = GAME.new_initial_state(colours, rng=random.Random(rng.randrange(10**6)))
+        while not state.is_terminal() and state.to_dict()["turn"]["phase"] != "award":
+            state = state.apply(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            continue
+        halves += 1
+        awards = [a for a in state.legal_actions() if a.kind == "award-part"]
+        for award in awards:  # what the camera sees after either: the chisels gone from the cut
+            differences = [d for d in compare(model.expected(state), model.expected(state.apply(award)),
+                                              model.tolerance) if d.what == "peg"]
+            assert set(awards) <= set(model.candidate_actions(state, differences))
+    assert halves >= 5

@@ -483,3 +483,20 @@ def test_an_objection_offers_the_nearest_legal_moves_to_tap(toy: Toy, tmp_path: 
     assert len(loop.pending.inference.differences) == 1
     assert loop.choose(5)["ok"] is False  # no such option: nothing happens
     assert len(loop.history()) == 1
+
+
+def test_undo_takes_back_every_move_read_from_one_change_of_the_table(
+    toy: Toy, tmp_path: Path, mock_panel: Panel
+) -> None:
+    loop, source = make_loop(toy, tmp_path, mock_panel)
+    before = loop.state
+    taken = before.apply(Take("red", 0))
+    shown = taken.apply(taken.chance_outcomes()[0][0])  # the tile taken, and its front as it lands
+    feed(loop, source, toy.scene_for(shown))
+    read = [e for e in loop.history() if e["kind"] == "action"]
+    assert len(read) == 2 and {e["source"] for e in read} == {"camera"}  # two moves, one reading
+    loop.press("undo")  # one Undo takes back what the table changed: both
+    assert state_key(loop.state) == state_key(before)
+    assert [e["undoes"] for e in loop.history()[-2:]] == [read[1]["seq"], read[0]["seq"]]
+    feed(loop, source, toy.scene_for(before))
+    assert loop.pending is None

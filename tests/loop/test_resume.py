@@ -66,3 +66,23 @@ def test_the_same_config_carries_on_without_a_question(tmp_path: Path, pin_facto
     loop, _ = make_loop(toy, tmp_path, panel)
     assert loop.game_id == game_id and loop.pending is None
     loop.close()
+
+
+def test_a_stored_game_s_seats_keep_their_people(tmp_path: Path) -> None:
+    from companion.config import config_from_dict
+    from companion.resume import plan
+    from companion.store import Store
+    from engines.core import get_game
+
+    brunch = get_game("jurassic-brunch")
+    stored = config_from_dict({"game": brunch.name, "seats": [{"name": "Ana", "colour": "orange"},
+                                                              {"name": "Bo", "colour": "blue"}]})
+    store = Store(tmp_path)
+    state = brunch.new_initial_state(stored.players, rng=random.Random(1))
+    store.new_game(brunch, state, [seat.to_dict() for seat in stored.seats], {}, 1)
+    edited = config_from_dict({"game": brunch.name, "seats": [{"name": "Cy", "colour": "blue"},
+                                                              {"name": "Di", "colour": "orange"}]})
+    config, mismatch = plan(store, edited)
+    assert mismatch is not None and "stored seats Ana (orange), Bo (blue)" in " ".join(mismatch.differences)
+    assert [(s.person, s.colour) for s in config.seats] == [("Ana", "orange"), ("Bo", "blue")]
+    assert [s.label for s in config.seats] == ["Ana (orange)", "Bo (blue)"]

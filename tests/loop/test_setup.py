@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gpiozero.pins.mock import MockFactory
 from loop_toygame import GrabState, Take, Toy
 from test_loop import feed, make_loop, set_up
 
-from hw.panel import Panel
+from hw.panel import DEFAULT_PINS, Panel
 
 
 def test_a_new_game_waits_for_the_table_to_be_set_up(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
@@ -74,7 +75,8 @@ def test_confirm_starts_the_game_with_the_table_as_it_is(toy: Toy, tmp_path: Pat
     assert loop.press("confirm")["ok"]
     assert loop.pending is None and loop.history() == []
     notices = loop.store.notices(loop.game_id)
-    assert notices[-1]["kind"] == "setup" and "as it is" in notices[-1]["text"]
+    setup = [n for n in notices if n["kind"] == "setup"]
+    assert setup and "as it is" in setup[-1]["text"]
 
 
 def test_a_game_started_as_it_is_blames_nobody_for_what_was_off(toy: Toy, tmp_path: Path,
@@ -116,3 +118,32 @@ def test_a_piece_missing_when_started_as_it_is_may_be_the_first_one_played(
     driver = BotDriver(loop, source.show, seed=3, pump=lambda: feed(loop, source))
     final = driver.run()  # the rest of the game: the acceptance is over, nothing is added back
     assert final.is_terminal() and loop.pending is None
+
+
+def test_a_game_started_as_it_is_keeps_what_was_accepted_across_a_restart(
+    toy: Toy, tmp_path: Path, pin_factory: MockFactory
+) -> None:
+    loop, source = make_loop(toy, tmp_path, Panel(DEFAULT_PINS, toy.players, pin_factory=pin_factory,
+                                                  start=False))
+    loop.new_game(loop.settings())
+    fresh = loop.state
+    short = fresh.clone()
+    assert isinstance(short, GrabState)
+    short.row[3] = False  # a tile left off the row
+    feed(loop, source, toy.scene_for(short))
+    assert loop.press("confirm")["ok"]
+    taken = short.apply(Take("red", 0))
+    feed(loop, source, toy.scene_for(taken))
+    assert len(loop.history()) == 1
+    loop.close()
+    pin_factory.reset()
+    panel = Panel(DEFAULT_PINS, toy.players, pin_factory=pin_factory, start=False)
+    again, source = make_loop(toy, tmp_path, panel)  # the Pi restarted mid-game
+    try:
+        assert again.game_id == loop.game_id and len(again.history()) == 1
+        feed(again, source, toy.scene_for(taken))  # the tile is still missing: still nobody's move
+        assert again.pending is None and not panel.signals.objection
+        feed(again, source, toy.scene_for(fresh.apply(Take("red", 0))))  # put in its place at last
+        assert again.pending is None and len(again.history()) == 1
+    finally:
+        again.close()

@@ -1,8 +1,9 @@
 """Whole games at the page (Debian's chromium through Playwright): players make their moves on the table,
 where the camera reads them, and every decision the camera cannot see is a tap on the phone-sized page: a
 purchase, a pass, a card laid from the hand (the hand picker), a question's option, the correction of a
-knocked piece. Each game ends by its rules; screenshots at 390x844 and 1400x1000 are taken at the start,
-mid-game, at a question or a split, and at game over (into ``$SCREENSHOTS_DIR`` when it is set)."""
+knocked piece. Each game ends by its rules; screenshots at 390x844 and 1400x1000 are taken at the
+set-up, the start, mid-game, at a question or a split, at an objection and its recovery, and at game over
+(into ``$SCREENSHOTS_DIR`` when it is set)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,44 @@ TAP_MOVE = """(target) => {
   }
   return false;
 }"""
+#: every piece of visible text drawn under 12 px (CSS pixels of the page as shown: an SVG's text scaled by
+#: its drawing's size on the page), as "size: words"
+SMALL_TEXT = """async () => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim();
+    const element = walker.currentNode.parentElement;
+    if (!text || !element || element.closest("script, style, noscript")) continue;
+    const box = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    if (!box.width || !box.height || style.visibility === "hidden") continue;
+    let size = parseFloat(style.fontSize);
+    if (element instanceof SVGElement && element.getScreenCTM()) {
+      const ctm = element.getScreenCTM();
+      size *= Math.hypot(ctm.a, ctm.b);
+    }
+    if (size < 11.95) small.push(size.toFixed(1) + " px: " + text.slice(0, 40));
+  }
+  // drawings shown as pictures (the diagram, the score chart): their text scaled as the picture is shown
+  for (const image of document.querySelectorAll("img")) {
+    if (!image.src.includes(".svg") || !image.getBoundingClientRect().width) continue;
+    const svg = new DOMParser().parseFromString(await (await fetch(image.src)).text(), "image/svg+xml");
+    const root = svg.documentElement;
+    const box = (root.getAttribute("viewBox") || "").split(/[ ,]+/).map(Number);
+    if (box.length !== 4 || !box[2]) continue;
+    const scale = image.getBoundingClientRect().width / box[2];
+    for (const node of root.querySelectorAll("text")) {
+      let holder = node;
+      while (holder && holder.getAttribute && !holder.getAttribute("font-size")) holder = holder.parentNode;
+      const given = holder && holder.getAttribute ? holder.getAttribute("font-size") : "16";
+      const size = parseFloat(given) * scale;
+      const words = node.textContent.trim();
+      if (words && size < 11.95) small.push(size.toFixed(1) + " px in a picture: " + words.slice(0, 40));
+    }
+  }
+  return small;
+}"""
 #: games, seeds, the moves after which the mid-game pictures are taken, and whether the cards are shuffled
 #: and drawn at the table (Isla Nublar: every draw unseen, every face-up card tapped as it is turned up)
 GAMES = [("jurassik", 4, 20, False), ("jurassic-brunch", 3, 16, False), ("jurassic-parts", 1, 60, False),
@@ -52,6 +91,7 @@ class Players:
         self.tapped = 0
         self.answered = 0
         self.entered_by_table = 0  # draws the engine deals (a simulated table): no shared page names them
+        self.small_text: dict[str, list[str]] = {}  # per picture, the text drawn under 12 px on a phone
 
     def tap(self, action: Any) -> dict[str, Any]:
         data = action.to_dict()
@@ -91,6 +131,9 @@ class Players:
         for width, height, suffix in ((390, 844, "phone"), (1400, 1000, "wide")):
             self.page.set_viewport_size({"width": width, "height": height})
             self.page.wait_for_timeout(150)
+            small = self.page.evaluate(SMALL_TEXT) if suffix == "phone" else []
+            if small:
+                self.small_text[moment] = small
             self.page.screenshot(path=str(self.shots / f"{name}-{moment}-{suffix}.png"), full_page=True)
         self.page.set_viewport_size({"width": 390, "height": 844})
 
@@ -112,6 +155,18 @@ class Players:
         self.demo.camera.show(scene)  # the piece is put back: the table matches the game again
         until("the objection cleared", lambda: self.loop.pending is None)
         self.page.goto(self.demo.url)
+        self.shoot("recovery")
+
+    def set_up(self) -> None:
+        """The table half laid (shown before the page was served): the page lists what is still to put
+        out (the set-up checklist); then the rest is laid and the game starts."""
+        whole = self.loop.model.scene(self.loop.current_state())
+        self.page.goto(self.demo.url)
+        self.page.wait_for_selector("#setup-steps li", timeout=30_000)
+        self.shoot("set-up")
+        self.demo.camera.show(whole)
+        until("the table laid", lambda: self.loop.pending is None)
+        self.page.goto(self.demo.url)
 
 
 @pytest.mark.parametrize(("game", "seed", "mid", "real_table"), GAMES)
@@ -124,6 +179,9 @@ def test_a_whole_game_played_at_the_page(
     shots.mkdir(parents=True, exist_ok=True)
     demo = build(game, seed=seed, state_dir=tmp_path / "state", fps=20.0, synchronous=False,
                  real_table=real_table)
+    half = demo.loop.model.scene(demo.loop.current_state())
+    half.tags = half.tags[: len(half.tags) // 2]  # the table half laid when the page is first opened
+    demo.camera.show(half)
     serve(demo, port=0)
     errors: list[str] = []
     try:
@@ -133,6 +191,7 @@ def test_a_whole_game_played_at_the_page(
         players = Players(demo, page, shots)
         demo.driver.submit = players.tap
         demo.driver.answer = players.answer
+        players.set_up()
         players.shoot("start")
         steps = 0
         while demo.driver.step():
@@ -154,6 +213,8 @@ def test_a_whole_game_played_at_the_page(
         players.shoot("game-over")
         page.goto(demo.url + "scores")
         assert "Log this play in BG Stats" in page.inner_text("main")
+        players.shoot("scores")
+        assert not players.small_text, players.small_text  # every word readable on a phone
         history = demo.loop.history()
         sources = {event["source"] for event in history}
         assert players.tapped > 0 and "web" in sources and "camera" in sources, sources

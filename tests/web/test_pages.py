@@ -265,4 +265,4 @@ def test_every_game_gets_a_diagram_from_its_shared_view(game: str) -> None:
     svg = board_svg(snapshot)
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     if game in kits():
-        assert 'font-size="22"' not in svg  # the game's own drawing, not the summary card
+        assert 'viewBox="0 0 480 200"' not in svg  # the game's own drawing, not the summary card

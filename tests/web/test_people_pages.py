@@ -69,6 +69,7 @@ def test_a_questions_options_are_pictures_of_the_table_after_them(make_table: An
     assert page.count('class="option-picture"') == len(options) >= 2
     pictures = [client.get(f"/api/board.svg?option={i}").get_data(as_text=True) for i in range(len(options))]
     assert all(p.startswith("<svg") for p in pictures) and len(set(pictures)) == len(pictures)
+    assert not any("<text" in p for p in pictures)  # thumbnails: their words are the option beside them
     assert client.get("/api/board.svg?option=9").status_code == 404
     assert "option 0" not in page  # the options say what they do, not their number
 

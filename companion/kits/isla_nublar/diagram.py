@@ -55,7 +55,7 @@ def _fields(island: _Island) -> list[str]:
             tops[field.column] = fid
     for column, fid in sorted(tops.items()):  # the numbers field words count columns by
         cx, cy = island.at(fid)
-        out.append(f'<text x="{cx:.1f}" y="{cy - island.radius - 4:.1f}" font-size="13" font-weight="bold" '
+        out.append(f'<text x="{cx:.1f}" y="{cy - island.radius - 4:.1f}" font-size="14" font-weight="bold" '
                    f'text-anchor="middle" fill="#2d2416">{column + 1}</text>')
     for fid, field in board.fields.items():
         if field.river:  # a wavy stream across the field, under the pieces
@@ -73,8 +73,8 @@ def _fields(island: _Island) -> list[str]:
     for fid, field in board.fields.items():
         cx, cy = island.at(fid)
         points_here = board.camp_points.get(field.area, 0)
-        label_y = cy - island.radius * 0.55
-        out.append(f'<text x="{cx:.1f}" y="{label_y:.1f}" font-size="8" text-anchor="middle" '
+        label_y = cy - island.radius * 0.42
+        out.append(f'<text x="{cx:.1f}" y="{label_y:.1f}" font-size="14" text-anchor="middle" '
                    f'fill="#2d2416" opacity="0.75">{points_here}</text>')
         if field.volcano:
             cone = f"{cx - 9:.1f},{cy + 7:.1f} {cx + 9:.1f},{cy + 7:.1f} {cx:.1f},{cy - 9:.1f}"
@@ -93,9 +93,10 @@ def _pieces(island: _Island, view: Mapping[str, Any], players: Sequence[Mapping[
         stack = list(content.get("camps") or [])
         if stack:
             top = str(stack[-1])
-            out.append(f'<circle cx="{cx - 8:.1f}" cy="{cy:.1f}" r="8" fill="{rgb(colour_of(players, top))}" '
+            fill = rgb(colour_of(players, top))
+            out.append(f'<circle cx="{cx - 8:.1f}" cy="{cy + 2:.1f}" r="10" fill="{fill}" '
                        f'stroke="#1a1a1a"><title>camps: {attr(", ".join(map(str, stack)))}</title></circle>'
-                       f'<text x="{cx - 8:.1f}" y="{cy + 3.5:.1f}" font-size="10" text-anchor="middle" '
+                       f'<text x="{cx - 8:.1f}" y="{cy + 7:.1f}" font-size="14" text-anchor="middle" '
                        f'fill="#ffffff" stroke="#000" stroke-width="0.3">{len(stack)}</text>')
         n = 0
         for owner, count in sorted((content.get("boxes") or {}).items()):
@@ -111,17 +112,22 @@ def _pieces(island: _Island, view: Mapping[str, Any], players: Sequence[Mapping[
         name = isla_nublar_words(str(dino)) or str(dino)
         if where in board.fields:
             cx, cy = island.at(str(where))
-            half = max(20.0, len(name) * 2.6 + 4)  # DejaVu Sans at 8.5: about 5 px a letter
-            out.append(f'<rect x="{cx - half:.1f}" y="{cy + 9:.1f}" width="{2 * half:.1f}" height="11" '
-                       'rx="5" fill="#3b2a14"/>'
-                       f'<text x="{cx:.1f}" y="{cy + 17.5:.1f}" font-size="8.5" text-anchor="middle" '
-                       f'fill="#ffe9a8">{attr(name)}</text>')
+            short = NICKNAMES.get(name, name)
+            half = max(20.0, len(short) * 4.3 + 5)  # DejaVu Sans at 14: about 8.5 px a letter
+            out.append(f'<rect x="{cx - half:.1f}" y="{cy + 8:.1f}" width="{2 * half:.1f}" height="17" '
+                       'rx="6" fill="#3b2a14"/>'
+                       f'<text x="{cx:.1f}" y="{cy + 21:.1f}" font-size="14" text-anchor="middle" '
+                       f'fill="#ffe9a8">{attr(short)}<title>{attr(name)}</title></text>')
         else:
             off_board.append(name)
     if off_board:
-        out.append(_text(island.pad, island.map_h - 14, f"off the board: {', '.join(off_board)}", 13))
+        out.append(_text(island.pad, island.map_h - 14, f"off the board: {', '.join(off_board)}", 14))
     return out
 
+
+#: the dinosaur figures' names as players shorten them, so that a label on the map stays 12 px on a phone
+NICKNAMES = {"Tyrannosaurus": "T. rex", "Velociraptor": "Raptor", "Triceratops": "Trike",
+             "Brachiosaurus": "Brachio"}
 
 LEGEND_H = 190  # under the board, so that a phone shows its text at a readable size
 
@@ -139,7 +145,7 @@ def _side(island: _Island, view: Mapping[str, Any], snapshot: Mapping[str, Any],
         shown = "(empty)" if card is None else str(card)
         if known is not None:
             shown = card_words(known).removeprefix("scoring card: ")
-        out.append(_text(left, line, f"{slot}. {shown}", 13))
+        out.append(_text(left, line, f"{slot}. {shown}", 14))
         line += 19
     current = snapshot.get("current")
     if current:
@@ -148,15 +154,15 @@ def _side(island: _Island, view: Mapping[str, Any], snapshot: Mapping[str, Any],
         out.append(_text(left + 20, line + 8, f"{current} to play", 14))
     out.append(_text(right, top + 14, "Camp points", 15, bold=True))
     areas = sorted(island.board.camp_points.items())
-    out.append(_text(right, top + 34, ", ".join(f"area {a}: {p}" for a, p in areas[:2]), 13))
-    out.append(_text(right, top + 53, ", ".join(f"area {a}: {p}" for a, p in areas[2:]), 13))
+    out.append(_text(right, top + 34, ", ".join(f"area {a}: {p}" for a, p in areas[:2]), 14))
+    out.append(_text(right, top + 53, ", ".join(f"area {a}: {p}" for a, p in areas[2:]), 14))
     line = top + 82
     swatches = [*LANDSCAPE_FILL.items(), ("volcano", VOLCANO_FILL)]
     for index, (name, fill) in enumerate(swatches):
         x, y = right + (index % 2) * 88, line + (index // 2) * 19
         out.append(f'<rect x="{x:.1f}" y="{y - 11:.1f}" width="13" height="13" fill="{fill}" '
                    'stroke="#5b4a2c"/>')
-        out.append(_text(x + 18, y, name, 13))
+        out.append(_text(x + 18, y, name, 14))
     return out
 
 

@@ -36,7 +36,7 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     min_x, min_y = min(x for x, _ in cells), min(y for _, y in cells)
     max_x, max_y = max(x for x, _ in cells), max(y for _, y in cells)
     width = (max_x - min_x + 1) * cell + pad + 18
-    height = (max_y - min_y + 1) * cell + pad + 18 + 34
+    height = (max_y - min_y + 1) * cell + pad + 18 + 56
 
     def at(c: tuple[int, int]) -> tuple[float, float]:
         return pad + (c[0] - min_x) * cell, pad + (c[1] - min_y) * cell
@@ -46,10 +46,10 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
            'aria-label="the pasture" font-family="DejaVu Sans, sans-serif">',
            f'<rect width="{width}" height="{height}" rx="10" fill="#e6efd2"/>']
     for column in range(max_x - min_x + 1):  # numbered from 1 as players count (see pasture_cell_words)
-        out.append(f'<text x="{pad + column * cell + cell / 2}" y="{pad - 10}" font-size="12" '
+        out.append(f'<text x="{pad + column * cell + cell / 2}" y="{pad - 10}" font-size="14" '
                    f'text-anchor="middle" fill="#4d6b2f">{column + 1}</text>')
     for row in range(max_y - min_y + 1):
-        out.append(f'<text x="{pad - 14}" y="{pad + row * cell + cell / 2 + 4}" font-size="12" '
+        out.append(f'<text x="{pad - 14}" y="{pad + row * cell + cell / 2 + 4}" font-size="14" '
                    f'text-anchor="middle" fill="#4d6b2f">{row + 1}</text>')
     for square in sorted(cells):
         x, y = at(square)
@@ -99,7 +99,8 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
         for name, h in holdings.items() if isinstance(h, Mapping)
     )
     if current:
-        line = f"{attr(current)} to play · {line}"
-    out.append(f'<text x="{pad}" y="{height - 12}" font-size="13" fill="#2d2416">{line}</text>')
+        out.append(f'<text x="{pad}" y="{height - 34}" font-size="14" fill="#2d2416">{attr(current)} to play'
+                   '</text>')
+    out.append(f'<text x="{pad}" y="{height - 12}" font-size="14" fill="#2d2416">{line}</text>')
     out.append("</svg>")
     return "".join(out)

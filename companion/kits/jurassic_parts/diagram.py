@@ -1,4 +1,7 @@
-"""The Jurassic Parts diagram: the hex slab, chisels, rocks, and a split with its cut line and shares."""
+"""The Jurassic Parts diagram: the hex slab, chisels, rocks, and a split with its cut line and shares. Rows
+are numbered on the left as the page's words count them ("row 5, tile 4": tiles counted from the left of
+their row, the empty places of tiles already taken too, drawn as outlines); each fossil is a short name
+the legend spells out, at sizes that stay 12 px or more on a phone."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.drawing import attr, cell_of_value, hex_corner, hex_points, rgb
+from companion.kits.jurassic_parts.words import fossil_words
 from engines.jurassic_parts.board import DIRECTIONS
 
 # -- Jurassic Parts: the hex slab, chisels, rocks, and a split with its cut line and shares ---------------
@@ -16,6 +20,11 @@ FOSSIL_FILLS = {
     "TRICERA": "#cfaee0", "RAPTOR": "#f0d77a",
 }
 FACE_DOWN = "#7b5a3a"
+#: a fossil's short name on its tile (the legend spells each out)
+SHORT = {"BRACHIO": "Bra", "TREX": "Rex", "TRICERA": "Tri", "RAPTOR": "Vel", "PTERO": "Pte", "PLANT": "Pla",
+         "BONES": "Bon"}
+TILE_TEXT = 22  # the slab is drawn about 590 wide and shown about 340 px wide on a phone
+ROW_GUTTER = 30.0
 
 
 class _Slab:
@@ -25,7 +34,13 @@ class _Slab:
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         self.radius = self.pitch / SQRT3
-        self.tiles = [t for t in view.get("slab", []) if t.get("where") in ("slab", "pool")]
+        every = [t for t in view.get("slab", []) if cell_of_value(t.get("cell"))]
+        self.tiles = [t for t in every if t.get("where") in ("slab", "pool")]
+        self.taken = [c for c in (cell_of_value(t.get("cell")) for t in every
+                                  if t.get("where") not in ("slab", "pool")) if c]
+        self.rows = sorted({c[1] for c in (cell_of_value(t.get("cell")) for t in every) if c})
+        cells_now = [c for c in (cell_of_value(t.get("cell")) for t in every) if c]
+        self.row_starts = {r: min(c for c in cells_now if c[1] == r) for r in self.rows}
         split = view.get("split") or {}
         self.split = split
         self.pool = {c for c in (cell_of_value(v) for v in split.get("pool", [])) if c}
@@ -34,12 +49,12 @@ class _Slab:
         self.on_slab = {
             c for c in (cell_of_value(t.get("cell")) for t in self.tiles if t.get("where") == "slab") if c
         }
-        cells = [c for c in (cell_of_value(t.get("cell")) for t in self.tiles) if c]
+        cells = [c for c in (cell_of_value(t.get("cell")) for t in every) if c]
         xs = [self.centre(c)[0] for c in cells] or [0.0]
         ys = [self.centre(c)[1] for c in cells] or [0.0]
         margin = self.radius + 14
-        self.origin = (margin - min(xs), margin - min(ys))
-        self.width = max(xs) - min(xs) + 2 * margin
+        self.origin = (margin + ROW_GUTTER - min(xs), margin - min(ys))
+        self.width = max(xs) - min(xs) + 2 * margin + ROW_GUTTER
         self.height = max(ys) - min(ys) + 2 * margin
 
     def centre(self, cell: tuple[int, int]) -> tuple[float, float]:
@@ -88,17 +103,32 @@ def _tile(slab: _Slab, tile: Mapping[str, Any], last_cell: tuple[int, int] | Non
                        'stroke-width="5" stroke-linecap="round"/>')
     if fossil:
         species, _, part = str(fossil).partition("-")
-        out.append(f'<text x="{cx:.1f}" y="{cy + (0 if part else 4):.1f}" font-size="9.5" '
-                   f'text-anchor="middle" fill="#2d2416">{attr(species)}</text>')
+        short = SHORT.get(species, species[:3].title())
+        out.append(f'<text x="{cx:.1f}" y="{cy + (-3 if part else 8):.1f}" font-size="{TILE_TEXT}" '
+                   f'text-anchor="middle" fill="#2d2416">{attr(short)}</text>')
         if part:
-            out.append(f'<text x="{cx:.1f}" y="{cy + 13:.1f}" font-size="11" font-weight="bold" '
+            out.append(f'<text x="{cx:.1f}" y="{cy + 19:.1f}" font-size="{TILE_TEXT}" font-weight="bold" '
                        f'text-anchor="middle" fill="#2d2416">{attr(part)}</text>')
     else:
-        out.append(f'<text x="{cx:.1f}" y="{cy + 6:.1f}" font-size="16" text-anchor="middle" '
+        out.append(f'<text x="{cx:.1f}" y="{cy + 8:.1f}" font-size="24" text-anchor="middle" '
                    'fill="#f3e6cc">?</text>')
     if cell == last_cell:
         out.append(f'<polygon points="{hex_points(cx, cy, radius * 0.98)}" fill="none" stroke="#c62828" '
                    'stroke-width="3" stroke-dasharray="6 3"/>')
+    return out
+
+
+def _rows_and_places(slab: _Slab) -> list[str]:
+    """Row numbers left of each row, and an outline where each taken tile lay (it still counts)."""
+    out = []
+    for cell in slab.taken:
+        cx, cy = slab.at(cell)
+        out.append(f'<polygon points="{hex_points(cx, cy, slab.radius * 0.9)}" fill="none" stroke="#b9a47c" '
+                   'stroke-width="1.5" stroke-dasharray="4 3" class="taken"/>')
+    for number, row in enumerate(slab.rows, start=1):
+        cx, cy = slab.at(slab.row_starts[row])
+        out.append(f'<text x="{cx - slab.radius - 8:.1f}" y="{cy + 7:.1f}" font-size="{TILE_TEXT}" '
+                   f'text-anchor="end" fill="#7a6a50" class="row-number">{number}</text>')
     return out
 
 
@@ -148,7 +178,7 @@ def _chisels(slab: _Slab, view: Mapping[str, Any], snapshot: Mapping[str, Any],
 
 #: the smallest picture width, and the legend's type: drawn under the slab at sizes that stay 12 px or more
 #: when the picture is scaled down to a phone's width
-MIN_WIDTH, BIG, SMALL, LINE = 560.0, 21, 19, 28.0
+MIN_WIDTH, BIG, SMALL, LINE = 560.0, 24, 22, 32.0
 
 
 #: a legend line: the player whose swatch leads it ("" to indent, None for none), its text, font size,
@@ -201,19 +231,35 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
     if not slab.tiles:
         lines += [(None, line, BIG, True, 0)
                   for line in _wrap("The slab is empty: every tile has been taken", width - 24, BIG)]
+    if slab.tiles:
+        shown = sorted({str(t.get("fossil")).split("-")[0] for t in slab.tiles if t.get("face_up")})
+        names = " · ".join(f"{SHORT.get(k, k[:3].title())} {fossil_words(k) or k.title()}" for k in shown)
+        for line in _wrap(f"Rows numbered on the left; {names}", width - 24, SMALL):
+            lines.append((None, line, SMALL, False, 0))
     for name, seat in seats.items():
-        if not isinstance(seat, Mapping):
-            continue
-        shown = ", ".join(f"{k} {v}" for k, v in (seat.get("loose") or {}).items())
-        complete = ", ".join(str(k) for k in (seat.get("complete") or {}))
-        text = (f"{name}: chisels {seat.get('sharp', 0)} sharp, {seat.get('dull', 0)} dull, "
-                f"{seat.get('on_slab', 0)} on the slab · amber {seat.get('amber', 0)} · "
-                f"{seat.get('concealed', 0)} concealed{'; ' + shown if shown else ''}"
-                f"{'; complete: ' + complete if complete else ''}")
-        for index, line in enumerate(_wrap(text, width - 40, SMALL)):
-            lines.append((str(name) if index == 0 else "", line, SMALL, name == current and index == 0, 0))
+        if isinstance(seat, Mapping):
+            lines += [(str(name) if index == 0 else "", line, SMALL, name == current and index == 0, 0)
+                      for index, line in enumerate(_wrap(_holding_words(name, seat), width - 40, SMALL))]
     return [(pips.get(i, player), text, size, bold, count) for i, (player, text, size, bold, count)
             in enumerate(lines)]
+
+
+def _holding_words(name: str, seat: Mapping[str, Any]) -> str:
+    """A player's chisels, amber and tiles: "red: 3 sharp chisels, 9 dull, none on the slab · 2 amber ·
+    2 tiles face down · Pterodactyl ×1 · complete: T-Rex"."""
+    def counted(n: Any, noun: str) -> str:
+        return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+    loose = [f"{fossil_words(str(k)) or k} ×{v}" for k, v in (seat.get("loose") or {}).items()]
+    complete = ", ".join(fossil_words(str(k)) or str(k) for k in (seat.get("complete") or {}))
+    parts = [f"{name}: chisels {seat.get('sharp', 0)} sharp, {seat.get('dull', 0)} dull, "
+             f"{seat.get('on_slab', 0)} on the slab", f"{seat.get('amber', 0)} amber",
+             f"{counted(seat.get('concealed', 0), 'tile')} face down", *loose]
+    if complete:
+        parts.append(f"complete: {complete}")
+    return " · ".join(parts)
+
+
 
 
 def _legend(lines: Sequence[Line], top: float,
@@ -260,6 +306,7 @@ def slab_svg(
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
            'aria-label="the slab" font-family="DejaVu Sans, sans-serif">',
            f'<rect width="{width:.0f}" height="{height:.0f}" rx="10" fill="#efe4c8"/>']
+    out += _rows_and_places(slab)
     for tile in slab.tiles:
         out += _tile(slab, tile, last_cell)
     out += _cut_line(slab)

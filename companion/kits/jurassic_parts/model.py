@@ -97,7 +97,9 @@ class JurassicPartsModel(LaidOutModel):
         chosen = []
         for action in actions:
             where = self._where(action)
-            if not where or any(math.dist(w, p) <= reach for w in where for p in points):
+            # either equal half may be the one awarded: the chisels sent back look alike for both
+            whole_part = action.kind == "award-part"
+            if not where or whole_part or any(math.dist(w, p) <= reach for w in where for p in points):
                 chosen.append(action)
         # chisels gone from the slab with nothing placed where they stood: a split sent them back, and the
         # chisel that made it may stand anywhere on the cut (it went back too): placements nearest first

@@ -62,7 +62,19 @@ class JurassikKit(Kit):
         return JurassikModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
-        return excavation_svg(view, snapshot, snapshot.get("players") or [])
+        players = snapshot.get("players") or []
+        return excavation_svg(view, snapshot, players, self._marked_cells(view, snapshot, players))
+
+    def _marked_cells(self, view: Mapping[str, Any], snapshot: Mapping[str, Any],
+                      players: Sequence[Mapping[str, Any]]) -> set[tuple[int, int]]:
+        """The grid cells the set-up list or an objection names (where a piece must go or come off)."""
+        grid = view.get("grid") or []
+        if not grid:
+            return set()
+        layout = self.layout([str(p.get("colour", "")) for p in players])
+        cells = (layout.cell_at(at, len(grid), len(grid[0]))
+                 for zone, at in self.places_to_mark(snapshot) if zone == "play")
+        return {cell for cell in cells if cell is not None}
 
     def component_words(self, name: str) -> str | None:
         return jurassik_words(name)

@@ -1,27 +1,33 @@
 """The Jurassik diagram: the excavation zone as the shared view has it, rows and columns numbered from 1
 as players count them, the tiles the player to act may take ringed in green, and every player's
-collected dinosaur parts (open in Jurassik) below: the final holdings once the game is over."""
+collected dinosaur parts (open in Jurassik) below: the final holdings once the game is over. A dinosaur
+tile shows its dinosaur's number and its piece as dots (the words the page uses: "dinosaur 7, piece 2");
+the places the set-up list or an objection names are ringed in orange."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from companion.drawing import attr, colour_of, rgb
 
 CELL, PAD, LABEL = 44, 12, 18
+MIN_WIDTH = 350  # the legend's lines fit on a phone however small the grid
+MARK = "#e65100"
 _PART = re.compile(r"^D(\d+)-\d+L?$")
+_PIECE = re.compile(r"^D(\d+)-([1-4])(L?)$")
 
 
 def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
-                  players: Sequence[Mapping[str, Any]]) -> str:
+                  players: Sequence[Mapping[str, Any]], marked: Set[tuple[int, int]] = frozenset()) -> str:
     grid = view["grid"]
     rows, cols = len(grid), max(len(row) for row in grid)
-    left, top = PAD + LABEL, PAD + LABEL
-    width = left + cols * CELL + PAD
+    width = max(PAD + LABEL + cols * CELL + PAD, MIN_WIDTH)
+    left, top = (width - cols * CELL - PAD + LABEL) / 2, PAD + LABEL
     holdings = _holdings(view, players, width)
-    height = top + rows * CELL + 12 + 22 * len(holdings) + 34
+    legend = _legend(grid, marked)
+    height = top + rows * CELL + 12 + 22 * (len(holdings) + len(legend)) + 56
     last = snapshot.get("last_event") or {}
     last_cell = _cell_of(last.get("action") if isinstance(last, Mapping) else None)
     takeable = {cell for action in snapshot.get("legal") or [] if (cell := _cell_of(action)) is not None}
@@ -30,14 +36,21 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
            'font-family="DejaVu Sans, sans-serif">',
            f'<rect width="{width}" height="{height}" rx="10" fill="#e9dcc0"/>']
     for c in range(cols):
-        out.append(f'<text x="{left + c * CELL + CELL / 2}" y="{PAD + 12}" font-size="12" '
+        out.append(f'<text x="{left + c * CELL + CELL / 2}" y="{PAD + 12}" font-size="13" '
                    f'text-anchor="middle" fill="#7a6a50">{c + 1}</text>')
     for r, row in enumerate(grid):
-        out.append(f'<text x="{PAD + 8}" y="{top + r * CELL + CELL / 2 + 4}" font-size="12" '
+        out.append(f'<text x="{left - 10}" y="{top + r * CELL + CELL / 2 + 4}" font-size="13" '
                    f'text-anchor="middle" fill="#7a6a50">{r + 1}</text>')
         for c, tile in enumerate(row):
             out += _tile(left + c * CELL, top + r * CELL, tile, (r, c) == last_cell, (r, c) in takeable)
+            if (r, c) in marked:
+                out.append(f'<rect x="{left + c * CELL}" y="{top + r * CELL}" width="{CELL}" height="{CELL}" '
+                           f'rx="7" fill="none" stroke="{MARK}" stroke-width="3" stroke-dasharray="6 3" '
+                           'class="marked"/>')
     y = top + rows * CELL + 12
+    for text in legend:
+        out.append(f'<text x="{PAD}" y="{y + 13}" font-size="13" fill="#2d2416">{attr(text)}</text>')
+        y += 22
     for name, colour, text in holdings:
         if name:
             out.append(f'<circle cx="{PAD + 7}" cy="{y + 8}" r="6" fill="{rgb(colour)}"/>')
@@ -49,38 +62,59 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     return "".join(out)
 
 
+def _legend(grid: Sequence[Sequence[Any]], marked: Set[tuple[int, int]]) -> list[str]:
+    lines = []
+    if any(_PIECE.match(str(tile)) for row in grid for tile in row):
+        lines.append("7 and ●● on a tile: dinosaur 7, piece 2")
+    if marked:
+        lines.append("ringed orange: the places the list above names")
+    return lines
+
+
 def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str]:
+    piece = _PIECE.match(str(tile))
     if tile is None:
         fill, text = "#cdbb94", ""
     elif tile == "?":
         fill, text = "#8a6a43", ""
     elif str(tile).upper().startswith("ROCK"):
         fill, text = "#7d7d7d", "rock"
+    elif piece:
+        fill, text = ("#b9d98f" if piece.group(3) else "#d8b878"), piece.group(1)
     else:
-        fill, text = "#d8b878", str(tile)
+        fill, text = "#d8b878", "start" if str(tile) == "START" else str(tile).lower()
     stroke = ' stroke="#c62828" stroke-width="3"' if last else (
         ' stroke="#2e7d32" stroke-width="3" class="legal"' if takeable else ' stroke="#5b4a2c"')
     parts = [f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" rx="5" '
              f'fill="{fill}"{stroke}/>']
-    if text:
-        parts.append(f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" font-size="12" text-anchor="middle" '
+    if piece:  # the dinosaur's number, its piece as dots
+        parts.append(f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 2}" font-size="16" font-weight="bold" '
+                     f'text-anchor="middle" fill="#2d2416">{text}</text>')
+        count = int(piece.group(2))
+        for k in range(count):
+            cx = x + CELL / 2 + (k - (count - 1) / 2) * 7
+            parts.append(f'<circle cx="{cx}" cy="{y + CELL - 10}" r="2.5" fill="#2d2416"/>')
+    elif text:
+        parts.append(f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" font-size="13" text-anchor="middle" '
                      f'fill="#2d2416">{attr(text)}</text>')
     return parts
 
 
 def _holdings(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
               width: float) -> list[tuple[str, str | None, str]]:
-    """Per player one line or more: the dinosaurs collected, as "dinosaur number x parts"."""
+    """Per player one line or more: the dinosaurs collected, as "dinosaur 3 ×2" (two of its pieces)."""
     hands = view.get("hands") or {}
     lines: list[tuple[str, str | None, str]] = []
-    per_line = max(12, int((width - 2 * PAD - 60) / 7.5))
+    per_line = max(12, int((width - 2 * PAD - 70) / 8.0))
     for name, tiles in hands.items():
         counts: dict[int, int] = {}
         for tile in tiles or []:
             match = _PART.match(str(tile))
             if match:
                 counts[int(match.group(1))] = counts.get(int(match.group(1)), 0) + 1
-        words = [f"D{n}×{k}" if k > 1 else f"D{n}" for n, k in sorted(counts.items())] or ["no parts yet"]
+        words = [f"dinosaur {n} ×{k}," if k > 1 else f"dinosaur {n},"
+                 for n, k in sorted(counts.items())] or ["no parts yet"]
+        words[-1] = words[-1].rstrip(",")
         text, first = "", True
         for word in words:
             if len(text) + len(word) + 1 > per_line:
@@ -104,8 +138,9 @@ def _footer(snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]], v
         return ""
     dot = rgb(colour_of(players, current))
     return (f'<circle cx="{PAD + 7}" cy="{y + 11}" r="7" fill="{dot}"/>'
-            f'<text x="{PAD + 20}" y="{y + 16}" font-size="13" fill="#2d2416">{attr(current)} to play'
-            f'{" · green: the tiles you may take" if snapshot.get("legal") else ""}</text>')
+            f'<text x="{PAD + 20}" y="{y + 16}" font-size="13" fill="#2d2416">{attr(current)} to play</text>'
+            + (f'<text x="{PAD}" y="{y + 38}" font-size="13" fill="#2d2416">ringed green: the tiles you may '
+               'take</text>' if snapshot.get("legal") else ""))
 
 
 def _cell_of(action: Any) -> tuple[int, int] | None:
