@@ -4,9 +4,10 @@ Legal moves are the active player's, so an action naming a fossil to sell, a car
 would tell the table what that player hides. The loop leaves such actions out of what it shares, and the
 web page applies the same rule again to whatever a session gives it (it trusts no session).
 
-A game's kit refines the rule where its rulebook is open (:class:`Privacy`): Jurassik's hands lie face up,
-so its tiles name nothing concealed; an Isla Nublar card is laid face up when played, so the move is shown
-once made, though the list of cards one could play (the hand) is not.
+Each game's kit declares what is open (:class:`Privacy`, an allow-list: a field it does not name is
+hidden): Jurassik's hands lie face up, so its tiles name nothing concealed; an Isla Nublar card is laid face
+up when played, so the move is shown once made, though the list of cards one could play (the hand) is not.
+A game without a kit shows every move by its kind and player only.
 """
 
 from __future__ import annotations
@@ -17,34 +18,45 @@ from typing import Any
 
 from engines.core import State
 
-#: Action fields that can name what a player holds concealed.
-PRIVATE_ACTION_FIELDS = frozenset({"fossil", "part", "card", "cards", "hand", "token", "tile", "tiles"})
+#: fields every action may show: what kind of move it is, whose, and the mark that some of it is hidden
+ALWAYS_PUBLIC = frozenset({"kind", "player", "concealed"})
 
 
 @dataclass(frozen=True)
 class Privacy:
-    """One game's reading of the rule: ``open_fields`` name nothing concealed in this game;
-    ``played_openly`` are the kinds of move shown whole once made (the component is laid face up)."""
+    """One game's reading of the rule, as an allow-list: ``public_fields`` are the action fields that
+    never name anything concealed in this game (a board cell, a chisel's gap, a face-up tile); any other
+    field is hidden, so a new field under a new name is shared with nobody until the kit says it may be.
+    ``played_openly`` are the kinds of move shown once made (the component is laid face up), with their
+    ``face_up_fields`` (the component's name) then shown too; nothing undeclared is shown even then."""
 
-    open_fields: frozenset[str] = frozenset()
+    public_fields: frozenset[str] = frozenset()
+    #: fields naming a component that lies face up in the open kinds of move below (a card laid, a pile's
+    #: next card turned up): shown in those moves only
+    face_up_fields: frozenset[str] = frozenset()
     played_openly: frozenset[str] = frozenset()
     #: chance outcomes turned face up for everyone (a buy pile's next card): told by a tap on the page
     open_chance: frozenset[str] = frozenset()
     #: kinds of move whose components lie face up already (a card among those played): listed whole
     open_kinds: frozenset[str] = frozenset()
 
-    @property
-    def hidden_fields(self) -> frozenset[str]:
-        return PRIVATE_ACTION_FIELDS - self.open_fields
+    def hidden(self, action: Mapping[str, Any]) -> frozenset[str]:
+        """The fields of ``action`` this game does not declare public."""
+        return frozenset(action) - ALWAYS_PUBLIC - self.public_fields
+
+    def _face_up(self, action: Mapping[str, Any]) -> bool:
+        return not self.hidden(action) - self.face_up_fields
 
     def option_shareable(self, action: Mapping[str, Any]) -> bool:
         """Whether a move may be listed to the table before it is made."""
         kind = action.get("kind")
-        return kind in self.open_kinds or kind in self.open_chance or not self.hidden_fields & set(action)
+        open_kind = kind in self.open_kinds or kind in self.open_chance
+        return not self.hidden(action) or (open_kind and self._face_up(action))
 
     def done_shareable(self, action: Mapping[str, Any]) -> bool:
         """Whether a move may be shown whole once made."""
-        return action.get("kind") in self.played_openly or self.option_shareable(action)
+        played = action.get("kind") in self.played_openly and self._face_up(action)
+        return played or self.option_shareable(action)
 
 
 STRICT = Privacy()
@@ -54,7 +66,10 @@ def privacy_for(game: str | None) -> Privacy:
     """The game's privacy (its kit's), or the strict rule for an unknown game."""
     from companion.kits import find_kit
 
-    kit = find_kit(game) if game else None
+    try:
+        kit = find_kit(game) if game else None
+    except KeyError:  # a game this table does not know: nothing but the kind and the player
+        return STRICT
     return getattr(kit, "privacy", STRICT) if kit is not None else STRICT
 
 
@@ -73,7 +88,8 @@ def shared_action(action: Mapping[str, Any] | None, game: str | None = None) -> 
     policy = privacy_for(game)
     if policy.done_shareable(action):
         return dict(action)
-    return {**{k: v for k, v in action.items() if k not in policy.hidden_fields}, "concealed": True}
+    hidden = policy.hidden(action)
+    return {**{k: v for k, v in action.items() if k not in hidden}, "concealed": True}
 
 
 def shareable(actions: Iterable[Any], game: str | None = None) -> list[dict[str, Any]]:

@@ -62,7 +62,8 @@ def describe(kind: str, action: Mapping[str, Any] | None, player: str | None, un
 def event_message(table: str, record: GameRecord, event: StoredEvent,
                   view: Mapping[str, Any] | None = None) -> dict[str, Any]:
     action = event.action
-    shared = action if action is not None and is_shareable(action) and event.kind == "action" else None
+    shared = (action if action is not None and is_shareable(action, record.game) and event.kind == "action"
+              else None)
     return {
         "table": table,
         "game": record.game,

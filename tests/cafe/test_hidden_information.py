@@ -10,7 +10,7 @@ import pytest
 
 from companion.commands.demo import build
 from companion.mqtt import messages
-from companion.privacy import PRIVATE_ACTION_FIELDS
+from companion.privacy import privacy_for
 
 
 def _values(value: object) -> list[str]:
@@ -35,7 +35,9 @@ def test_every_message_keeps_what_is_concealed(tmp_path: Path, game: str, steps:
         for event in events:
             message = messages.event_message("t1", record, event)
             text = json.dumps(message)
-            private = {k: v for k, v in (event.action or {}).items() if k in PRIVATE_ACTION_FIELDS}
+            policy = privacy_for(game)  # the page's rule: a card laid face up is shown once played
+            hidden = set() if policy.done_shareable(event.action or {}) else policy.hidden(event.action or {})
+            private = {k: v for k, v in (event.action or {}).items() if k in hidden}
             if private or event.kind == "correct":
                 concealed += 1
                 assert message["action"] is None

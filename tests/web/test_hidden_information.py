@@ -29,7 +29,6 @@ def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int
             if not demo.driver.step():
                 break
         policy = privacy_for(game)
-        hidden = policy.hidden_fields
         stored = demo.loop.store.events(demo.loop.game_id)
         private = [e for e in stored if e.action and not policy.done_shareable(e.action)]
         assert private, "the walk met no concealed holding"
@@ -40,19 +39,20 @@ def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int
         for entry in entries:
             action = entry.get("action") or {}
             if by_seq[entry["seq"]] in private:
-                assert not hidden & set(action) and action.get("concealed"), entry
+                assert not policy.hidden(by_seq[entry["seq"]].action or {}) & set(action), entry
+                assert action.get("concealed"), entry
             else:  # made in the open (a card laid face up): shown as made
                 assert action == (by_seq[entry["seq"]].action or {}) or by_seq[entry["seq"]].kind == "correct"
         for event in private[:20]:
             page = client.get(f"/dispute?seq={event.seq}").get_data(as_text=True)
-            for key in hidden & set(event.action or {}):
+            for key in policy.hidden(event.action or {}):
                 assert f'"{key}": {json.dumps(event.action[key])}' not in page
         snapshot = client.get("/api/snapshot").get_json()
         if real_table:  # the engine's reckoning of what the hands may hold is nobody's view
             cards = json.dumps((snapshot.get("view") or {}).get("cards"))
             assert '"pool"' not in cards and '"unseen"' not in cards
         last = (snapshot.get("last_event") or {}).get("action") or {}
-        assert policy.done_shareable(last) and not (last.get("concealed") and hidden & set(last))
+        assert policy.done_shareable(last) and not (last.get("concealed") and policy.hidden(last))
         for action in snapshot.get("legal") or []:
             assert policy.option_shareable(action), action  # the hand is never listed
         while True:
@@ -65,7 +65,7 @@ def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int
         for event in events:
             action = event.get("action") or {}
             assert policy.done_shareable(action), event
-            assert not (action.get("concealed") and hidden & set(action)), event
+            assert not (action.get("concealed") and policy.hidden(action)), event
     finally:
         unsubscribe.close()
         demo.close()

@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.config import config_from_dict
 from companion.kits import kit_for
 from companion.loop import TableLoop
-from companion.privacy import PRIVATE_ACTION_FIELDS, shared_legal_actions
+from companion.privacy import privacy_for, shared_legal_actions
 from companion.store import Store
 from companion.web import WebConfig, create_app
 from engines.core import get_game
@@ -57,6 +57,7 @@ def test_legal_moves_never_name_a_concealed_holding() -> None:
     state = game.new_initial_state(["red", "blue"], rng=random.Random(3))
     rng = random.Random(4)
     seen_private = seen_reveals = 0
+    policy = privacy_for(state.game.name)
     for _ in range(200):
         if state.is_terminal():
             break
@@ -69,9 +70,9 @@ def test_legal_moves_never_name_a_concealed_holding() -> None:
             assert {a["kind"] for a in shared} <= {"reveal-pile", "reveal-scoring", "reveal-dinosaur"}
             seen_reveals += len(shared)
         else:
-            seen_private += sum(1 for a in every if PRIVATE_ACTION_FIELDS & set(a))
-            assert all(not PRIVATE_ACTION_FIELDS & set(a) for a in shared)
-            assert shared == [a for a in every if not PRIVATE_ACTION_FIELDS & set(a)]
+            seen_private += sum(1 for a in every if policy.hidden(a))
+            assert all(not policy.hidden(a) for a in shared)
+            assert shared == [a for a in every if not policy.hidden(a)]
         state = state.apply(rng.choice(state.legal_actions()))
     assert seen_private > 0 and seen_reveals > 0  # the playout reached moves naming cards, and reveals
 

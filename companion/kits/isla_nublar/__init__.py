@@ -70,7 +70,11 @@ class IslaNublarKit(Kit):
     name = "isla-nublar"
     # a card is laid face up when played; a buy pile's next card, the scoring row and a dinosaur card are
     # turned face up for everyone; a played or discarded card lies face up already (improved, retrieved)
-    privacy = Privacy(played_openly=frozenset({"play"}),
+    privacy = Privacy(public_fields=frozenset({"dinosaur", "direction", "field", "first", "level", "origin",
+                                               "piece", "pile", "second", "slot", "steps", "take_back",
+                                               "target", "use", "volcano"}),  # not the card itself
+                      face_up_fields=frozenset({"card"}),
+                      played_openly=frozenset({"play"}),
                       open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur"}),
                       open_kinds=frozenset({"improve", "retrieve"}))
     real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})

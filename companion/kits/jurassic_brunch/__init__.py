@@ -12,6 +12,7 @@ from companion.kits.jurassic_brunch.diagram import pasture_cell_words, pasture_s
 from companion.kits.jurassic_brunch.tags import INVENTORY
 from companion.kits.kit import Kit
 from companion.kits.tabletop import AreaError
+from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassic_brunch.components import TOKEN_TITLES
 from vision.detect import GeometryHints
@@ -23,6 +24,8 @@ from vision.tags import TagInventory
 class JurassicBrunchKit(Kit):
     name = "jurassic-brunch"
     demo_colours = ("blue", "orange")
+    # the pasture's cells are open; a grass token's face is not until it is scored
+    privacy = Privacy(public_fields=frozenset({"at", "cells", "eats", "from", "scares", "target", "to"}))
 
     def inventory(self) -> TagInventory:
         return INVENTORY

@@ -27,7 +27,10 @@ class JurassicPartsKit(Kit):
     splits = True
     # a sold tile goes face up to the Field Leader, a bought one comes from there, a completed dinosaur is
     # shown: made, these moves name nothing hidden (the list of what one could sell would)
-    privacy = Privacy(played_openly=frozenset({"sell", "buy-leader-tile", "commit-bones"}))
+    # a chisel's gap and a slab cell are open; a fossil, a part or a tile may name what a hand conceals
+    privacy = Privacy(public_fields=frozenset({"a", "b", "cell"}),
+                      face_up_fields=frozenset({"fossil", "part"}),
+                      played_openly=frozenset({"sell", "buy-leader-tile", "commit-bones"}))
 
     def inventory(self) -> TagInventory:
         return INVENTORY

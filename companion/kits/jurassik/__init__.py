@@ -25,7 +25,9 @@ from vision.tags import TagInventory
 
 class JurassikKit(Kit):
     name = "jurassik"
-    privacy = Privacy(open_fields=frozenset({"tile"}))  # the players' tiles lie face up before them
+    # the players' tiles lie face up before them: every field names something open
+    privacy = Privacy(public_fields=frozenset({"row", "col", "face", "tile", "give", "take", "other",
+                                               "victim"}))
 
     def inventory(self) -> TagInventory:
         return INVENTORY
