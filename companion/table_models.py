@@ -10,7 +10,7 @@ from typing import Any
 from companion.config import Config
 from companion.infer import TableModel
 from companion.kits import kit_for
-from companion.kits.tabletop import AreaError
+from companion.kits.tabletop import TableAreaError
 from vision.scene import CALIBRATION_MARKER_IDS
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ def players_by_colour(config: Config) -> Mapping[str, str]:
 
 def default_model(config: Config, area: tuple[float, float] | None = None) -> TableModel:
     """The game's inference model, its table laid out on ``area`` (w, h mm: the calibrated one) when
-    given; :class:`AreaError` when the game does not fit that area."""
+    given; :class:`TableAreaError` when the game does not fit that area."""
     kit = kit_for(config.game)
     players = players_by_colour(config)
     if area is None:
@@ -39,6 +39,6 @@ def model_for_table(config: Config, calibration: Any) -> tuple[TableModel, str |
     area = (abs(layout[1][0] - layout[0][0]), abs(layout[3][1] - layout[0][1]))
     try:
         return default_model(config, area), None
-    except AreaError as error:
+    except TableAreaError as error:
         log.warning("%s", error)
         return default_model(config), f"{error} (the calibration marks {area[0]:.0f} x {area[1]:.0f} mm)"

@@ -120,15 +120,16 @@ class ZxingBackend:
 
         self._zxing = zxingcpp
         self.retry = retry
-        model2 = getattr(zxingcpp.BarcodeFormat, "QRCodeModel2", zxingcpp.BarcodeFormat.QRCode)
-        self._formats = zxingcpp.BarcodeFormats(model2)
+        # the format, not a BarcodeFormats object: one held until the interpreter exits is reported by
+        # nanobind as leaked ("nanobind: leaked 1 instances!") when the process stops
+        self._format = getattr(zxingcpp.BarcodeFormat, "QRCodeModel2", zxingcpp.BarcodeFormat.QRCode)
         self._try_downscale = try_downscale
         self._try_invert = try_invert
 
     def _read(self, gray: np.ndarray, errors: bool) -> list[Any]:
         results: list[Any] = self._zxing.read_barcodes(
             np.ascontiguousarray(gray),
-            formats=self._formats,
+            formats=self._zxing.BarcodeFormats(self._format),
             try_rotate=True,
             try_downscale=self._try_downscale,
             try_invert=self._try_invert,

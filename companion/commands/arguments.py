@@ -20,6 +20,11 @@ LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){LABEL}(\.{LABEL})*$")
 
 
+class BadInput(Exception):
+    """Input a command cannot use (a file, a picture, a ruling's JSON); its message is the one line
+    printed on stderr."""
+
+
 def words(message: object) -> str:
     return " ".join(str(message).split())
 

@@ -12,14 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from companion.commands.arguments import EXIT_BAD_INPUT, BadInput
 from engines.core import EngineError, get_game
-
-EXIT_BAD_INPUT = 2
-
-
-class BadInput(Exception):
-    """Input that a ruling cannot use; its message is the one line printed on stderr."""
-
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_NESTING = 64

@@ -12,11 +12,7 @@ import os
 import sys
 from typing import Any
 
-EXIT_BAD_INPUT = 2
-
-
-class BadInput(Exception):
-    """Input a vision tool cannot use; its message is the one line printed on stderr."""
+from companion.commands.arguments import EXIT_BAD_INPUT, BadInput
 
 
 def _fail(message: str) -> int:
@@ -140,7 +136,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 1
     area_problem = None
     if kit is not None:
-        from companion.kits.tabletop import SEAT_COLOURS, AreaError
+        from companion.kits.tabletop import SEAT_COLOURS, TableAreaError
         from vision import pegs
 
         zones = kit.zones(args.seats)
@@ -148,7 +144,7 @@ def _calibrate(args: argparse.Namespace) -> int:
             try:
                 layout = kit.layout_for_area(SEAT_COLOURS[: args.seats], args.width, args.height)
                 zones = kit.layout_zones(layout) or zones
-            except AreaError as error:
+            except TableAreaError as error:
                 area_problem = str(error)
         calibration = calibration.with_zones(zones)
         named = [(zone.name, zone.polygon) for zone in calibration.zones]
@@ -204,13 +200,12 @@ def _observe(args: argparse.Namespace) -> int:
         return _fail(str(error))
     state = None
     if args.state:
-        from companion.commands.rulings import BadInput as RulingInput
         from companion.commands.rulings import read_json
         from engines.core import EngineError, get_game
 
         try:
             state = get_game(kit.name).state_from_dict(read_json(args.state))
-        except (RulingInput, EngineError, KeyError, ValueError, TypeError) as error:
+        except (BadInput, EngineError, KeyError, ValueError, TypeError) as error:
             message = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
             return _fail(f"state: {message}")
     hints = kit.hints(state=state)

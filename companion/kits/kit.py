@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from companion.kits.tabletop import AreaError
+from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
 from engines.core import Game, State, get_game
 from vision.detect import GeometryHints
@@ -99,7 +99,7 @@ class Kit(abc.ABC):
 
     def layout_for_area(self, colours: Sequence[str], width: float, height: float) -> Any:
         """The table laid out on the ``width`` x ``height`` mm area the markers mark (the seats along its
-        edges, the play in its middle); :class:`AreaError` saying what does not fit. This default knows
+        edges, the play in its middle); :class:`TableAreaError` saying what does not fit. This default knows
         only the area its layout is drawn for."""
         size = self.table_size()
         # within 2 %: an area measured from the markers' printed size is the drawn one
@@ -107,7 +107,7 @@ class Kit(abc.ABC):
         if near:
             return self.layout(colours)
         drawn = "" if size is None else f" {size[0]:.0f} x {size[1]:.0f} mm"
-        raise AreaError(f"the {self.game.title} layout is drawn for{drawn} only: mark a{drawn} area")
+        raise TableAreaError(f"the {self.game.title} layout is drawn for{drawn} only: mark a{drawn} area")
 
     def layout_zones(self, layout: Any) -> list[Zone]:
         """The named zones of a layout (for calibration; empty where they need a state)."""

@@ -280,7 +280,7 @@ def chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
         yield items[start : start + size]
 
 
-class AreaError(ValueError):
+class TableAreaError(ValueError):
     """A table area a game's layout cannot be laid out on (says what does not fit)."""
 
 
@@ -301,7 +301,7 @@ def recentred(layout: Any, width: float, height: float, points: Sequence[str] = 
 
 
 def check_fit(zones: Sequence[Zone], width: float, height: float, title: str) -> None:
-    """AreaError unless every zone lies on the area and no seat overlaps the play's zones."""
+    """TableAreaError unless every zone lies on the area and no seat overlaps the play's zones."""
     def box(zone: Zone) -> tuple[float, float, float, float]:
         xs, ys = [p[0] for p in zone.polygon], [p[1] for p in zone.polygon]
         return (min(xs), min(ys), max(xs), max(ys))
@@ -309,8 +309,8 @@ def check_fit(zones: Sequence[Zone], width: float, height: float, title: str) ->
     for zone in zones:
         x0, y0, x1, y1 = box(zone)
         if x0 < -1.0 or y0 < -1.0 or x1 > width + 1.0 or y1 > height + 1.0:
-            raise AreaError(f"the {title} {zone.name} zone needs {x1 - x0:.0f} x {y1 - y0:.0f} mm: it does "
-                            f"not fit on {width:.0f} x {height:.0f} mm")
+            raise TableAreaError(f"the {title} {zone.name} zone needs {x1 - x0:.0f} x {y1 - y0:.0f} mm: it "
+                                 f"does not fit on {width:.0f} x {height:.0f} mm")
     import cv2
     import numpy as np
 
@@ -324,20 +324,20 @@ def check_fit(zones: Sequence[Zone], width: float, height: float, title: str) ->
         for seat in seats:  # zones are convex: their overlap is what a piece could be taken for
             overlap, _ = cv2.intersectConvexConvex(shape(zone), seat)
             if overlap > 150.0:  # more than a corner grazing a seat: room for a piece there
-                raise AreaError(f"on {width:.0f} x {height:.0f} mm the {title} {zone.name} zone runs into a "
-                                "seat: make the area wider")
+                raise TableAreaError(f"on {width:.0f} x {height:.0f} mm the {title} {zone.name} zone runs "
+                                     "into a seat: make the area wider")
 
 
 def narrowest_fit(layout: Any, zones_of: Any, width: float, height: float, title: str) -> Any:
     """``layout`` with its seat strips narrowed (down to 200 mm, about two tiles deep) until its zones fit
     the area (:func:`check_fit`); the widest-strip error when none does."""
-    first: AreaError | None = None
+    first: TableAreaError | None = None
     for strip in sorted({layout.seat_strip, *range(200, int(layout.seat_strip), 15)}, reverse=True):
         candidate = replace(layout, seat_strip=float(strip))
         try:
             check_fit(zones_of(candidate), width, height, title)
-        except AreaError as error:
+        except TableAreaError as error:
             first = first or error
             continue
         return candidate
-    raise first or AreaError(f"the {title} layout does not fit {width:.0f} x {height:.0f} mm")
+    raise first or TableAreaError(f"the {title} layout does not fit {width:.0f} x {height:.0f} mm")

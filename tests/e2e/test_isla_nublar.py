@@ -15,11 +15,9 @@ from table import build_table
 from test_games import play_and_check
 
 from companion.kits.isla_nublar.model import IslaNublarModel
-from engines.core import available_games, uniform_policy
+from engines.core import uniform_policy
 from engines.isla_nublar.actions import EndTurn, PlayCard
 from vision.observation import Observation
-
-pytestmark = pytest.mark.skipif("isla-nublar" not in available_games(), reason="no Isla Nublar engine")
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ import pytest
 
 from companion.config import config_from_dict
 from companion.kits import kit_for
-from companion.kits.tabletop import AreaError
+from companion.kits.tabletop import TableAreaError
 from companion.table_models import model_for_table
 from vision.calibration import Calibration, corner_layout
 
@@ -30,7 +30,7 @@ def test_a_game_lies_on_a_larger_area_within_its_edges(game: str, width: float, 
 
 @pytest.mark.parametrize("game", ["jurassic-parts", "jurassik", "isla-nublar", "jurassic-brunch"])
 def test_an_area_too_small_says_what_does_not_fit(game: str) -> None:
-    with pytest.raises(AreaError, match=r"700 x 400"):
+    with pytest.raises(TableAreaError, match=r"700 x 400"):
         kit_for(game).layout_for_area(COLOURS, 700.0, 400.0)
 
 

@@ -106,3 +106,45 @@ def test_numbers_and_nouns_agree() -> None:
     assert [counted(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
     assert counted(1, "box") == "1 box" and counted(3, "box") == "3 boxes"
     assert counted(2, "piece") == "2 pieces" and counted(2, "tile", "tiles") == "2 tiles"
+
+
+def test_jurassic_parts_diagram_spells_out_each_short_name() -> None:
+    import random
+
+    from companion.kits import kit_for
+    from engines.core import get_game
+
+    state = get_game("jurassic-parts").new_initial_state(["red", "blue"], rng=random.Random(2))
+    players = [{"name": c, "colour": c} for c in ("red", "blue")]
+    svg = kit_for("jurassic-parts").diagram(state.view(None), {"game": "jurassic-parts", "players": players})
+    assert "Rex T-Rex" in svg and "Bra Brachiosaurus" in svg and "Vel Velociraptor" in svg
+    assert ">1</text>" in svg  # the rows are numbered as the page's words count them
+    assert "TREX" not in svg and "BRACHIO" not in svg
+
+
+def test_jurassic_parts_rings_the_tiles_and_gaps_an_objection_names() -> None:
+    import random
+
+    from companion.kits import kit_for
+    from engines.core import get_game
+    from engines.jurassic_parts.actions import PlaceChisel
+
+    kit = kit_for("jurassic-parts")
+    state = get_game("jurassic-parts").new_initial_state(["red", "blue"], rng=random.Random(2))
+    players = [{"name": c, "colour": c} for c in ("red", "blue")]
+    chisel = next(a for a in state.legal_actions() if isinstance(a, PlaceChisel))
+    after = state.apply(chisel)
+    model = kit.model({c: c for c in ("red", "blue")})
+    from companion.infer.picture import compare
+
+    differences = compare(model.expected(state), model.expected(after), model.tolerance)  # a chisel put down
+    tile = next(iter(model.expected(state).items.values()))[0]
+    missing = {"what": "back", "change": "vanished", "item": "back", "seen": None,
+               "expected": {"zone": tile.zone, "at": list(tile.at)}}
+    pending = {"kind": "objection", "differences": [d.to_dict() for d in differences] + [missing]}
+    view = state.view(None)
+    plain = kit.diagram(view, {"game": "jurassic-parts", "players": players})
+    ringed = kit.diagram(view, {"game": "jurassic-parts", "players": players, "pending": pending})
+    assert 'class="marked"' not in plain
+    assert ringed.count('<circle') > plain.count('<circle')  # the gap of the stray chisel
+    assert ringed.count('class="marked"') == 2 and "Ringed orange" in ringed

@@ -11,7 +11,7 @@ from companion.kits.jurassic_brunch import table
 from companion.kits.jurassic_brunch.diagram import pasture_cell_words, pasture_svg
 from companion.kits.jurassic_brunch.tags import INVENTORY
 from companion.kits.kit import Kit
-from companion.kits.tabletop import AreaError
+from companion.kits.tabletop import TableAreaError
 from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassic_brunch.components import TOKEN_TITLES
@@ -58,8 +58,8 @@ class JurassicBrunchKit(Kit):
         need_w = 6 * 62.0 + 2 * table.SEAT_STRIP + 60.0
         need_h = 6 * 62.0 + 80.0
         if width < need_w or height < need_h:
-            raise AreaError(f"the Jurassic Brunch playing area and seats need {need_w:.0f} x {need_h:.0f} "
-                            f"mm: they do not fit on {width:.0f} x {height:.0f} mm")
+            raise TableAreaError(f"the Jurassic Brunch playing area and seats need {need_w:.0f} x "
+                                 f"{need_h:.0f} mm: they do not fit on {width:.0f} x {height:.0f} mm")
         return table.BrunchTable(width, height)
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:

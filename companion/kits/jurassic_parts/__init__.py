@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_parts import table
-from companion.kits.jurassic_parts.diagram import slab_svg
+from companion.kits.jurassic_parts.diagram import Marks, slab_svg
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INVENTORY
 from companion.kits.jurassic_parts.words import fossil_words, hand_moves, slab_cell_words, slab_place_words
@@ -16,6 +17,7 @@ from companion.kits.kit import Kit
 from companion.kits.tabletop import check_fit
 from companion.privacy import Privacy
 from engines.core import State
+from engines.jurassic_parts.board import DIRECTIONS
 from vision.detect import GeometryHints
 from vision.observation import LatticeFit
 from vision.scene import Scene, Zone
@@ -64,7 +66,25 @@ class JurassicPartsKit(Kit):
         return JurassicPartsModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
-        return slab_svg(view, snapshot, snapshot.get("players") or [])
+        players = snapshot.get("players") or []
+        return slab_svg(view, snapshot, players, self._marks(snapshot, players))
+
+    def _marks(self, snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> Marks:
+        """The tiles and gaps the set-up list or an objection names (where a piece must go or come off)."""
+        layout = self.layout([str(p.get("colour", "")) for p in players])
+        tiles: set[tuple[int, int]] = set()
+        gaps: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+        for zone, at in self.places_to_mark(snapshot):
+            if zone != "play":
+                continue
+            cell = layout.mm_to_axial(at)
+            if math.dist(at, layout.axial_to_mm(*cell)) < layout.pitch * 0.3:
+                tiles.add(cell)
+                continue
+            around = [(cell[0] + dq, cell[1] + dr) for dq, dr in ((0, 0), *DIRECTIONS)]
+            first, second = sorted(around, key=lambda c: math.dist(at, layout.axial_to_mm(*c)))[:2]
+            gaps.add((min(first, second), max(first, second)))
+        return Marks(frozenset(tiles), frozenset(gaps))
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return slab_cell_words(view, cell)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.drawing import attr, cell_of_value, hex_corner, hex_points, rgb
-from companion.kits.jurassic_parts.words import fossil_words
+from companion.kits.jurassic_parts.words import fossil_words, species_words
 from engines.jurassic_parts.board import DIRECTIONS
 
 # -- Jurassic Parts: the hex slab, chisels, rocks, and a split with its cut line and shares ---------------
@@ -71,6 +72,28 @@ class _Slab:
 
 
 OPTION_FILLS = ("#fbe7a1", "#cfe3f6")
+MARK = "#e65100"
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The tiles and the gaps (two cells each) the page's list names: ringed in the picture."""
+
+    tiles: frozenset[tuple[int, int]] = frozenset()
+    gaps: frozenset[tuple[tuple[int, int], tuple[int, int]]] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.tiles or self.gaps)
+
+
+def _marked(slab: _Slab, marks: Marks) -> list[str]:
+    out = [f'<polygon points="{hex_points(*slab.at(cell), slab.radius * 0.98)}" fill="none" stroke="{MARK}" '
+           'stroke-width="4" stroke-dasharray="7 4" class="marked"/>' for cell in sorted(marks.tiles)]
+    for a, b in sorted(marks.gaps):
+        mx, my = slab.gap_middle(a, b)
+        out.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="14" fill="none" stroke="{MARK}" '
+                   'stroke-width="3.5" stroke-dasharray="6 3" class="marked"/>')
+    return out
 
 
 def _tile(slab: _Slab, tile: Mapping[str, Any], last_cell: tuple[int, int] | None) -> list[str]:
@@ -233,7 +256,7 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
                   for line in _wrap("The slab is empty: every tile has been taken", width - 24, BIG)]
     if slab.tiles:
         shown = sorted({str(t.get("fossil")).split("-")[0] for t in slab.tiles if t.get("face_up")})
-        names = " · ".join(f"{SHORT.get(k, k[:3].title())} {fossil_words(k) or k.title()}" for k in shown)
+        names = " · ".join(f"{SHORT.get(k, k[:3].title())} {species_words(k) or k.title()}" for k in shown)
         for line in _wrap(f"Rows numbered on the left; {names}", width - 24, SMALL):
             lines.append((None, line, SMALL, False, 0))
     for name, seat in seats.items():
@@ -286,7 +309,8 @@ def _legend(lines: Sequence[Line], top: float,
 
 
 def slab_svg(
-    view: Mapping[str, Any], snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]]
+    view: Mapping[str, Any], snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
+    marks: Marks = Marks(),
 ) -> str:
     """The slab as the shared view has it. During a split the awarded part is lifted out in gold, the cut
     line is drawn in red along the cracked gaps, and the shares are listed in rank order under the slab,
@@ -297,6 +321,8 @@ def slab_svg(
     slab.origin = (slab.origin[0] + (width - slab.width) / 2, slab.origin[1])  # centred
     seats = view.get("seats") or {}
     lines = _legend_lines(slab, view, seats, snapshot.get("current"), width)
+    if marks:
+        lines.insert(0, (None, "Ringed orange: the places the list above names", SMALL, False, 0))
     slab_height = slab.height if slab.tiles else 40.0
     height = slab_height + 20 + LINE * len(lines) + 10
     colour_by_player = {str(p.get("name")): str(p.get("colour", "")) for p in players}
@@ -311,6 +337,7 @@ def slab_svg(
         out += _tile(slab, tile, last_cell)
     out += _cut_line(slab)
     out += _chisels(slab, view, snapshot, colour_by_player, last_action)
+    out += _marked(slab, marks)
     out += _legend(lines, slab_height + 20 + LINE * 0.6, colour_by_player)
     out.append("</svg>")
     return "".join(out)

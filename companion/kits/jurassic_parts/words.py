@@ -33,6 +33,11 @@ def fossil_words(name: str) -> str | None:
     return None
 
 
+def species_words(name: str) -> str | None:
+    """``TREX`` -> "T-Rex", ``PTERO`` -> "Pterodactyl": a kind of fossil by the field guide's name."""
+    return _SPECIES.get(name) or _SINGLES.get(name)
+
+
 def slab_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
     """A slab tile as players point at it: its row from the top and its place from the left (every tile
     the slab began with counts, so a tile keeps its words all game), and what shows on it."""
