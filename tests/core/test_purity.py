@@ -85,6 +85,14 @@ PART_FORBIDDEN: dict[str, tuple[str, ...]] = {
     "companion/kits": ("flask", "werkzeug", "jinja2", "companion.web", "companion.cafe", "companion.loop",
                        "companion.keeper", "companion.store"),
     "companion/drawing.py": ("flask", "companion.web", "companion.kits"),
+    # the café is its own deployable: it shares the wire format (companion.mqtt) and the web's safety
+    # helpers with the tables, never the running table, a game or the table's store
+    "companion/cafe": ("companion.loop", "companion.keeper", "companion.referee", "companion.pipeline",
+                       "companion.runner", "companion.store", "companion.kits", "companion.infer",
+                       "companion.session", "engines", "vision", "sim", "hw"),
+    # a table reports to the café only over the broker (companion.mqtt); it never imports the café's app
+    "companion/mqtt": ("companion.cafe",),
+    "companion/web": ("companion.cafe",),
 }
 
 
