@@ -12,8 +12,20 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 sys.path.insert(0, str(Path(__file__).parent))
 
 from loop_toygame import Toy
+from loop_toykit import ToyKit
 
+import companion.kits as kit_registry
+from companion.kits import register_kit
 from hw.panel import DEFAULT_PINS, Panel
+
+
+@pytest.fixture(autouse=True)
+def toy_kit() -> Iterator[ToyKit]:
+    """The toy game's kit, for every loop test (its privacy shows the open slots the tests read back);
+    removed after each, so no test elsewhere sees it."""
+    kit = register_kit(ToyKit())
+    yield kit
+    kit_registry._KITS.pop(kit.name, None)
 
 
 @pytest.fixture

@@ -5,18 +5,15 @@ draws its diagram and keeps its score, as for the four real games."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from gpiozero.pins.mock import MockFactory
 from loop_toygame import Toy, is_back
 from loop_toykit import ToyKit
 from test_loop import feed
 
-import companion.kits as kit_registry
-from companion.kits import find_kit, register_kit
+from companion.kits import find_kit
 from companion.loop import TableLoop
 from companion.store import Store
 from companion.web import WebConfig, create_app
@@ -24,13 +21,6 @@ from hw.panel import DEFAULT_PINS, Panel
 from sim.ideal import IdealPipeline, SceneSource
 
 HOST = {"Host": "localhost"}
-
-
-@pytest.fixture
-def toy_kit() -> Iterator[ToyKit]:
-    kit = register_kit(ToyKit())
-    yield kit
-    kit_registry._KITS.pop(kit.name, None)  # no other test sees the toy kit
 
 
 def _token(client: Any) -> str:
@@ -43,6 +33,7 @@ def _token(client: Any) -> str:
 def test_a_game_defined_in_the_tests_plays_through_the_loop_and_the_page(
     toy_kit: ToyKit, tmp_path: Path, pin_factory: MockFactory
 ) -> None:
+    """(``toy_kit``: registered for the loop tests by their conftest, removed after each.)"""
     toy = Toy()
     assert find_kit("toy-grab") is toy_kit
     panel = Panel(DEFAULT_PINS, toy.players, pin_factory=pin_factory, start=False)

@@ -81,9 +81,9 @@ def slab_place_words(view: Mapping[str, Any], layout: Any, at: Sequence[float]) 
     point = (float(at[0]), float(at[1]))
     cell = layout.mm_to_axial(point)
     centre = layout.axial_to_mm(*cell)
-    if math.dist(point, centre) < layout.pitch * 0.3:
+    if math.dist(point, centre) < layout.pitch * 0.3:  # the place itself: what lies there is the step's
         words = slab_cell_words(view, cell)
-        return f"on {words}" if words else None
+        return f"on {words.split(' (')[0]}" if words else None
     around = [(cell[0] + dq, cell[1] + dr) for dq, dr in ((0, 0), *DIRECTIONS)]
     nearest = sorted(around, key=lambda c: math.dist(point, layout.axial_to_mm(*c)))[:2]
     names = [slab_cell_words(view, c) for c in nearest]
