@@ -21,6 +21,7 @@ from vision.calibration import Calibration, CalibrationError, CalibrationMonitor
 from vision.observation import (
     CalibrationStatus,
     LatticeFit,
+    LatticeKind,
     Observation,
     PegReading,
     TagReading,
@@ -32,7 +33,6 @@ Point = tuple[float, float]
 Rect = tuple[int, int, int, int]
 
 
-LatticeKind = Literal["hex", "square", "boards", "island"]
 PegSpots = Literal["gaps", "fields"]
 
 

@@ -124,20 +124,30 @@ def infer(
     if len(differences) > model.max_change:
         # one move can change much at once (a split sends a whole part of the slab away): try single
         # moves the change points at, within the budget; more than that is not searched
-        single, spent = _search(state, seen, differences, model, unsure, True, 1, beam, budget, 0)
+        single, spent = _search(state, seen, differences, model, unsure=unsure, narrow=True,
+                                limits=SearchLimits(1, beam, budget, 0))
         return single or objection(state, model, differences, spent, too_much=True)
     closest: list[tuple[int, list[Action]]] = []
-    result, spent = _search(
-        state, seen, differences, model, unsure, True, max_depth, beam, budget, max_stalls, closest
-    )
+    result, spent = _search(state, seen, differences, model, unsure=unsure, narrow=True,
+                            limits=SearchLimits(max_depth, beam, budget, max_stalls), closest=closest)
     if result is None and spent < budget:
-        result, more = _search(
-            state, seen, differences, model, unsure, False, 2, beam, budget - spent, max_stalls, closest
-        )
+        result, more = _search(state, seen, differences, model, unsure=unsure, narrow=False,
+                               limits=SearchLimits(2, beam, budget - spent, max_stalls), closest=closest)
         spent += more
     if result is not None:
         return result
     return objection(state, model, differences, spent, too_much=spent >= budget, closest=closest)
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """How far one search may go: its depth in moves, the lines kept per depth, the positions it may
+    draw, and the steps that may leave the distance to what is seen unchanged."""
+
+    max_depth: int
+    beam: int
+    budget: int
+    max_stalls: int
 
 
 def _search(
@@ -145,12 +155,10 @@ def _search(
     seen: Picture,
     differences: list[Difference],
     model: TableModel,
+    *,
     unsure: bool,
     narrow: bool,
-    max_depth: int,
-    beam: int,
-    budget: int,
-    max_stalls: int,
+    limits: SearchLimits,
     closest: list[tuple[int, list[Action]]] | None = None,
 ) -> tuple[Inference | None, int]:
     """The first depth at which positions match what is seen (an apply or a question), and the number of
@@ -163,7 +171,8 @@ def _search(
     frontier: list[Node] = [(len(differences), 0, state, [], root_key)]
     visited = {root_key}
     explored = 0
-    for _depth in range(max_depth):
+    max_stalls, budget = limits.max_stalls, limits.budget
+    for _depth in range(limits.max_depth):
         children: list[Node] = []
         solutions: dict[Hashable, tuple[State, list[Action]]] = {}
         for distance, stalls, node, path, node_key in frontier:
@@ -232,7 +241,7 @@ def _search(
                 seen=_summary(differences, "seen"),
             ))
         children.sort(key=lambda item: (item[0], item[1]))
-        frontier = children[:beam]
+        frontier = children[:limits.beam]
         if not frontier or explored >= budget:
             break
     return None, explored

@@ -41,7 +41,7 @@ from companion.kits.tabletop import (
 )
 from engines.jurassic_brunch.components import TOKEN_COUNTS, TOKEN_KINDS, TRICERATOPS_PER_PLAYER
 from vision.scene import RGB, Point, Scene, Shape, Tag, Zone
-from vision.tags import qr_matrix
+from vision.tags import payload, qr_matrix
 
 COLOURS = ("blue", "orange")
 FELT = (54, 86, 66)
@@ -235,9 +235,9 @@ def _piece(
     scene: Scene, layout: BrunchLayout, center: Point, tag_id: str, fill: RGB, angle: float = 0.0
 ) -> None:
     """A token: a square card of ``piece_side`` (more for a larger code) with its tag."""
-    payload = f"DT1:{CODE}:{tag_id}"
-    size = _tag_side(layout, payload)
-    scene.tags.append(Tag(payload, center, angle % 360.0, size))
+    printed = payload(CODE, tag_id)
+    size = _tag_side(layout, printed)
+    scene.tags.append(Tag(printed, center, angle % 360.0, size))
     if not is_sketch(scene):
         side = max(layout.piece_side, size * 25.0 / 21.0 + 4.0)
         scene.shapes.append(Shape(square(center, side, angle), fill, shade(fill, 0.55), label=tag_id))
@@ -247,7 +247,7 @@ def _figure(
     scene: Scene, layout: BrunchLayout, center: Point, tag_id: str, fill: RGB, angle: float = 0.0
 ) -> None:
     """A figure seen from above: a round base in its colour, wider than a token, its tag on its back."""
-    scene.tags.append(Tag(f"DT1:{CODE}:{tag_id}", center, angle % 360.0, layout.tag_size))
+    scene.tags.append(Tag(payload(CODE, tag_id), center, angle % 360.0, layout.tag_size))
     if not is_sketch(scene):
         radius = layout.pitch / 2.0 - 2.0
         scene.shapes.append(Shape(circle_polygon(center, radius, 36), fill, shade(fill, 0.55), label=tag_id))
@@ -316,7 +316,7 @@ def _draw_boards(
         if boards_only or (board.centre not in occupied and board.centre not in state.grass):
             center = layout.cell_center(board.centre)
             scene.tags.append(
-                Tag(f"DT1:{CODE}:{board.board_id}", center, (90.0 * board.rotation) % 360.0, layout.tag_size)
+                Tag(payload(CODE, board.board_id), center, (90.0 * board.rotation) % 360.0, layout.tag_size)
             )
 
 

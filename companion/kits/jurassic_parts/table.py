@@ -44,6 +44,7 @@ from companion.kits.tabletop import (
 from engines.jurassic_parts import components
 from engines.jurassic_parts.board import DIRECTIONS, Layout
 from vision.scene import RGB, Peg, Point, Scene, Shape, Tag, Zone
+from vision.tags import payload
 
 SQRT3 = math.sqrt(3.0)
 
@@ -315,7 +316,7 @@ def _draw_tile(
     rotation: int,
 ) -> None:
     """A tile whose side up lists ``rocks`` at rotation 0, turned ``rotation`` sixth turns."""
-    scene.tags.append(Tag(f"DT1:{CODE}:{tag_id}", center, angle % 360.0, layout.tag_size))
+    scene.tags.append(Tag(payload(CODE, tag_id), center, angle % 360.0, layout.tag_size))
     if is_sketch(scene):
         return
     rocky = table_rocks(rocks, rotation)

@@ -33,6 +33,7 @@ from companion.kits.tabletop import (
     square,
 )
 from vision.scene import Marker, Point, Scene, Shape, Tag, Zone
+from vision.tags import payload
 
 FELT = (52, 88, 62)
 MAT = (64, 104, 74)
@@ -127,7 +128,7 @@ def _tile(
         depth = (side - tag_size * 25.0 / 21.0) / 2.0 - 1.0
         corners = [(-inner, -inner), (inner, -inner), (inner, -inner + depth), (-inner, -inner + depth)]
         scene.shapes.append(Shape(tuple(offset(center, rotate(c, angle)) for c in corners), band))
-    scene.tags.append(Tag(f"DT1:{CODE}:{tag_id}", center, angle % 360.0, tag_size))
+    scene.tags.append(Tag(payload(CODE, tag_id), center, angle % 360.0, tag_size))
 
 
 def _dino_number(tile: str) -> int:
