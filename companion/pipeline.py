@@ -95,12 +95,12 @@ class VisionPipeline:
 
     def _start(self, frame: Any) -> bool:
         zones: list[Any] = []
-        hints = None
-        if self.loop is not None:
-            model = self.loop.model
-            zones = list(model.scene(self.loop.current_state()).zones)
-            hints = model.vision_hints()
         kit = kit_for(self.game)
+        hints = kit.hints()
+        if self.loop is not None:  # one record of the play area's geometry: the kit's, for this layout
+            model, state = self.loop.model, self.loop.current_state()
+            zones = list(model.scene(state).zones)
+            hints = kit.hints(model.layout, state)
         calibration = self.calibration
         if calibration is None:
             calibration = detect.auto_calibration(frame, kit.table_size())
@@ -116,7 +116,7 @@ class VisionPipeline:
         printed = self.tag_mm or calibration.tag_mm
         if printed:
             manifest = manifest.resized(printed)
-        detector = detect.Detector(manifest, calibration, hints or kit.hints(), colours)
+        detector = detect.Detector(manifest, calibration, hints, colours)
         self.tracker = Tracker(detector, TrackerConfig(window=self.window))
         return True
 

@@ -37,6 +37,8 @@ class TableModel:
     search_budget: int = 48
     #: a change of more differences than this is not searched: too much moved at once
     max_change: int = 24
+    #: the table layout its scenes are drawn by (the kit's hints for vision follow it); None: the default
+    layout: Any = None
 
     def __init__(
         self,
@@ -76,10 +78,6 @@ class TableModel:
         """The scene of a state inference tries out (games whose layouts keep printed ids stable from
         frame to frame use throwaway ids here, so hypotheses never disturb what the table shows)."""
         return self.scene(state)
-
-    def vision_hints(self) -> Any:
-        """Geometry hints for vision's detector (None: vision's defaults for the game)."""
-        return None
 
     def chance_outcome(self, state: State, rng: Any) -> Action:
         """What the physical table turns up at a chance node in a bot game (default: drawn by weight)."""

@@ -28,8 +28,7 @@ from engines.core import Action, IllegalAction, State, sample_chance
 from engines.jurassic_parts import components
 from engines.jurassic_parts.actions import PlaceChisel, Reveal
 from engines.jurassic_parts.bots import bot_policy
-from vision.detect import GeometryHints
-from vision.observation import LatticeFit, Observation
+from vision.observation import Observation
 from vision.scene import Point, Scene
 
 
@@ -159,12 +158,6 @@ class JurassicPartsModel(LaidOutModel):
             return None
         return [(names[p], int(take)) for p, _, take in ranking]
 
-    def vision_hints(self) -> GeometryHints:
-        prior = LatticeFit("hex", self.layout.slab_origin, self.layout.pitch, 0.0)
-        return GeometryHints(
-            lattice="hex", lattice_kinds=("tile",), pegs="gaps", tile_turn=60.0,
-            prior=prior, peg_radius_mm=self.layout.chisel_radius,
-        )
 
     # -- bots -----------------------------------------------------------------------------------------
     def chance_outcome(self, state: State, rng: random.Random) -> Action:

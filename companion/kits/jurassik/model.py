@@ -24,7 +24,6 @@ from companion.kits.jurassik.tags import action_prefix
 from engines.core import Action, State
 from engines.jurassik.actions import Take
 from engines.jurassik.components import FACE_BY_TAG
-from vision.detect import GeometryHints
 from vision.observation import Observation
 from vision.scene import Scene
 
@@ -138,5 +137,3 @@ class JurassikModel(LaidOutModel):
                 attempts.append(Take(player, cell[0], cell[1]))
         return attempts
 
-    def vision_hints(self) -> GeometryHints:
-        return GeometryHints(lattice="square", lattice_kinds=("tile", "action"), pitch=self.layout.pitch)
