@@ -127,7 +127,8 @@ class TableLoop:
         self._show()
 
     def _model_for_the_table(self, config: Config) -> TableModel:
-        model, self._area_problem = model_for_table(config, getattr(self.pipeline, "calibration", None))
+        calibration = self.pipeline.calibration if self.pipeline is not None else None
+        model, self._area_problem = model_for_table(config, calibration)
         return model
 
     # -- what the keeper holds --------------------------------------------------------------------------
@@ -172,9 +173,8 @@ class TableLoop:
             return self.keeper.referee.state
 
     def _attach_pipeline(self) -> None:
-        attach = getattr(self.pipeline, "attach", None)
-        if attach is not None:
-            attach(self)
+        if self.pipeline is not None:
+            self.pipeline.attach(self)
 
     def new_game(self, settings: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
@@ -506,10 +506,8 @@ class TableLoop:
 
     def recalibrate(self) -> dict[str, Any]:
         """Refit the camera calibration from the next frame (after the camera was bumped)."""
-        request = getattr(self.pipeline, "request_recalibration", None)
-        if request is None:
+        if self.pipeline is None or not self.pipeline.request_recalibration():
             return {"ok": False, "error": "this camera has no calibration to refit"}
-        request()
         self._publish({"type": "camera", "recalibrating": True})
         return {"ok": True, "recalibrating": True}
 
@@ -568,10 +566,11 @@ class TableLoop:
             "calibration": None if observation is None else observation.calibration.to_dict(),
             "frames": self.camera.frames,
         }
-        calibrator = getattr(self.pipeline, "self_test", None)
-        if calibrator is not None and frames.is_picture(frame):
+        if self.pipeline is not None and frames.is_picture(frame):
             try:
-                report["self_test"] = calibrator(frame)
+                tested = self.pipeline.self_test(frame)
+                if tested is not None:
+                    report["self_test"] = tested
             except (ValueError, *frames.NOT_A_PICTURE) as error:
                 report["self_test"] = {"ok": False, "error": str(error)}
         return report

@@ -29,10 +29,26 @@ log = logging.getLogger(__name__)
 
 
 class Pipeline(Protocol):
-    """Frame in, observation out (None: nothing stable yet). ``lores``: the camera's own low-resolution
-    grey image of the same instant when the source gives one (the Pi camera's lores stream)."""
+    """Frame in, observation out (None: nothing stable yet), and what the loop asks of it besides.
+    ``lores``: the camera's own low-resolution grey image of the same instant when the source gives one
+    (the Pi camera's lores stream). A pipeline without a calibration (the ideal camera) has
+    ``calibration`` None, refuses a recalibration and has no self-test."""
+
+    calibration: Any
 
     def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None: ...
+
+    def attach(self, loop: TableLoop) -> None:
+        """Follow the loop's game and seats (called again after a new game)."""
+
+    def request_recalibration(self) -> bool:
+        """Refit the calibration from the next frame; False when there is none to refit."""
+
+    def status(self) -> dict[str, Any]:
+        """``bumped`` (the camera seen moved) and ``recalibrations`` so far."""
+
+    def self_test(self, frame: Any) -> dict[str, Any] | None:
+        """The calibration's self-test on ``frame``; None when there is no calibration to test."""
 
 
 class VisionPipeline:
@@ -147,9 +163,10 @@ class VisionPipeline:
             self._steady, self._markers = 0, None
         return observation
 
-    def request_recalibration(self) -> None:
+    def request_recalibration(self) -> bool:
         """Refit the calibration from the next frame (the Mode button after a bump); thread-safe."""
         self._recalibrate_requested = True
+        return True
 
     def _markers_steady(self, frame: Any) -> bool:
         """All four markers seen, each corner within ``steady_px`` of where it was in the previous frame, for

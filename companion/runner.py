@@ -95,10 +95,9 @@ class CameraHealth:
 
 
 def pipeline_status(pipeline: Any) -> dict[str, Any]:
-    status = getattr(pipeline, "status", None)
-    if status is None:
+    if pipeline is None:
         return {"bumped": False, "recalibrations": 0}
-    result: dict[str, Any] = status()
+    result: dict[str, Any] = pipeline.status()
     return result
 
 

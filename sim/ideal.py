@@ -76,9 +76,24 @@ class IdealPipeline:
     end-to-end tests use the real vision pipeline on rendered frames instead.
     """
 
+    #: a perfect camera needs no calibration: nothing to refit, nothing to self-test
+    calibration = None
+
     def __init__(self, game: str, is_back: Callable[[str], bool]) -> None:
         self.game = game
         self.is_back = is_back
+
+    def attach(self, loop: Any) -> None:
+        """Nothing to follow: a scene says which game it is of."""
+
+    def request_recalibration(self) -> bool:
+        return False
+
+    def status(self) -> dict[str, Any]:
+        return {"bumped": False, "recalibrations": 0}
+
+    def self_test(self, frame: Any) -> dict[str, Any] | None:
+        return None
 
     def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None:
         if not isinstance(frame, Scene):

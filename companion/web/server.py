@@ -88,7 +88,10 @@ class RunningServer:
             stopped.set()
 
         if self.thread.is_alive():
-            self.server.trigger.pull_trigger(close_all)
+            try:
+                self.server.trigger.pull_trigger(close_all)
+            except OSError:  # the server's loop closed its wake-up pipe already (it is ending): join it
+                close_all()
             stopped.wait(timeout=5)
         self.thread.join(timeout=5)
         self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)

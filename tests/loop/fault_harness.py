@@ -57,6 +57,9 @@ class CrashingDecoder:
         self.rate = rate
         self.rng = rng
 
+    def __getattr__(self, name: str) -> Any:  # the rest of the pipeline's protocol: the inner one's
+        return getattr(self.inner, name)
+
     def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Any:
         if self.rng.random() < self.rate:
             os.kill(os.getpid(), signal.SIGSEGV)
