@@ -587,9 +587,3 @@ def decode_action(game: Game, data: Any) -> Action:
             raise StateFormatError("a correction needs a 'state' object and a text 'reason'")
         return Correct(state=dict(state), reason=reason)
     return game.action_from_dict(data)
-
-
-def action_player(state: State, action: Action) -> str | None:
-    """Who an action belongs to, for the log (the player to act; None at a chance node)."""
-    player = state.current_player()
-    return None if player.startswith("<") else player

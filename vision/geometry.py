@@ -230,14 +230,6 @@ def fit_square(
     return _fit_lattice(centres, SQUARE, "square", prior, pitch)
 
 
-def hex_centre(fit: LatticeFit, cell: Sequence[int]) -> Point:
-    """Table position of axial cell (q, r) under a hex fit."""
-    q, r = cell
-    unit = HEX.unit(np.array([[float(q), float(r)]]))
-    x, y = _from_unit(unit, np.array(fit.origin), fit.pitch, fit.angle)[0]
-    return (float(x), float(y))
-
-
 def hex_centres(fit: LatticeFit, cells: Sequence[Sequence[int]]) -> np.ndarray:
     """Table positions (N, 2) of many axial cells at once."""
     units = HEX.unit(np.asarray(cells, dtype=np.float64).reshape(-1, 2))
@@ -256,12 +248,6 @@ def square_centres(fit: LatticeFit, cells: Sequence[Sequence[int]]) -> np.ndarra
     """Table positions (N, 2) of many square-grid cells at once."""
     units = np.asarray(cells, dtype=np.float64).reshape(-1, 2)
     return _from_unit(units, np.array(fit.origin), fit.pitch, fit.angle)
-
-
-def square_centre(fit: LatticeFit, cell: Sequence[int]) -> Point:
-    col, row = cell
-    x, y = _from_unit(np.array([[float(col), float(row)]]), np.array(fit.origin), fit.pitch, fit.angle)[0]
-    return (float(x), float(y))
 
 
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

@@ -135,12 +135,6 @@ def _client() -> Client:
     return Client(request.remote_addr or "?", paired_device())
 
 
-def login_wait_s() -> float:
-    """How long this browser must wait before it may try a PIN (0: now)."""
-    throttle: LoginThrottle = current_app.extensions["login_throttle"]
-    return throttle.wait_s(_client())
-
-
 def check_pin(given: str) -> bool:
     """Check a PIN attempt; a blocked client gets 429 before the PIN is compared."""
     config = web_config()

@@ -142,9 +142,6 @@ class Node:
         """The node of element ``index`` of a list read by :meth:`values_of`."""
         return self._at(index, self.value[index])
 
-    def list_of(self, read: Callable[[Node], T], min_len: int = 0, max_len: int | None = None) -> list[T]:
-        return [read(item) for item in self.items_of(min_len, max_len)]
-
     # -- scalars --------------------------------------------------------------------------------------
     def integer(self, low: int | None = None, high: int | None = None) -> int:
         value = self.value

@@ -66,11 +66,6 @@ def at_table(state: IslaNublarState) -> bool:
     return state.options.get("table_cards") == "table"
 
 
-def _worlds(state: IslaNublarState, p: str) -> frozenset[World] | None:
-    found = state.worlds[p]
-    return None if isinstance(found, Bounds) else found
-
-
 def unseen_in_hand(state: IslaNublarState, p: str) -> int:
     found = state.worlds[p]
     if isinstance(found, Bounds):

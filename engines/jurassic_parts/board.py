@@ -8,7 +8,7 @@ the functions here read: ``on_slab[slot]`` and ``owner[gap]`` (``-1`` for an unc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from math import ceil
 from typing import Any
 
@@ -130,10 +130,6 @@ class Layout:
         if sa is None or sb is None:
             return None
         return self.gap_of.get((sa, sb))
-
-    def gap_cells(self, gap: int) -> tuple[Cell, Cell]:
-        a, b = self.gaps[gap]
-        return self.cells[a], self.cells[b]
 
     # -- connectivity over uncracked gaps between slots still on the slab ---------------------------------
 
@@ -297,19 +293,3 @@ def rank_contributors(counts: Sequence[int], active: int) -> list[int]:
     ranked = [p for p in range(n) if counts[p] > 0]
     ranked.sort(key=lambda p: (-counts[p], (p - active) % n))
     return ranked
-
-
-def border_and_inside(layout: Layout, awarded: Iterable[int], on_slab: Sequence[bool],
-                      owner: Sequence[int]) -> tuple[list[int], list[int]]:
-    """Gaps holding a chisel on the border of ``awarded`` (to the rest of the slab) and inside it."""
-    inside_set = set(awarded)
-    border: list[int] = []
-    inside: list[int] = []
-    seen: set[int] = set()
-    for slot in inside_set:
-        for other, gap in layout.adjacency[slot]:
-            if owner[gap] == NO_CHISEL or gap in seen or not on_slab[other]:
-                continue
-            seen.add(gap)
-            (inside if other in inside_set else border).append(gap)
-    return border, inside

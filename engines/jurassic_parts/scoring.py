@@ -15,7 +15,6 @@ from typing import Any
 from engines.jurassic_parts.components import (
     BONES,
     COMMITTED,
-    KIND_NAMES,
     PART_NAMES,
     PLANT,
     PTERO,
@@ -129,7 +128,3 @@ def winners(scores: Mapping[str, HoldingScore]) -> tuple[str, ...]:
         return ()
     best = max(score.tiebreak_key() for score in scores.values())
     return tuple(name for name, score in scores.items() if score.tiebreak_key() == best)
-
-
-def kind_counts_to_dict(counts: Sequence[int]) -> dict[str, int]:
-    return {KIND_NAMES[kind]: n for kind, n in enumerate(counts) if n}

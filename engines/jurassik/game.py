@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import Game, RuleBook, StateFormatError
+from engines.core import Game, StateFormatError
 from engines.core.game import Option
 from engines.jurassik.actions import CODEC
 from engines.jurassik.codec import parse_state
@@ -53,9 +53,6 @@ class JurassikGame(Game):
                 house_rule=True,
             ),
         )
-
-    def rules_for_edition(self, edition: str) -> RuleBook:
-        return RULEBOOKS[edition]
 
     def new_initial_state(
         self,

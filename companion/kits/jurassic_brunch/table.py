@@ -119,12 +119,6 @@ class BrunchLayout:
             self.height - 40.0,
         )
 
-    def play_rect(self) -> Rect:
-        x0, y0 = self.cell_center((0, 0))
-        x0 -= self.pitch / 2.0 + 6.0
-        y0 -= self.pitch / 2.0 + 6.0
-        return (x0, y0, x0 + self.cells_wide * self.pitch + 12.0, y0 + self.cells_high * self.pitch + 12.0)
-
     def zones(self, area: Any) -> list[Zone]:
         xs = [x for x, _ in area.cells]
         ys = [y for _, y in area.cells]
