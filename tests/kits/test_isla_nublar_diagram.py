@@ -109,3 +109,18 @@ def test_an_unreadable_view_falls_back_to_the_title_card() -> None:
     svg = board_svg({"game": "isla-nublar", "title": "Isla Nublar", "view": {"board": 7},
                              "players": []})
     assert 'font-size="22"' in svg
+
+
+def test_the_fields_an_objection_names_are_ringed(busy_state: Any) -> None:
+    from companion.kits import kit_for
+
+    kit = kit_for("isla-nublar")
+    layout = kit.layout(COLOURS)
+    at = layout.field_center(default_board(), "C3R2")
+    stray = {"what": "peg", "change": "appeared", "item": "red", "expected": None,
+             "seen": {"zone": "play", "at": list(at)}}
+    snapshot = _snapshot(busy_state)
+    plain = kit.diagram(busy_state.view(None), snapshot)
+    ringed = kit.diagram(busy_state.view(None), {**snapshot, "pending": {"kind": "objection",
+                                                                         "differences": [stray]}})
+    assert 'class="marked"' not in plain and ringed.count('class="marked"') == 1

@@ -77,7 +77,7 @@ SMALL_TEXT = """async () => {
   return small;
 }"""
 #: the games whose diagram rings the places a set-up list or an objection names
-RINGS_PLACES = ("jurassik", "jurassic-parts")
+RINGS_PLACES = ("jurassik", "jurassic-parts", "isla-nublar")
 #: games, seeds, the moves after which the mid-game pictures are taken, and whether the cards are shuffled
 #: and drawn at the table (Isla Nublar: every draw unseen, every face-up card tapped as it is turned up)
 GAMES = [("jurassik", 4, 20, False), ("jurassic-brunch", 3, 16, False), ("jurassic-parts", 1, 60, False),

@@ -106,7 +106,14 @@ class IslaNublarKit(Kit):
         return IslaNublarModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
-        return island_svg(view, snapshot, snapshot.get("players") or [])
+        players = snapshot.get("players") or []
+        marked: frozenset[str] = frozenset()
+        if view.get("board", "default") == "default":  # the fields the page's list names, ringed
+            layout = self.layout([str(p.get("colour", "")) for p in players])
+            found = (layout.field_at(default_board(), at) for zone, at in self.places_to_mark(snapshot)
+                     if zone == "play")
+            marked = frozenset(field for field in found if field)
+        return island_svg(view, snapshot, players, marked)
 
     def component_words(self, name: str) -> str | None:
         return isla_nublar_words(name)
