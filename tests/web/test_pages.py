@@ -266,3 +266,14 @@ def test_every_game_gets_a_diagram_from_its_shared_view(game: str) -> None:
     assert svg.startswith("<svg") and svg.endswith("</svg>")
     if game in kits():
         assert 'viewBox="0 0 480 200"' not in svg  # the game's own drawing, not the summary card
+
+
+def test_the_final_reason_is_said_in_the_game_s_words(make_table: Any) -> None:
+    table = make_table(game="jurassik")
+    table.play(400)
+    assert table.state.is_terminal()
+    client = create_app(table, WebConfig()).test_client()
+    for path in ("/", "/scores"):
+        page = client.get(path).get_data(as_text=True)
+        assert "was the last accessible dinosaur tile" in page
+        assert not re.search(r"\bD\d+-\d\b", page), path  # "dinosaur 1, piece 3", not "D1-3"
