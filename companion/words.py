@@ -143,7 +143,7 @@ def _piece_name(kit: Any, difference: dict[str, Any]) -> str:
             words = kit.component_words(item.split(":", 1)[1])
         return str(words or f"tile {item}")
     if what == "back":
-        return "a face-down piece"
+        return str(kit.back_words)
     return f"a {item} {kit.peg_words}" if item != "?" else f"a {kit.peg_words} of a colour not made out"
 
 

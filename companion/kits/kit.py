@@ -171,6 +171,8 @@ class Kit(abc.ABC):
 
     #: what the game calls the coloured pieces vision reads as pegs
     peg_words: ClassVar[str] = "piece"
+    #: what the page calls a piece lying face down (its back tells nothing more)
+    back_words: ClassVar[str] = "a face-down piece"
 
     def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
                     at: Sequence[float]) -> str | None:

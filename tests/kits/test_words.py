@@ -148,3 +148,32 @@ def test_jurassic_parts_rings_the_tiles_and_gaps_an_objection_names() -> None:
     assert 'class="marked"' not in plain
     assert ringed.count('<circle') > plain.count('<circle')  # the gap of the stray chisel
     assert ringed.count('class="marked"') == 2 and "Ringed orange" in ringed
+
+
+def test_brunch_set_up_steps_name_pieces_and_cells_as_the_diagram_does() -> None:
+    import random
+
+    from companion.kits import kit_for
+    from companion.words import setup_step_words
+    from engines.core import get_game
+
+    kit = kit_for("jurassic-brunch")
+    state = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], rng=random.Random(3))
+    view = state.view(None)
+    players = [{"name": c, "colour": c} for c in ("blue", "orange")]
+    scene = kit.scene(state)
+    figure = next(t for t in scene.tags if ":TRI-BLUE-1" in t.payload)
+    back = next(t for t in scene.tags if t.payload.split(":")[-1] not in ("RAPTOR",)
+                and not t.payload.split(":")[-1].startswith(("TRI-", "BOARD-")))
+    missing = [{"what": "front", "change": "vanished", "item": "TRI-BLUE-1", "seen": None,
+                "expected": {"zone": "play", "at": list(figure.center)}},
+               {"what": "back", "change": "vanished", "item": "back", "seen": None,
+                "expected": {"zone": "play", "at": list(back.center)}}]
+    snap = {"game": "jurassic-brunch", "view": view, "players": players,
+            "pending": {"kind": "setup", "checklist": {"differences": missing}}}
+    steps = [setup_step_words(d, snap) for d in missing]
+    assert steps[0].startswith("put blue triceratops 1 on row ") and "mm" not in steps[0]
+    assert steps[1].startswith("put a face-down grass token on row ")
+    assert kit.diagram(view, snap).count('class="marked"') == 2
+    assert kit.component_words("SUPER-YUMMY-04") == "a Super Yummy token"
+    assert kit.component_words("TRAP-01") == "an It Was a Trap! token"

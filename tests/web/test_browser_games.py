@@ -76,8 +76,6 @@ SMALL_TEXT = """async () => {
   }
   return small;
 }"""
-#: the games whose diagram rings the places a set-up list or an objection names
-RINGS_PLACES = ("jurassik", "jurassic-parts", "isla-nublar")
 #: games, seeds, the moves after which the mid-game pictures are taken, and whether the cards are shuffled
 #: and drawn at the table (Isla Nublar: every draw unseen, every face-up card tapped as it is turned up)
 GAMES = [("jurassik", 4, 20, False), ("jurassic-brunch", 3, 16, False), ("jurassic-parts", 1, 60, False),
@@ -165,9 +163,9 @@ class Players:
         whole = self.loop.model.scene(self.loop.current_state())
         self.page.goto(self.demo.url)
         self.page.wait_for_selector("#setup-steps li", timeout=30_000)
-        if self.demo.loop.game.name in RINGS_PLACES:  # the picture rings the places the list names
-            until("the places ringed", lambda: 'class="marked"' in self.page.evaluate(
-                "async () => (await fetch(document.getElementById('board').src)).text()"))
+        # the picture rings the places the list names
+        until("the places ringed", lambda: 'class="marked"' in self.page.evaluate(
+            "async () => (await fetch(document.getElementById('board').src)).text()"))
         self.shoot("set-up")
         self.demo.camera.show(whole)
         until("the table laid", lambda: self.loop.pending is None)

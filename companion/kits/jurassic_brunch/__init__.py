@@ -8,7 +8,12 @@ from typing import Any
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_brunch import table
-from companion.kits.jurassic_brunch.diagram import pasture_cell_words, pasture_svg
+from companion.kits.jurassic_brunch.diagram import (
+    pasture_cell_words,
+    pasture_layout,
+    pasture_svg,
+    piece_words,
+)
 from companion.kits.jurassic_brunch.tags import INVENTORY
 from companion.kits.kit import Kit
 from companion.kits.tabletop import TableAreaError
@@ -50,7 +55,18 @@ class JurassicBrunchKit(Kit):
         return BrunchModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
-        return pasture_svg(view, snapshot, snapshot.get("players") or [])
+        layout = pasture_layout(view)
+        marked = frozenset(layout.cell_at(at) for zone, at in self.places_to_mark(snapshot)
+                           if zone == "play") if layout is not None else frozenset()
+        return pasture_svg(view, snapshot, snapshot.get("players") or [], marked)
+
+    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+                    at: Sequence[float]) -> str | None:
+        layout = pasture_layout(view)
+        if zone != "play" or layout is None:
+            return None
+        words = pasture_cell_words(view, layout.cell_at((float(at[0]), float(at[1]))))
+        return f"on {words}" if words else None
 
     def layout_for_area(self, colours: Sequence[str], width: float, height: float) -> Any:
         """The playing area follows the boards' arrangement, dealt at setup: each game's is laid out in
@@ -66,9 +82,10 @@ class JurassicBrunchKit(Kit):
         return pasture_cell_words(view, cell)
 
     peg_words = "figure"
+    back_words = "a face-down grass token"
 
     def component_words(self, name: str) -> str | None:
-        return TOKEN_TITLES.get(name)
+        return TOKEN_TITLES.get(name) or piece_words(name)
 
     def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         """Hiding a token under a Hideout names it: every kind is offered to whoever has a Hideout."""

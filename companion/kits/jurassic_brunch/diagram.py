@@ -2,16 +2,53 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from companion.drawing import attr, cell_of_value, rgb
+from companion.kits.jurassic_brunch.table import BrunchLayout
 from companion.words import counted
+from engines.jurassic_brunch.components import TOKEN_TITLES
 
 
 def _area_cells(view: Mapping[str, Any]) -> set[tuple[int, int]]:
     centres = [c for c in (cell_of_value(b.get("centre")) for b in view["area"]["boards"]) if c]
     return {(x + dx, y + dy) for x, y in centres for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+
+
+_FIGURE = re.compile(r"^TRI-([A-Z]+)-(\d+)$")
+
+
+def piece_words(name: str) -> str | None:
+    """``TRI-BLUE-2`` -> "blue triceratops 2", ``RAPTOR`` -> "the raptor", ``BOARD-3`` -> "pasture board
+    3", a grass token's printed id (``SUPER-YUMMY-04``) -> its kind's title; None for anything else."""
+    figure = _FIGURE.match(name)
+    if figure:
+        return f"{figure.group(1).lower()} triceratops {figure.group(2)}"
+    if name == "RAPTOR":
+        return "the raptor"
+    if name.startswith("BOARD-") and name[6:].isdigit():
+        return f"pasture board {name[6:]}"
+    kind, _, number = name.rpartition("-")
+    title = TOKEN_TITLES.get(kind.replace("-", "_")) if number.isdigit() else None
+    if not title:
+        return None
+    return f"{'an' if title[0] in 'AEIOU' else 'a'} {title} token"
+
+
+class _Cells:
+    def __init__(self, cells: set[tuple[int, int]]) -> None:
+        self.cells = cells
+
+
+def pasture_layout(view: Mapping[str, Any]) -> BrunchLayout | None:
+    """The default table layout of the view's pasture (where its cells lie in table millimetres)."""
+    try:
+        cells = _area_cells(view)
+    except (KeyError, TypeError, AttributeError):
+        return None
+    return BrunchLayout.for_area(_Cells(cells)) if cells else None
 
 
 def pasture_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
@@ -27,7 +64,7 @@ def pasture_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | No
 
 
 def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
-                         players: Sequence[Mapping[str, Any]]) -> str:
+                players: Sequence[Mapping[str, Any]], marked: Set[tuple[int, int]] = frozenset()) -> str:
     """The pasture: four 3x3 boards, face-down grass tokens, triceratops in their owners' colours (a "z"
     when asleep), the raptor, and the cell of the last move ringed."""
     cell, pad = 56, 30
@@ -82,6 +119,10 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
         corners = f"{x + cell / 2},{y + 8} {x + cell - 8},{y + cell - 8} {x + 8},{y + cell - 8}"
         out.append(f'<polygon points="{corners}" fill="#3b2f2f" stroke="#fff" stroke-width="2" '
                    'class="raptor"/>')
+    for square in sorted(marked & cells):  # the places the page's list names
+        x, y = at(square)
+        out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{cell - 6}" height="{cell - 6}" rx="6" fill="none" '
+                   'stroke="#e65100" stroke-width="3.5" stroke-dasharray="6 3" class="marked"/>')
     last = snapshot.get("last_event") or {}
     action = last.get("action") if isinstance(last, Mapping) else None
     if isinstance(action, Mapping):

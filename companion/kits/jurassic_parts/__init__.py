@@ -96,6 +96,7 @@ class JurassicPartsKit(Kit):
         return hand_moves(view, player)
 
     peg_words = "chisel"
+    back_words = "a face-down tile"
 
     def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
                     at: Sequence[float]) -> str | None:

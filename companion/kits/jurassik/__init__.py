@@ -29,6 +29,8 @@ class JurassikKit(Kit):
     privacy = Privacy(public_fields=frozenset({"row", "col", "face", "tile", "give", "take", "other",
                                                "victim"}))
 
+    back_words = "a face-down tile"
+
     def inventory(self) -> TagInventory:
         return INVENTORY
 
