@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engines.core import IllegalAction, InputError, State, get_game, sample_chance
+from engines.core import IllegalAction, InputError, State, available_games, get_game, sample_chance
 
-GAMES = ["jurassik", "jurassic-parts", "jurassic-brunch", "isla-nublar"]
+GAMES = available_games()  # every registered game
 
 
 def mid_game(name: str, seed: int = 3, moves: int = 12) -> State:

@@ -13,7 +13,7 @@ import pytest
 
 from companion.kits.jurassic_parts.words import FRONTS
 from companion.web import WebConfig, create_app
-from engines.core import get_game, sample_chance
+from engines.core import available_games, get_game, sample_chance
 
 HOST = {"Host": "localhost"}
 PAGES = ["/", "/scores", "/history", "/dispute", "/setup", "/panel"]
@@ -246,7 +246,7 @@ def test_photo_sizes(client: Any, table: Any) -> None:
     assert thumb is not None and thumb.shape[1] == THUMB_WIDTH
 
 
-@pytest.mark.parametrize("game", ["jurassic-parts", "jurassik", "jurassic-brunch", "isla-nublar"])
+@pytest.mark.parametrize("game", available_games())
 def test_every_game_gets_a_diagram_from_its_shared_view(game: str) -> None:
     from companion.kits import kits
     from companion.web.svg import board_svg
