@@ -15,6 +15,13 @@ SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
 NEUTRAL = (120, 120, 120)
 
 
+def marked(width: float = 3.5, dashes: str = "6 3") -> str:
+    """The attributes of the orange dashed outline a diagram rings a place with (one the page's set-up
+    list or an objection names)."""
+    return (f'fill="none" stroke="#e65100" stroke-width="{width}" stroke-dasharray="{dashes}" '
+            'class="marked"')
+
+
 def rgb(colour: str | None) -> str:
     r, g, b = SEAT_COLOURS.get(colour or "", NEUTRAL)
     return f"rgb({r},{g},{b})"

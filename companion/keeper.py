@@ -372,7 +372,7 @@ class GameKeeper:
         self._saved_accepted = self.referee.accepted
 
     def _save_accepted(self) -> None:
-        if self.referee.accepted != self._saved_accepted:
+        if self.referee.accepted is not self._saved_accepted:  # a new record whenever it changed
             self._saved_accepted = self.referee.accepted
             self._notice(ACCEPTED_NOTICE, "what the table was accepted with at its start",
                          self.referee.accepted.to_dict())

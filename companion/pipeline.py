@@ -112,8 +112,9 @@ class VisionPipeline:
     def _start(self, frame: Any) -> bool:
         zones: list[Any] = []
         kit = kit_for(self.game)
-        hints = kit.hints()
-        if self.loop is not None:  # one record of the play area's geometry: the kit's, for this layout
+        if self.loop is None:
+            hints = kit.hints()
+        else:  # one record of the play area's geometry: the kit's, for the layout the model is drawn by
             model, state = self.loop.model, self.loop.current_state()
             zones = list(model.scene(state).zones)
             hints = kit.hints(model.layout, state)

@@ -129,7 +129,7 @@ def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any]:
 
 # -- output ---------------------------------------------------------------------------------------------
 def _scores_lines(snapshot: dict[str, Any]) -> Iterator[str]:
-    """Each player's total and its parts in the game's words ("stodgy meal 4", not "STODGY 4")."""
+    """Each player's total and its parts in the game's words ("Stodgy Grass: 3", not "STODGY 3")."""
     from companion.words import part_name
 
     players = snapshot["scores"]["players"]

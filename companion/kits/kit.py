@@ -124,10 +124,10 @@ class Kit(abc.ABC):
         """The table as an SVG picture, from the shared view only."""
 
     @staticmethod
-    def places_to_mark(snapshot: Mapping[str, Any]) -> list[tuple[str, tuple[float, float]]]:
-        """Where the table must change for what the page asks now (a set-up step, an objection): the
-        place each missing or moved piece belongs, or where a stray one lies, as (zone, point in mm), for
-        a diagram to mark the places its list names."""
+    def places_to_mark(snapshot: Mapping[str, Any], zone: str = "play") -> list[tuple[float, float]]:
+        """Where in ``zone`` the table must change for what the page asks now (a set-up step, an
+        objection): the place each missing or moved piece belongs, or where a stray one lies (table mm),
+        for a diagram to ring the places its list names."""
         pending = snapshot.get("pending") or {}
         if not isinstance(pending, Mapping):
             return []
@@ -135,14 +135,16 @@ class Kit(abc.ABC):
         differences = list(pending.get("differences") or [])
         if isinstance(checklist, Mapping):
             differences += list(checklist.get("differences") or [])
-        places: list[tuple[str, tuple[float, float]]] = []
+        places: list[tuple[float, float]] = []
         for difference in differences:
             if not isinstance(difference, Mapping):
                 continue
             place = difference.get("seen" if difference.get("change") == "appeared" else "expected")
-            at = place.get("at") if isinstance(place, Mapping) else None
-            if isinstance(at, list | tuple) and len(at) == 2 and isinstance(place, Mapping):
-                places.append((str(place.get("zone")), (float(at[0]), float(at[1]))))
+            if not isinstance(place, Mapping) or place.get("zone") != zone:
+                continue
+            at = place.get("at")
+            if isinstance(at, list | tuple) and len(at) == 2:
+                places.append((float(at[0]), float(at[1])))
         return places
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:

@@ -3,28 +3,21 @@ the places the set-up list names ringed, and a legend that fits on a phone."""
 
 from __future__ import annotations
 
-import random
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from helpers.playouts import seeded_states
+
 from companion.kits import kit_for
-from engines.core import get_game, sample_chance
+from engines.core import get_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 COLOURS = ["red", "blue"]
 
 
 def _played(steps: int, seed: int = 2) -> Any:
-    engine = get_game("jurassik")
-    rng = random.Random(seed)
-    state = engine.new_initial_state(COLOURS, rng=rng)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        state = state.apply(sample_chance(state, rng) if state.is_chance_node()
-                            else rng.choice(state.legal_actions()))
-    return state
+    return seeded_states(get_game("jurassik"), COLOURS, seed, steps)[-1]
 
 
 def _snapshot(state: Any, **extra: Any) -> dict[str, Any]:

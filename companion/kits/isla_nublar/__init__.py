@@ -110,8 +110,7 @@ class IslaNublarKit(Kit):
         marked: frozenset[str] = frozenset()
         if view.get("board", "default") == "default":  # the fields the page's list names, ringed
             layout = self.layout([str(p.get("colour", "")) for p in players])
-            found = (layout.field_at(default_board(), at) for zone, at in self.places_to_mark(snapshot)
-                     if zone == "play")
+            found = (layout.field_at(default_board(), at) for at in self.places_to_mark(snapshot))
             marked = frozenset(field for field in found if field)
         return island_svg(view, snapshot, players, marked)
 

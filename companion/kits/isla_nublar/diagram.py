@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.drawing import attr, colour_of, rgb
+from companion.drawing import attr, colour_of, marked, rgb
 from companion.kits.isla_nublar.words import card_words, field_words, isla_nublar_words
 from engines.isla_nublar import GAME
 from engines.isla_nublar.board import Board, board_from_dict, default_board
@@ -171,21 +171,20 @@ def _text(x: float, y: float, text: str, size: int, bold: bool = False) -> str:
     return f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}"{weight} fill="#2d2416">{attr(text)}</text>'
 
 
-def _marked(island: _Island, fields: frozenset[str]) -> list[str]:
+def _rings(island: _Island, fields: frozenset[str]) -> list[str]:
     """The fields the set-up list or an objection names, ringed in orange."""
     out = []
     for fid in sorted(fields):
         if fid in island.board.fields:
             cx, cy = island.at(fid)
             points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (island.corner(cx, cy, k) for k in range(6)))
-            out.append(f'<polygon points="{points}" fill="none" stroke="#e65100" stroke-width="3.5" '
-                       'stroke-dasharray="6 3" class="marked"/>')
+            out.append(f'<polygon points="{points}" {marked()}/>')
     return out
 
 
 def island_svg(
     view: Mapping[str, Any], snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
-    marked: frozenset[str] = frozenset(),
+    ringed: frozenset[str] = frozenset(),
 ) -> str:
     """Isla Nublar's island from the shared view: fields by landscape, rivers, area borders with their camp
     points, volcanoes, dinosaur figures, camp stacks, equipment boxes and the open scoring row."""
@@ -197,7 +196,7 @@ def island_svg(
            f'<rect width="{width:.0f}" height="{height:.0f}" rx="10" fill="#cfe3ee"/>']
     out += _fields(island)
     out += _pieces(island, view, players)
-    out += _marked(island, marked)
+    out += _rings(island, ringed)
     out += _side(island, view, snapshot, players)
     out.append("</svg>")
     return "".join(out)

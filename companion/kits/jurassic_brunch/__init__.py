@@ -56,9 +56,8 @@ class JurassicBrunchKit(Kit):
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         layout = pasture_layout(view)
-        marked = frozenset(layout.cell_at(at) for zone, at in self.places_to_mark(snapshot)
-                           if zone == "play") if layout is not None else frozenset()
-        return pasture_svg(view, snapshot, snapshot.get("players") or [], marked)
+        ringed = {layout.cell_at(at) for at in self.places_to_mark(snapshot)} if layout else set()
+        return pasture_svg(view, snapshot, snapshot.get("players") or [], ringed)
 
     def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
                     at: Sequence[float]) -> str | None:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from companion.drawing import attr, cell_of_value, rgb
+from companion.drawing import attr, cell_of_value, marked, rgb
 from companion.kits.jurassic_brunch.table import BrunchLayout
 from companion.words import counted
 from engines.jurassic_brunch.components import TOKEN_TITLES
@@ -37,18 +37,13 @@ def piece_words(name: str) -> str | None:
     return f"{'an' if title[0] in 'AEIOU' else 'a'} {title} token"
 
 
-class _Cells:
-    def __init__(self, cells: set[tuple[int, int]]) -> None:
-        self.cells = cells
-
-
 def pasture_layout(view: Mapping[str, Any]) -> BrunchLayout | None:
     """The default table layout of the view's pasture (where its cells lie in table millimetres)."""
     try:
         cells = _area_cells(view)
     except (KeyError, TypeError, AttributeError):
         return None
-    return BrunchLayout.for_area(_Cells(cells)) if cells else None
+    return BrunchLayout.for_cells(cells) if cells else None
 
 
 def pasture_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
@@ -64,7 +59,7 @@ def pasture_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | No
 
 
 def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
-                players: Sequence[Mapping[str, Any]], marked: Set[tuple[int, int]] = frozenset()) -> str:
+                players: Sequence[Mapping[str, Any]], ringed: Set[tuple[int, int]] = frozenset()) -> str:
     """The pasture: four 3x3 boards, face-down grass tokens, triceratops in their owners' colours (a "z"
     when asleep), the raptor, and the cell of the last move ringed."""
     cell, pad = 56, 30
@@ -119,10 +114,10 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
         corners = f"{x + cell / 2},{y + 8} {x + cell - 8},{y + cell - 8} {x + 8},{y + cell - 8}"
         out.append(f'<polygon points="{corners}" fill="#3b2f2f" stroke="#fff" stroke-width="2" '
                    'class="raptor"/>')
-    for square in sorted(marked & cells):  # the places the page's list names
+    for square in sorted(ringed & cells):  # the places the page's list names
         x, y = at(square)
-        out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{cell - 6}" height="{cell - 6}" rx="6" fill="none" '
-                   'stroke="#e65100" stroke-width="3.5" stroke-dasharray="6 3" class="marked"/>')
+        out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{cell - 6}" height="{cell - 6}" rx="6" '
+                   f'{marked()}/>')
     last = snapshot.get("last_event") or {}
     action = last.get("action") if isinstance(last, Mapping) else None
     if isinstance(action, Mapping):

@@ -17,7 +17,7 @@ figure that moves keeps its id; see :class:`BrunchIds`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any
@@ -71,8 +71,14 @@ class BrunchLayout:
     @classmethod
     def for_area(cls, area: Any, pitch: float = 62.0) -> BrunchLayout:
         """A table big enough for ``area`` (an engine ``PlayingArea``) and two seat strips, 16:9."""
-        xs = [x for x, _ in area.cells]
-        ys = [y for _, y in area.cells]
+        return cls.for_cells(area.cells, pitch)
+
+    @classmethod
+    def for_cells(cls, cells: Iterable[tuple[int, int]], pitch: float = 62.0) -> BrunchLayout:
+        """A table big enough for a pasture of these cells and two seat strips, 16:9."""
+        cells = list(cells)
+        xs = [x for x, _ in cells]
+        ys = [y for _, y in cells]
         wide, high = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
         width = max(TABLE_WIDTH, wide * pitch + 2 * SEAT_STRIP + 60.0)
         height = max(TABLE_HEIGHT, high * pitch + 80.0)

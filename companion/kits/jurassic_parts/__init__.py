@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,12 +11,17 @@ from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import Marks, slab_svg
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INVENTORY
-from companion.kits.jurassic_parts.words import fossil_words, hand_moves, slab_cell_words, slab_place_words
+from companion.kits.jurassic_parts.words import (
+    fossil_words,
+    hand_moves,
+    slab_cell_words,
+    slab_place,
+    slab_place_words,
+)
 from companion.kits.kit import Kit
 from companion.kits.tabletop import check_fit
 from companion.privacy import Privacy
 from engines.core import State
-from engines.jurassic_parts.board import DIRECTIONS
 from vision.detect import GeometryHints
 from vision.observation import LatticeFit
 from vision.scene import Scene, Zone
@@ -72,19 +76,9 @@ class JurassicPartsKit(Kit):
     def _marks(self, snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> Marks:
         """The tiles and gaps the set-up list or an objection names (where a piece must go or come off)."""
         layout = self.layout([str(p.get("colour", "")) for p in players])
-        tiles: set[tuple[int, int]] = set()
-        gaps: set[tuple[tuple[int, int], tuple[int, int]]] = set()
-        for zone, at in self.places_to_mark(snapshot):
-            if zone != "play":
-                continue
-            cell = layout.mm_to_axial(at)
-            if math.dist(at, layout.axial_to_mm(*cell)) < layout.pitch * 0.3:
-                tiles.add(cell)
-                continue
-            around = [(cell[0] + dq, cell[1] + dr) for dq, dr in ((0, 0), *DIRECTIONS)]
-            first, second = sorted(around, key=lambda c: math.dist(at, layout.axial_to_mm(*c)))[:2]
-            gaps.add((min(first, second), max(first, second)))
-        return Marks(frozenset(tiles), frozenset(gaps))
+        places = [slab_place(layout, at) for at in self.places_to_mark(snapshot)]
+        return Marks(frozenset(p[0] for p in places if len(p) == 1),
+                     frozenset((min(p[0], p[1]), max(p[0], p[1])) for p in places if len(p) == 2))
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return slab_cell_words(view, cell)

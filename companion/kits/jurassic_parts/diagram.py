@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.drawing import attr, cell_of_value, hex_corner, hex_points, rgb
+from companion.drawing import attr, cell_of_value, hex_corner, hex_points, marked, rgb
 from companion.kits.jurassic_parts.words import fossil_words, species_words
 from engines.jurassic_parts.board import DIRECTIONS
 
@@ -72,7 +72,6 @@ class _Slab:
 
 
 OPTION_FILLS = ("#fbe7a1", "#cfe3f6")
-MARK = "#e65100"
 
 
 @dataclass(frozen=True)
@@ -86,13 +85,12 @@ class Marks:
         return bool(self.tiles or self.gaps)
 
 
-def _marked(slab: _Slab, marks: Marks) -> list[str]:
-    out = [f'<polygon points="{hex_points(*slab.at(cell), slab.radius * 0.98)}" fill="none" stroke="{MARK}" '
-           'stroke-width="4" stroke-dasharray="7 4" class="marked"/>' for cell in sorted(marks.tiles)]
+def _rings(slab: _Slab, marks: Marks) -> list[str]:
+    out = [f'<polygon points="{hex_points(*slab.at(cell), slab.radius * 0.98)}" {marked(4, "7 4")}/>'
+           for cell in sorted(marks.tiles)]
     for a, b in sorted(marks.gaps):
         mx, my = slab.gap_middle(a, b)
-        out.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="14" fill="none" stroke="{MARK}" '
-                   'stroke-width="3.5" stroke-dasharray="6 3" class="marked"/>')
+        out.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="14" {marked()}/>')
     return out
 
 
@@ -337,7 +335,7 @@ def slab_svg(
         out += _tile(slab, tile, last_cell)
     out += _cut_line(slab)
     out += _chisels(slab, view, snapshot, colour_by_player, last_action)
-    out += _marked(slab, marks)
+    out += _rings(slab, marks)
     out += _legend(lines, slab_height + 20 + LINE * 0.6, colour_by_player)
     out.append("</svg>")
     return "".join(out)

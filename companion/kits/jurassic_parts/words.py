@@ -76,17 +76,28 @@ def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
     return moves
 
 
-def slab_place_words(view: Mapping[str, Any], layout: Any, at: Sequence[float]) -> str | None:
-    """A point on the slab: on a tile (its words), or on the crack between the two nearest tiles."""
+Cell = tuple[int, int]
+
+
+def slab_place(layout: Any, at: Sequence[float]) -> tuple[Cell] | tuple[Cell, Cell]:
+    """What a table point on the slab is: a tile's cell (near its centre), or the gap between the two
+    nearest cells, the nearer first."""
     point = (float(at[0]), float(at[1]))
     cell = layout.mm_to_axial(point)
-    centre = layout.axial_to_mm(*cell)
-    if math.dist(point, centre) < layout.pitch * 0.3:  # the place itself: what lies there is the step's
-        words = slab_cell_words(view, cell)
-        return f"on {words.split(' (')[0]}" if words else None
+    if math.dist(point, layout.axial_to_mm(*cell)) < layout.pitch * 0.3:
+        return (cell,)
     around = [(cell[0] + dq, cell[1] + dr) for dq, dr in ((0, 0), *DIRECTIONS)]
-    nearest = sorted(around, key=lambda c: math.dist(point, layout.axial_to_mm(*c)))[:2]
-    names = [slab_cell_words(view, c) for c in nearest]
+    first, second = sorted(around, key=lambda c: math.dist(point, layout.axial_to_mm(*c)))[:2]
+    return (first, second)
+
+
+def slab_place_words(view: Mapping[str, Any], layout: Any, at: Sequence[float]) -> str | None:
+    """A point on the slab: on a tile (its words), or on the crack between the two nearest tiles."""
+    place = slab_place(layout, at)
+    if len(place) == 1:  # the place itself: what lies there is the step's
+        words = slab_cell_words(view, place[0])
+        return f"on {words.split(' (')[0]}" if words else None
+    names = [slab_cell_words(view, c) for c in place]
     if not all(names):
         return None
     return f"between {names[0]} and {names[1]}"

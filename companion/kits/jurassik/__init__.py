@@ -76,8 +76,7 @@ class JurassikKit(Kit):
         if not grid:
             return set()
         layout = self.layout([str(p.get("colour", "")) for p in players])
-        cells = (layout.cell_at(at, len(grid), len(grid[0]))
-                 for zone, at in self.places_to_mark(snapshot) if zone == "play")
+        cells = (layout.cell_at(at, len(grid), len(grid[0])) for at in self.places_to_mark(snapshot))
         return {cell for cell in cells if cell is not None}
 
     def component_words(self, name: str) -> str | None:

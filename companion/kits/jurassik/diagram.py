@@ -6,27 +6,24 @@ the places the set-up list or an objection names are ringed in orange."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
-from companion.drawing import attr, colour_of, rgb
+from companion.drawing import attr, colour_of, marked, rgb
+from companion.kits.jurassik.words import piece_of
 
 CELL, PAD, LABEL = 44, 12, 18
 MIN_WIDTH = 350  # the legend's lines fit on a phone however small the grid
-MARK = "#e65100"
-_PART = re.compile(r"^D(\d+)-\d+L?$")
-_PIECE = re.compile(r"^D(\d+)-([1-4])(L?)$")
 
 
 def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
-                  players: Sequence[Mapping[str, Any]], marked: Set[tuple[int, int]] = frozenset()) -> str:
+                  players: Sequence[Mapping[str, Any]], ringed: Set[tuple[int, int]] = frozenset()) -> str:
     grid = view["grid"]
     rows, cols = len(grid), max(len(row) for row in grid)
     width = max(PAD + LABEL + cols * CELL + PAD, MIN_WIDTH)
     left, top = (width - cols * CELL - PAD + LABEL) / 2, PAD + LABEL
     holdings = _holdings(view, players, width)
-    legend = _legend(grid, marked)
+    legend = _legend(grid, ringed)
     height = top + rows * CELL + 12 + 22 * (len(holdings) + len(legend)) + 56
     last = snapshot.get("last_event") or {}
     last_cell = _cell_of(last.get("action") if isinstance(last, Mapping) else None)
@@ -43,10 +40,9 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
                    f'text-anchor="middle" fill="#7a6a50">{r + 1}</text>')
         for c, tile in enumerate(row):
             out += _tile(left + c * CELL, top + r * CELL, tile, (r, c) == last_cell, (r, c) in takeable)
-            if (r, c) in marked:
+            if (r, c) in ringed:
                 out.append(f'<rect x="{left + c * CELL}" y="{top + r * CELL}" width="{CELL}" height="{CELL}" '
-                           f'rx="7" fill="none" stroke="{MARK}" stroke-width="3" stroke-dasharray="6 3" '
-                           'class="marked"/>')
+                           f'rx="7" {marked(3)}/>')
     y = top + rows * CELL + 12
     for text in legend:
         out.append(f'<text x="{PAD}" y="{y + 13}" font-size="13" fill="#2d2416">{attr(text)}</text>')
@@ -62,17 +58,17 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     return "".join(out)
 
 
-def _legend(grid: Sequence[Sequence[Any]], marked: Set[tuple[int, int]]) -> list[str]:
+def _legend(grid: Sequence[Sequence[Any]], ringed: Set[tuple[int, int]]) -> list[str]:
     lines = []
-    if any(_PIECE.match(str(tile)) for row in grid for tile in row):
+    if any(piece_of(str(tile)) for row in grid for tile in row):
         lines.append("7 and ●● on a tile: dinosaur 7, piece 2")
-    if marked:
+    if ringed:
         lines.append("ringed orange: the places the list above names")
     return lines
 
 
 def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str]:
-    piece = _PIECE.match(str(tile))
+    piece = piece_of(str(tile))
     if tile is None:
         fill, text = "#cdbb94", ""
     elif tile == "?":
@@ -80,7 +76,7 @@ def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str
     elif str(tile).upper().startswith("ROCK"):
         fill, text = "#7d7d7d", "rock"
     elif piece:
-        fill, text = ("#b9d98f" if piece.group(3) else "#d8b878"), piece.group(1)
+        fill, text = ("#b9d98f" if piece[2] else "#d8b878"), str(piece[0])
     else:
         fill, text = "#d8b878", "start" if str(tile) == "START" else str(tile).lower()
     stroke = ' stroke="#c62828" stroke-width="3"' if last else (
@@ -90,7 +86,7 @@ def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str
     if piece:  # the dinosaur's number, its piece as dots
         parts.append(f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 2}" font-size="16" font-weight="bold" '
                      f'text-anchor="middle" fill="#2d2416">{text}</text>')
-        count = int(piece.group(2))
+        count = piece[1]
         for k in range(count):
             cx = x + CELL / 2 + (k - (count - 1) / 2) * 7
             parts.append(f'<circle cx="{cx}" cy="{y + CELL - 10}" r="2.5" fill="#2d2416"/>')
@@ -109,9 +105,9 @@ def _holdings(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
     for name, tiles in hands.items():
         counts: dict[int, int] = {}
         for tile in tiles or []:
-            match = _PART.match(str(tile))
-            if match:
-                counts[int(match.group(1))] = counts.get(int(match.group(1)), 0) + 1
+            piece = piece_of(str(tile))
+            if piece:
+                counts[piece[0]] = counts.get(piece[0], 0) + 1
         words = [f"dinosaur {n} ×{k}," if k > 1 else f"dinosaur {n},"
                  for n, k in sorted(counts.items())] or ["no parts yet"]
         words[-1] = words[-1].rstrip(",")

@@ -11,13 +11,19 @@ _DINOSAUR = re.compile(r"^D(10|[1-9])$")
 _ACTION = re.compile(r"^([A-Z]+)-[0-9]+$")
 
 
+def piece_of(name: str) -> tuple[int, int, bool] | None:
+    """``D3-2L`` -> (3, 2, True): a dinosaur tile's dinosaur, piece and whether its living side shows."""
+    piece = _PIECE.match(name)
+    return (int(piece.group(1)), int(piece.group(2)), bool(piece.group(3))) if piece else None
+
+
 def jurassik_words(name: str) -> str | None:
     """``D3-2`` -> "dinosaur 3, piece 2", ``D3-2L`` adds "living side", ``D3`` (a score part) ->
     "dinosaur 3", ``STEAL-2`` -> "Steal tile", ``START`` -> "start tile"."""
-    piece = _PIECE.match(name)
+    piece = piece_of(name)
     if piece:
-        words = f"dinosaur {piece.group(1)}, piece {piece.group(2)}"
-        return words + (", living side" if piece.group(3) else "")
+        words = f"dinosaur {piece[0]}, piece {piece[1]}"
+        return words + (", living side" if piece[2] else "")
     dinosaur = _DINOSAUR.match(name)
     if dinosaur:
         return f"dinosaur {dinosaur.group(1)}"
