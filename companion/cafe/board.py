@@ -25,6 +25,7 @@ from companion.mqtt.wire import (
     STATUSES,
     BadWire,
     EventReport,
+    ResendRequest,
     event_report,
     play_report,
     state_report,
@@ -155,7 +156,9 @@ class BoardStore:
                 "INSERT INTO tables (name, status, status_at) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE "
                 "SET status=excluded.status, status_at=excluded.status_at", (table, status, now))
 
-    def set_state(self, table: str, state: Mapping[str, Any]) -> None:
+    def set_state(self, table: str, state: Mapping[str, Any]) -> ResendRequest | None:
+        """Keep the table's snapshot; what to ask the table for again when it says it has more events of its
+        game than the board holds (a board that started after they were sent), else None."""
         report = state_report(state)
         now = time.time()
         with self._lock:
@@ -165,6 +168,17 @@ class BoardStore:
                 "VALUES (?, 'unknown', ?, ?, ?) ON CONFLICT(name) DO UPDATE "
                 "SET state=excluded.state, state_at=excluded.state_at",
                 (table, now, json.dumps(report.to_dict()), now))
+            if report.game_id < 1:
+                return None
+            held = self._latest_seq(table, report.game_id)
+        return ResendRequest(report.game_id, held + 1) if report.event_count > held else None
+
+    def _latest_seq(self, table: str, game_id: int) -> int:
+        """The last seq kept of the table's latest game with this id (0 when none is kept)."""
+        row = self._db.execute(
+            "SELECT started FROM events WHERE table_name=? AND game_id=? ORDER BY started DESC LIMIT 1",
+            (table, game_id)).fetchone()
+        return 0 if row is None else self._last_seq((table, game_id, float(row[0])))
 
     def add_event(self, table: str, message: Mapping[str, Any]) -> Added:
         report = event_report(dict(message))

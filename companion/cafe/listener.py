@@ -145,7 +145,9 @@ class BoardListener:
             return
         data = read_json(payload)
         if kind == "state":
-            self.board.set_state(table, data)
+            behind = self.board.set_state(table, data)
+            if behind is not None:
+                self._ask(table, behind.game_id, behind.first)
         elif kind == "plays":
             self.board.add_play(table, data)
         else:

@@ -44,6 +44,24 @@ def test_the_order_survives_a_restart_of_the_board(tmp_path: Path) -> None:
     assert again.add_event("t1", event(2)).kept == 1
 
 
+def snapshot(game_id: int, event_count: int) -> dict[str, Any]:
+    return {"game": "jurassik", "title": "Jurassik", "game_id": game_id, "players": [], "current": None,
+            "over": False, "scores": {}, "winners": [], "event_count": event_count, "at": 1.0}
+
+
+def test_a_snapshot_ahead_of_the_board_says_what_to_ask_for(tmp_path: Path) -> None:
+    board = BoardStore(tmp_path)
+    behind = board.set_state("t1", snapshot(1, 3))  # a board that started after the events were sent
+    assert behind is not None and (behind.game_id, behind.first) == (1, 1)
+    board.add_event("t1", event(1))
+    board.add_event("t1", event(2))
+    behind = board.set_state("t1", snapshot(1, 3))
+    assert behind is not None and behind.first == 3
+    board.add_event("t1", event(3))
+    assert board.set_state("t1", snapshot(1, 3)) is None
+    assert board.set_state("t1", snapshot(0, 9)) is None  # a table with no game yet
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(min_value=1, max_value=30), min_size=1, max_size=120))
 def test_any_delivery_order_keeps_each_event_once_in_order(tmp_path_factory: Any,
