@@ -34,6 +34,7 @@ from sim.lens import board_photos, distort_image
 from sim.render import render
 from vision import calibration as cal
 from vision import detect
+from vision.boards import TileLattice
 from vision.lens import Lens, fit_lens
 from vision.observation import LatticeFit
 
@@ -48,8 +49,9 @@ def lens_of(k1: float, k2: float, width: int, height: int) -> Lens:
 
 def read(image: np.ndarray, scene: Any, truth: Any, lens: Lens | None) -> tuple[int, float, float, str]:
     calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0), zones=scene.zones, lens=lens)
-    hints = detect.GeometryHints(lattice="hex", lattice_kinds=("tile",), pegs="gaps", tile_turn=60.0,
-                                 prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    board = TileLattice("hex", tile_kinds=("tile",), prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0),
+                        pegs_on_gaps=True, peg_radius_mm=5.0)
+    hints = detect.GeometryHints(board=board, tile_turn=60.0)
     observation = detect.Detector(kit_for("jurassic-parts").manifest(), calibration, hints).observe(image)
     placed = {t.payload.rsplit(":", 1)[-1]: t.center for t in scene.tags}
     errors = [math.dist(calibration.to_table([r.center_px])[0], placed[k])

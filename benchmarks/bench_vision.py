@@ -47,6 +47,7 @@ from sim.fixtures import SlabTruth, add_clutter, colours_from_card, jp_slab_scen
 from sim.render import render
 from vision import calibration as cal
 from vision import detect, pegs, qr
+from vision.boards import TileLattice
 from vision.observation import LatticeFit
 from vision.track import Tracker, TrackerConfig
 
@@ -187,10 +188,9 @@ def main() -> int:
         else:
             sized = {} if args.tag_mm is None else {"tag_size": args.tag_mm}
             scene, truth = jp_slab_scene(back_of=JP_BACK_OF, tiles=58, pegs=40, seed=spec["seed"], **sized)
-            hints = detect.GeometryHints(
-                lattice="hex", lattice_kinds=("tile",), pegs="gaps", tile_turn=60.0,
-                prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0,
-            )
+            prior = LatticeFit("hex", truth.origin, truth.pitch, 0.0)
+            board = TileLattice("hex", prior=prior, pegs_on_gaps=True, peg_radius_mm=5.0)
+            hints = detect.GeometryHints(board=board, tile_turn=60.0)
         if args.surface == "clutter":
             add_clutter(scene, spec["seed"])
         table = (scene.width, scene.height)

@@ -37,7 +37,7 @@ from companion.config import Config, ConfigError, config_from_settings
 from companion.infer import Inference, TableModel
 from companion.keeper import GameKeeper, Unsaved
 from companion.kits import find_kit
-from companion.pipeline import Pipeline
+from companion.pipeline import Pipeline, PlayArea
 from companion.privacy import shared_action, shared_legal_actions
 from companion.publish import Link, Publisher
 from companion.records import GameRecords, event_dict
@@ -174,7 +174,7 @@ class TableLoop:
 
     def _attach_pipeline(self) -> None:
         if self.pipeline is not None:
-            self.pipeline.attach(self)
+            self.pipeline.attach(PlayArea.of(self.config, self.model, self.current_state()))
 
     def new_game(self, settings: dict[str, Any]) -> dict[str, Any]:
         with self._lock:

@@ -8,7 +8,8 @@ zones of the expected scene); nothing else flows back to vision.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -22,10 +23,24 @@ from vision.scene import CALIBRATION_MARKER_IDS
 from vision.self_test import self_test
 from vision.track import Tracker, TrackerConfig
 
-if TYPE_CHECKING:
-    from companion.loop import TableLoop
-
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PlayArea:
+    """What the pipeline follows of the game the loop plays: its code, the seats' colours, the zones of
+    the table as the model lays it out and the kit's geometry hints for that layout and state."""
+
+    game: str
+    seat_colours: tuple[str, ...]
+    zones: tuple[Any, ...]
+    hints: detect.GeometryHints
+
+    @classmethod
+    def of(cls, config: Config, model: Any, state: Any) -> PlayArea:
+        """``config``'s game as ``model`` lays out ``state`` (one hints record: the kit's)."""
+        return cls(config.game, tuple(seat.colour for seat in config.seats), tuple(model.scene(state).zones),
+                   kit_for(config.game).hints(model.layout, state))
 
 
 class Pipeline(Protocol):
@@ -38,8 +53,8 @@ class Pipeline(Protocol):
 
     def process(self, frame: Any, index: int, timestamp: float, lores: Any = None) -> Observation | None: ...
 
-    def attach(self, loop: TableLoop) -> None:
-        """Follow the loop's game and seats (called again after a new game)."""
+    def attach(self, area: PlayArea) -> None:
+        """Follow the loop's game, seats and layout (called again after a new game)."""
 
     def request_recalibration(self) -> bool:
         """Refit the calibration from the next frame; False when there is none to refit."""
@@ -88,7 +103,7 @@ class VisionPipeline:
         self.steady_px = steady_px
         self.use_lores = use_lores
         self.tracker: Any = None
-        self.loop: TableLoop | None = None
+        self.area: PlayArea | None = None
         self.bumped = False
         #: why the calibration is not used (the markers mark another area than the layout's) or not called
         #: ok (tiles may lie a few mm off: the lens)
@@ -100,24 +115,19 @@ class VisionPipeline:
         self._steady = 0
         self._markers: Any = None
 
-    def attach(self, loop: TableLoop) -> None:
-        """Read ``loop``'s game: called when the loop starts and on every new game. The detector, tracker,
+    def attach(self, area: PlayArea) -> None:
+        """Follow ``area``: called when the loop starts and on every new game. The detector, tracker,
         layout (zones) and lattice hints are all the game's, so they are built afresh from the next frame,
         for the game and seats the loop now plays (a new game of another game from the setup page)."""
-        self.loop = loop
-        self.game = loop.config.game
-        self.seat_colours = [seat.colour for seat in loop.config.seats]
+        self.area = area
+        self.game = area.game
+        self.seat_colours = list(area.seat_colours)
         self.tracker = None
 
     def _start(self, frame: Any) -> bool:
-        zones: list[Any] = []
         kit = kit_for(self.game)
-        if self.loop is None:
-            hints = kit.hints()
-        else:  # one record of the play area's geometry: the kit's, for the layout the model is drawn by
-            model, state = self.loop.model, self.loop.current_state()
-            zones = list(model.scene(state).zones)
-            hints = kit.hints(model.layout, state)
+        zones = list(self.area.zones) if self.area else []
+        hints = self.area.hints if self.area else kit.hints()
         calibration = self.calibration
         if calibration is None:
             calibration = detect.auto_calibration(frame, kit.table_size())

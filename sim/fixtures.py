@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engines.jurassic_parts.board import DIRECTIONS
+from engines.jurassic_parts.game import JurassicPartsGame
 from vision.scene import SEAT_RGB, Peg, Point, Scene, Shape, Tag, Zone
 from vision.tags import payload
 
@@ -119,7 +120,8 @@ def jp_slab_scene(
         front_id = f"F{index + 1:02d}"
         tile_id = back_of[front_id] if back_of is not None and index in face_down else front_id
         scene.shapes.append(Shape(hex_polygon(center, pitch, 0.8), TILE_RGB, EDGE_RGB))
-        scene.tags.append(Tag(payload("JP", tile_id), center, (60.0 * rho) % 360.0, tag_size))
+        tag = payload(JurassicPartsGame.code, tile_id)
+        scene.tags.append(Tag(tag, center, (60.0 * rho) % 360.0, tag_size))
         truth.cells[tile_id] = (q, r)
         truth.rotations[tile_id] = rho
     present = set(cells)

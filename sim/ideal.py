@@ -83,7 +83,7 @@ class IdealPipeline:
         self.game = game
         self.is_back = is_back
 
-    def attach(self, loop: Any) -> None:
+    def attach(self, area: Any) -> None:
         """Nothing to follow: a scene says which game it is of."""
 
     def request_recalibration(self) -> bool:

@@ -12,20 +12,19 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from vision import geometry, qr, tags
+from vision.boards import BoardFit, Seen
 from vision.calibration import Calibration, CalibrationError, CalibrationMonitor, calibrate, corner_layout
 from vision.observation import (
     CalibrationStatus,
     LatticeFit,
-    LatticeKind,
     Observation,
     PegReading,
     TagReading,
-    cell_key,
 )
 from vision.pegs import ColourModel, find_pegs
 
@@ -33,45 +32,22 @@ Point = tuple[float, float]
 Rect = tuple[int, int, int, int]
 
 
-PegSpots = Literal["gaps", "fields"]
-
-
 @dataclass(frozen=True)
 class GeometryHints:
     """What the game's table layout says about the play area (from its kit; fits estimate what is missing).
 
-    ``lattice``: how the play area is fitted: ``hex`` or ``square`` (tiles of ``lattice_kinds`` on a
-    lattice), ``boards`` (pieces on the cells of 3x3 boards whose centre tags are of ``board_kind``) or
-    ``island`` (a board frame from the corner tags ``island_corners``, NW NE SE SW; pieces of
-    ``figure_kind`` on its fields); None: no lattice. ``pegs``: where coloured pegs are looked for: on the
-    ``gaps`` between neighbouring lattice tiles, or on the island's free ``fields`` (a camp at the centre,
-    boxes on ``box_ring``). ``tile_turn``: the angle step of a tile's turns (60 on a hex lattice).
-
-    ``prior``: nominal lattice (origin of cell (0, 0), pitch, angle) so cells match the engine's;
-    ``pitch``: cell spacing when there is no prior; ``peg_radius_mm``: radius of a peg seen from above;
-    ``island_size`` (w, h) between the island's corner tags and ``island_fields`` (column, row) ->
-    board-frame mm from the NW corner tag; ``play_zone``: only tags in this zone belong to the lattice
-    (None: every lattice-kind tag); ``table_size``: marker 0 to marker 2 in mm (for calibrating from a
-    frame); ``camp_radius_mm`` and ``box_ring`` (offsets in board-frame mm from a field's centre);
-    ``look_again``: re-read lattice holes enlarged (tiles too small in the picture to read at once).
+    ``board``: how the play area is fitted and where coloured pieces are looked for on it (a
+    :class:`~vision.boards.BoardFit`; None: no play area, tags only). ``tile_turn``: the angle step of a
+    tile's turns (60 on a hex lattice). ``play_zone``: only tags in this zone belong to the play area
+    (None: every tag the board's fit takes); ``table_size``: marker 0 to marker 2 in mm (for calibrating
+    from a frame); ``look_again``: re-read empty lattice cells enlarged (tiles too small in the picture to
+    read at once).
     """
 
-    lattice: LatticeKind | None = None
-    lattice_kinds: tuple[str, ...] = ()
-    pegs: PegSpots | None = None
+    board: BoardFit | None = None
     tile_turn: float = 90.0
-    prior: LatticeFit | None = None
-    pitch: float | None = None
-    peg_radius_mm: float = 4.0
-    board_kind: str = "board"
-    figure_kind: str = "figure"
-    island_corners: tuple[str, ...] = ()
-    island_size: tuple[float, float] | None = None
-    island_fields: Mapping[tuple[int, int], Point] | None = None
     play_zone: str | None = "play"
     table_size: tuple[float, float] | None = None
-    camp_radius_mm: float = 9.0
-    box_ring: tuple[Point, ...] = ()
     look_again: bool = True
 
 
@@ -215,11 +191,11 @@ class Detector:
         (an empty cell with most neighbours present), and cells next to read tiles where the picture gives
         a tag fewer than 3 px per module (the far side of a tilted view), ring by ring."""
         assert self.calibration is not None and self.backend is not None
-        if lattice.kind not in ("hex", "square") or len(lattice.cells) < 3:
+        board = self.hints.board
+        steps = () if board is None else board.open_cells()
+        if board is None or not steps or len(lattice.cells) < 3:
             return 0
         calibration = self.calibration
-        steps = geometry.HEX_DIRECTIONS if lattice.kind == "hex" else ((1, 0), (-1, 0), (0, 1), (0, -1))
-        centre_of = geometry.hex_centres if lattice.kind == "hex" else geometry.square_centres
         module_mm = self.manifest.printed_mm / 21.0
         occupied = {tuple(int(v) for v in key.split(",")) for key in lattice.cells.values()}
         tried: set[tuple[int, ...]] = set()
@@ -234,7 +210,7 @@ class Detector:
                         candidates.append(cell)
             if not candidates:
                 break
-            centres_mm = centre_of(lattice, candidates)
+            centres_mm = board.centres(lattice, candidates)
             chosen = []
             for cell, (x, y) in zip(candidates, centres_mm):
                 around = sum((cell[0] + a, cell[1] + b) in occupied for a, b in steps)
@@ -282,155 +258,41 @@ class Detector:
             return True
         return reading.zone == zone
 
+    def _seen(self, readings: Mapping[str, TagReading]) -> Seen:
+        return Seen(readings, self._kind_of, self._in_play)
+
     def _fit(self, readings: Mapping[str, TagReading]) -> LatticeFit | None:
-        kind = self.hints.lattice
-        if kind in ("hex", "square"):
-            return self._fit_lattice(readings, kind == "hex")
-        if kind == "boards":
-            return self._fit_boards(readings)
-        if kind == "island":
-            return self._fit_island(readings)
-        return None
+        if self.hints.board is None:
+            return None
+        fit = self.hints.board.fit(self._seen(readings), self.last_fit)
+        if fit.cells:  # anchors the next frame's fit
+            self.last_fit = LatticeFit(fit.kind, fit.origin, fit.pitch, fit.angle)
+        return fit
 
     def _kind_of(self, reading: TagReading) -> str | None:
         entry = self.manifest.entry(reading.component_id)
         return None if entry is None else entry.kind
 
-    def _fit_lattice(self, readings: Mapping[str, TagReading], hexes: bool) -> LatticeFit:
-        prior = self.last_fit or self.hints.prior
-        centres = {
-            r.component_id: r.center_mm
-            for r in readings.values()
-            if r.center_mm is not None and self._in_play(r) and self._kind_of(r) in self.hints.lattice_kinds
-        }
-        fitter = geometry.fit_hex if hexes else geometry.fit_square
-        fit = fitter(centres, prior, self.hints.pitch)
-        if centres:
-            self.last_fit = LatticeFit(fit.kind, fit.origin, fit.pitch, fit.angle)
-        return fit
-
-    def _fit_boards(self, readings: Mapping[str, TagReading]) -> LatticeFit:
-        board = self.hints.board_kind
-        boards = {
-            r.component_id: (r.center_mm, r.angle)
-            for r in readings.values()
-            if r.center_mm is not None and self._kind_of(r) == board
-        }
-        pieces = {
-            r.component_id: r.center_mm
-            for r in readings.values()
-            if r.center_mm is not None and self._kind_of(r) != board and self._in_play(r)
-        }
-        pitch = self.hints.pitch or (self.hints.prior.pitch if self.hints.prior else 62.0)
-        return geometry.fit_boards(boards, pieces, pitch, self.hints.prior)
-
-    def _fit_island(self, readings: Mapping[str, TagReading]) -> LatticeFit:
-        names = self.hints.island_corners
-        corners = {
-            r.component_id: r.center_mm
-            for r in readings.values()
-            if r.center_mm is not None and r.component_id in names
-        }
-        pieces = {
-            r.component_id: r.center_mm
-            for r in readings.values()
-            if r.center_mm is not None and self._kind_of(r) == self.hints.figure_kind
-        }
-        size = self.hints.island_size or _corner_span(corners, names)
-        return geometry.fit_island(corners, size, self.hints.island_fields or {}, pieces, names)
-
     def _pegs(
         self, image: np.ndarray, lattice: LatticeFit | None, readings: Mapping[str, TagReading]
     ) -> list[PegReading]:
-        if lattice is None or self.calibration is None:
+        if lattice is None or self.calibration is None or self.hints.board is None:
             return []
-        if self.hints.pegs == "gaps" and lattice.cells:
-            return self._pegs_on_gaps(image, lattice, readings)
-        island = lattice.kind == "island" and "scale" in lattice.extra
-        if self.hints.pegs == "fields" and island and self.hints.island_fields:
-            return self._pegs_on_fields(image, lattice)
-        return []
-
-    def _pegs_on_gaps(
-        self, image: np.ndarray, lattice: LatticeFit, readings: Mapping[str, TagReading]
-    ) -> list[PegReading]:
-        """Chisels: a peg on the gap between two neighbouring tiles of a hex lattice."""
-        assert self.calibration is not None
         model = self.colours or ColourModel.nominal()
-        radius_px = max(1.5, 0.5 * self.hints.peg_radius_mm * self.calibration.px_per_mm(lattice.origin))
-        cells = [tuple(int(v) for v in key.split(",")) for key in set(lattice.cells.values())]
-        gaps = geometry.hex_gaps(cells)
-        targets: dict[str, Point] = {}
-        targets_px: dict[str, Point] = {}
-        tag_at = {key: tag_id for tag_id, key in sorted(lattice.cells.items(), reverse=True)}
-        if gaps:
-            ends = geometry.hex_centres(lattice, [cell for gap in gaps for cell in gap]).reshape(-1, 2, 2)
-            middles = ends.mean(axis=1)
-            for (a, b), (x, y) in zip(gaps, middles):
-                # hex_gaps gives each gap lower cell first: gap_key's own order, built directly
-                key_a, key_b = f"{a[0]},{a[1]}", f"{b[0]},{b[1]}"
-                key = f"{key_a}|{key_b}"
-                targets[key] = (float(x), float(y))
-                first, second = readings.get(tag_at.get(key_a, "")), readings.get(tag_at.get(key_b, ""))
-                if first is not None and second is not None:
-                    # Midway between the two tiles' codes as seen: exact even where the lens bends lines.
-                    targets_px[key] = (
-                        (first.center_px[0] + second.center_px[0]) / 2.0,
-                        (first.center_px[1] + second.center_px[1]) / 2.0,
-                    )
-        return find_pegs(
-            image,
-            targets,
-            self.calibration.to_pixels,
-            model,
-            radius_px,
-            "chisel",
-            self.calibration.zone_at,
-            targets_px=targets_px,
-        )
-
-    def _pegs_on_fields(self, image: np.ndarray, lattice: LatticeFit) -> list[PegReading]:
-        """A figure's base covers its field; elsewhere a camp stands at the centre (its top camp's colour
-        is what the camera sees) and boxes on a ring round it."""
-        assert self.calibration is not None and self.hints.island_fields is not None
-        model = self.colours or ColourModel.nominal()
-        occupied = set(lattice.cells.values())
         scale = self.calibration.px_per_mm(lattice.origin)
-        camp_px = max(1.5, 0.5 * self.hints.camp_radius_mm * scale)
-        box_px = max(1.5, 0.5 * self.hints.peg_radius_mm * scale)
-        camps: dict[str, Point] = {}
-        boxes: dict[str, Point] = {}
-        for cell, point in self.hints.island_fields.items():
-            key = cell_key(cell)
-            if key in occupied:
-                continue
-            camps[key] = geometry.island_field_centre(lattice, point)
-            for index, (dx, dy) in enumerate(self.hints.box_ring):
-                spot = (point[0] + dx, point[1] + dy)
-                boxes[f"{key}#{index}"] = geometry.island_field_centre(lattice, spot)
         to_px, zone_at = self.calibration.to_pixels, self.calibration.zone_at
-        found = find_pegs(image, camps, to_px, model, camp_px, "camp", zone_at)
-        for peg in find_pegs(image, boxes, to_px, model, box_px, "box", zone_at):
-            found.append(replace(peg, on=(peg.on or "").split("#")[0]))
+        found: list[PegReading] = []
+        for search in self.hints.board.peg_searches(lattice, self._seen(readings)):
+            radius_px = max(1.5, 0.5 * search.radius_mm * scale)
+            for peg in find_pegs(image, search.targets, to_px, model, radius_px, search.kind, zone_at,
+                                 targets_px=search.targets_px or None):
+                found.append(replace(peg, on=peg.on.split("#")[0]) if peg.on and "#" in peg.on else peg)
         return found
 
 
 def _inside(point: Point, roi: Rect) -> bool:
     x, y, w, h = roi
     return x <= point[0] < x + w and y <= point[1] < y + h
-
-
-def _corner_span(corners: Mapping[str, Point], names: Sequence[str]) -> tuple[float, float]:
-    """Board size when the layout does not say: from opposite corner tags (``names``: NW NE SE SW)."""
-    if len(names) == 4:
-        nw, ne, se, sw = names
-        if nw in corners and se in corners:
-            (x0, y0), (x1, y1) = corners[nw], corners[se]
-            return (abs(x1 - x0), abs(y1 - y0))
-        if ne in corners and sw in corners:
-            (x0, y0), (x1, y1) = corners[sw], corners[ne]
-            return (abs(x1 - x0), abs(y1 - y0))
-    return (1.0, 1.0)
 
 
 def auto_calibration(image: np.ndarray, table_size: tuple[float, float] | None = None) -> Calibration | None:

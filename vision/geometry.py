@@ -1,11 +1,13 @@
 """Play-area geometry fitted from tag centres in table millimetres.
 
-- :func:`fit_hex`: Jurassic Parts' slab, pointy-top hexes in axial (q, r), pitch, rotation
-  and origin estimated; robust to missing tiles and placement noise.
-- :func:`fit_square`: Jurassik's excavation grid, (col, row).
-- :func:`fit_boards`: Jurassic Brunch's four free-placed 3x3 pasture boards from their ``BOARD-n`` tags
-  (one at each board's centre cell); cells are integer (x, y) on the common grid.
-- :func:`fit_island`: Isla Nublar's island board from its four corner tags; fields by (column, row).
+- :func:`fit_hex`: tiles on pointy-top hexes in axial (q, r), pitch, rotation and origin estimated;
+  robust to missing tiles and placement noise.
+- :func:`fit_square`: tiles on a square grid, (col, row).
+- :func:`fit_boards`: free-placed 3x3 boards from their centre tags (one at each board's centre cell);
+  cells are integer (x, y) on the common grid.
+- :func:`fit_island`: one board framed by four corner tags; fields by (column, row).
+
+The strategies of :mod:`vision.boards` choose among them; a kit chooses the strategy.
 
 Every fit returns a :class:`vision.observation.LatticeFit`. Coordinates are anchored: with a ``prior``
 fit (the layout's nominal geometry, or the previous frame's fit) cell (0, 0) stays where the prior put
@@ -134,8 +136,8 @@ def _fit_lattice(
     ids = sorted(centres)
     if not ids:
         if prior is not None:
-            return LatticeFit(kind, prior.origin, prior.pitch, prior.angle, {}, 0.0)  # type: ignore[arg-type]
-        return LatticeFit(kind, (0.0, 0.0), pitch_hint or 0.0, 0.0, {}, 0.0)  # type: ignore[arg-type]
+            return LatticeFit(kind, prior.origin, prior.pitch, prior.angle, {}, 0.0)
+        return LatticeFit(kind, (0.0, 0.0), pitch_hint or 0.0, 0.0, {}, 0.0)
     if prior is not None and prior.pitch > 0 and len(ids) >= 3:
         guided = _fit_core(centres, lattice, kind, prior, pitch_hint)
         if guided.residual > 0.15 * guided.pitch:
@@ -189,7 +191,7 @@ def _fit_core(
     angle = (angle + symmetry_span / 2) % symmetry_span - symmetry_span / 2
     clashes = _clashes(by_id)
     extra = {"clashes": clashes} if clashes else {}
-    return LatticeFit(kind, (float(origin[0]), float(origin[1])), pitch, angle, by_id, residual, extra)  # type: ignore[arg-type]
+    return LatticeFit(kind, (float(origin[0]), float(origin[1])), pitch, angle, by_id, residual, extra)
 
 
 def _reanchor(fit: LatticeFit, lattice: _Lattice, anchor: Point) -> LatticeFit:
@@ -219,14 +221,14 @@ def _clashes(cells: Mapping[str, str]) -> dict[str, list[str]]:
 def fit_hex(
     centres: Mapping[str, Point], prior: LatticeFit | None = None, pitch: float | None = None
 ) -> LatticeFit:
-    """Jurassic Parts: axial (q, r) of every tile from its tag centre (pointy-top)."""
+    """Axial (q, r) of every tile on a pointy-top hex lattice from its tag centre."""
     return _fit_lattice(centres, HEX, "hex", prior, pitch)
 
 
 def fit_square(
     centres: Mapping[str, Point], prior: LatticeFit | None = None, pitch: float | None = None
 ) -> LatticeFit:
-    """Jurassik: (col, row) of every tile of the excavation grid."""
+    """(col, row) of every tile on a square grid."""
     return _fit_lattice(centres, SQUARE, "square", prior, pitch)
 
 

@@ -10,8 +10,8 @@ Pixel positions are (x, y) in the camera frame.
 
 Keys used to name lattice places (strings, so that they survive JSON):
 
-- a cell: :func:`cell_key` ``"q,r"`` (Jurassic Parts axial hex coordinates; Jurassik ``"col,row"``;
-  Brunch ``"board,col,row"``; Isla Nublar ``"col,row"`` on the island board);
+- a cell: :func:`cell_key` ``"q,r"`` (axial hex coordinates; ``"col,row"`` on a square grid or a framed
+  board; ``"board,col,row"`` on small boards);
 - a gap between two adjacent cells: :func:`gap_key` ``"q1,r1|q2,r2"`` with the two cells sorted.
 """
 
@@ -136,7 +136,7 @@ PegKind = Literal["chisel", "camp", "box", "piece"]
 
 @dataclass(frozen=True)
 class PegReading:
-    """A small coloured piece found by colour: a chisel peg (Jurassic Parts), a camp or box (Isla Nublar).
+    """A small coloured piece found by colour: a peg on a gap between tiles, a camp or box on a field.
 
     ``colour`` is a seat colour name or None when no learned colour is close enough (then ``confidence``
     is 0). ``on`` names what it sits on: a :func:`gap_key` for a chisel, a :func:`cell_key` for a field.
@@ -249,19 +249,20 @@ class CalibrationStatus:
         )
 
 
-LatticeKind = Literal["hex", "square", "boards", "island"]
+#: the board fit that made a lattice: ``hex``, ``square``, ``boards``, ``island`` or a game's own
+LatticeKind = str
 
 
 @dataclass(frozen=True)
 class LatticeFit:
     """The play-area geometry fitted from tag centres.
 
-    ``kind``: ``hex`` (Jurassic Parts, axial q, r), ``square`` (Jurassik, col, row), ``boards`` (Brunch:
-    board number, col, row on that board), ``island`` (Isla Nublar, col, row of the island board).
+    ``kind``: the board fit that made it (:mod:`vision.boards`): ``hex`` (axial q, r), ``square`` (col,
+    row), ``boards`` (board number, col, row on that board), ``island`` (col, row of one framed board).
     ``origin`` is the table position of cell (0, 0) (for ``boards`` the first board's centre),
     ``pitch`` the cell spacing in mm, ``angle`` the lattice rotation in degrees. ``cells`` maps tag
     ids to their cell key; ``residual`` is the RMS distance (mm) of tag centres to their fitted cells.
-    ``extra`` carries kind-specific parameters (e.g. each Brunch board's centre and rotation).
+    ``extra`` carries kind-specific parameters (e.g. each small board's centre and rotation).
     """
 
     kind: LatticeKind

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
-from engines.core import Game, State, get_game
+from engines.core import Game, GameInfo, State, get_game
 from vision.detect import GeometryHints
 from vision.scene import Scene, Zone
 from vision.tags import DEFAULT_SEED, Manifest, PrintedSet, TagInventory, build_printed_set
@@ -37,7 +37,8 @@ def printed_set(inventory: TagInventory, seed: int = DEFAULT_SEED) -> PrintedSet
 class Kit(abc.ABC):
     """One game at the table: tags, layout, scene, vision hints, inference, diagram."""
 
-    #: the engine's game name
+    #: the game this kit seats, as its engine declares it (a subclass sets only this; ``name`` is its)
+    info: ClassVar[GameInfo]
     name: ClassVar[str]
     #: seat colours of a demo table
     demo_colours: ClassVar[tuple[str, ...]] = ("red", "blue", "green")
@@ -50,6 +51,12 @@ class Kit(abc.ABC):
     #: chance outcomes the table never shows (a card drawn into a hand): the keeper makes such an outcome
     #: itself when it is the only one the engine allows
     unseen_chance: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("info")
+        if isinstance(info, GameInfo):
+            cls.name = info.name
 
     @property
     def game(self) -> Game:

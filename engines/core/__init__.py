@@ -17,7 +17,7 @@ any other action.
 
 from engines.core.actions import Action, ActionCodec, Correct
 from engines.core.errors import EngineError, IllegalAction, InputError, StateFormatError
-from engines.core.game import CHANCE, TERMINAL, Explanation, Game, Outcome, State
+from engines.core.game import CHANCE, TERMINAL, Explanation, Game, GameInfo, Outcome, State
 from engines.core.playout import (
     Policy,
     playout_states,
@@ -38,6 +38,7 @@ __all__ = [
     "EngineError",
     "Explanation",
     "Game",
+    "GameInfo",
     "IllegalAction",
     "InputError",
     "Outcome",

@@ -65,6 +65,19 @@ class Explanation:
 
 
 @dataclass(frozen=True)
+class GameInfo:
+    """Who a game is, declared once in its :class:`Game`: its one ``name`` (``"jurassic-parts"``), the short
+    ``code`` printed in its tags (``DT1:JP:F07``), its ``title``, the other spellings people use
+    (``aliases``) and the rulebook ``editions`` it is played in (empty: one). Its kit and tags read it."""
+
+    name: str
+    code: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    editions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Option:
     """A setup option or house rule: name, default, allowed values and what it means."""
 
@@ -87,11 +100,10 @@ def _is_text(name: str) -> bool:
 class Game(abc.ABC):
     """Static rules data of one game and a factory for its states."""
 
-    #: the game's one name, e.g. ``"jurassic-parts"``
+    #: who the game is (a subclass declares only this; ``name``, ``code``, ``title`` and ``aliases`` are its)
+    info: ClassVar[GameInfo]
     name: ClassVar[str]
-    #: the short code printed in its tags (``DT1:JP:F07``); another spelling of the name in the registry
     code: ClassVar[str]
-    #: other spellings people use (``"parts"``)
     aliases: ClassVar[tuple[str, ...]] = ()
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -103,6 +115,12 @@ class Game(abc.ABC):
     rulebook: RuleBook
     codec: ActionCodec
     options: tuple[Option, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("info")
+        if isinstance(info, GameInfo):
+            cls.name, cls.code, cls.title, cls.aliases = info.name, info.code, info.title, info.aliases
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill defaults and validate setup options and house rules."""

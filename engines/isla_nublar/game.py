@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.core import Action, Game, StateFormatError
-from engines.core.game import Option
+from engines.core.game import GameInfo, Option
 from engines.isla_nublar.actions import CODEC
 from engines.isla_nublar.board import Board, default_board
 from engines.isla_nublar.codec import state_from_dict
@@ -46,10 +46,8 @@ def _draw(zone: dict[str, int], rng: random.Random) -> str:
 
 
 class IslaNublarGame(Game):
-    name = "isla-nublar"
-    code = "IN"
-    aliases = ("nublar", "isla")
-    title = "Jurassic World: Rückkehr zur Isla Nublar"
+    info = GameInfo("isla-nublar", "IN", "Jurassic World: Rückkehr zur Isla Nublar",
+                    aliases=("nublar", "isla"))
     min_players = 2
     max_players = 4
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.core import Game, StateFormatError
-from engines.core.game import Option
+from engines.core.game import GameInfo, Option
 from engines.jurassic_brunch.actions import CODEC
 from engines.jurassic_brunch.board import (
     ARRANGEMENTS,
@@ -26,10 +26,7 @@ from engines.jurassic_brunch.state import HOUSE_RULES, BrunchState
 
 
 class JurassicBrunch(Game):
-    name = "jurassic-brunch"
-    code = "JB"
-    aliases = ("brunch",)
-    title = "Jurassic Brunch"
+    info = GameInfo("jurassic-brunch", "JB", "Jurassic Brunch", aliases=("brunch",))
     min_players = 2
     max_players = 2
     players_are_colours = True

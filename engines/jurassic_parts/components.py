@@ -173,7 +173,6 @@ def component(tile_id: str) -> Component:
 def manifest() -> dict[str, object]:
     """The component list as data for the tag manifest (vision) and the docs."""
     return {
-        "game": "JP",
         "default_rocks": IS_DEFAULT_ROCKS,
         "note": f"Rocky edges are a generated default (seed {DEFAULT_SET_SEED}); check them against a "
         "printed set.",

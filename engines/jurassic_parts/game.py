@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.core import Game, StateFormatError
-from engines.core.game import Option
+from engines.core.game import GameInfo, Option
 from engines.core.schema import Node, distinct
 from engines.jurassic_parts.actions import CODEC
 from engines.jurassic_parts.board import NO_CHISEL, Cell, Layout
@@ -115,10 +115,7 @@ def observed_slab(node: Node) -> tuple[Layout, list[int], list[str | None]]:
 
 
 class JurassicPartsGame(Game):
-    name = "jurassic-parts"
-    code = "JP"
-    aliases = ("parts",)
-    title = "Jurassic Parts"
+    info = GameInfo("jurassic-parts", "JP", "Jurassic Parts", aliases=("parts",))
     min_players = 2
     max_players = 6
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.core import Game, StateFormatError
-from engines.core.game import Option
+from engines.core.game import GameInfo, Option
 from engines.jurassik.actions import CODEC
 from engines.jurassik.codec import parse_state
 from engines.jurassik.components import (
@@ -26,10 +26,7 @@ from engines.jurassik.state import JurassikState, Phase
 
 
 class JurassikGame(Game):
-    name = "jurassik"
-    code = "JK"
-    aliases = ("jurassik-en", "jurassik-es")
-    title = "Jurassik"
+    info = GameInfo("jurassik", "JK", "Jurassik", aliases=("jurassik-en", "jurassik-es"), editions=EDITIONS)
     min_players = 2
     max_players = 5
 

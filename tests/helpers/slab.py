@@ -7,15 +7,18 @@ from dataclasses import replace
 from typing import Any
 
 from companion.kits import kit_for
+from vision.boards import TileLattice
 from vision.detect import GeometryHints
 from vision.tags import Manifest
 
 #: a hex slab of tiles, chisels on its gaps; placement, pitch and angle fitted from the tags
-JP_SLAB = GeometryHints(lattice="hex", lattice_kinds=("tile",), pegs="gaps", tile_turn=60.0)
+JP_TILES = TileLattice("hex", tile_kinds=("tile",), pegs_on_gaps=True)
+JP_SLAB = GeometryHints(board=JP_TILES, tile_turn=60.0)
 
 
 def jp_hints(**fields: Any) -> GeometryHints:
-    return replace(JP_SLAB, **fields)
+    """The slab's hints with some of its tile lattice's fields changed (its prior, its pegs' radius)."""
+    return replace(JP_SLAB, board=replace(JP_TILES, **fields))
 
 
 def jp_manifest() -> Manifest:

@@ -174,6 +174,8 @@ def test_brunch_set_up_steps_name_pieces_and_cells_as_the_diagram_does() -> None
     steps = [setup_step_words(d, snap) for d in missing]
     assert steps[0].startswith("put blue triceratops 1 on row ") and "mm" not in steps[0]
     assert steps[1].startswith("put a face-down grass token on row ")
-    assert kit.diagram(view, snap).count('class="marked"') == 2
+    ringed = kit.diagram(view, snap)
+    assert ringed.count('class="marked"') == 2 and "Ringed orange" in ringed
+    assert "Ringed orange" not in kit.diagram(view, {**snap, "pending": None})
     assert kit.component_words("SUPER-YUMMY-04") == "a Super Yummy token"
     assert kit.component_words("TRAP-01") == "an It Was a Trap! token"

@@ -18,6 +18,7 @@ from engines.core import (
     Action,
     ActionCodec,
     Game,
+    GameInfo,
     Outcome,
     Rule,
     RuleBook,
@@ -51,9 +52,7 @@ class Pass(Action):
 
 
 class Grab(Game):
-    name = "toy-grab"
-    code = "TG"
-    title = "Toy Grab"
+    info = GameInfo("toy-grab", "TG", "Toy Grab")
     min_players = 2
     max_players = 4
 

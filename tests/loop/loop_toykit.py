@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from loop_toygame import SLOT_PITCH, GrabState, grab_scene, is_back
+from loop_toygame import SLOT_PITCH, Grab, GrabState, grab_scene, is_back
 
 from companion.drawing import attr, colour_of, rgb
 from companion.infer import TableModel
@@ -36,13 +36,13 @@ class ToyLayout:
 
 
 class ToyKit(Kit):
-    name = "toy-grab"
+    info = Grab.info
     demo_colours = ("red", "blue")
     privacy = Privacy(public_fields=frozenset({"slot", "front"}))
 
     def inventory(self) -> TagInventory:
         fronts = [ManifestEntry(f"F{n}", "front", "tile", f"front {n}") for n in range(8)]
-        return TagInventory(code="TG", name="toy-grab", faces=tuple(fronts))
+        return TagInventory(code=self.info.code, name=self.info.name, faces=tuple(fronts))
 
     def layout(self, colours: Sequence[str]) -> ToyLayout:
         return ToyLayout()
@@ -51,7 +51,7 @@ class ToyKit(Kit):
         return grab_scene(state, ["red", "blue"])
 
     def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
-        return GeometryHints(pitch=SLOT_PITCH)
+        return GeometryHints()
 
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         colours = list(players_by_colour)

@@ -19,6 +19,7 @@ from sim.fixtures import colours_from_card
 from sim.render import RenderedFrame, render
 from vision import calibration as cal
 from vision import detect, pegs
+from vision.boards import FramedBoard
 from vision.observation import Observation
 from vision.scene import Scene
 
@@ -164,11 +165,13 @@ def test_isla_nublar_figures_camps_and_boxes() -> None:
     )
     fit = detect.Detector(kit_for("IN").manifest(), calibration, hints).observe(blank.image).lattice
     assert fit is not None and fit.extra["corners_seen"] == list(CORNER_TAGS)
-    spots = [geometry.island_field_centre(fit, p) for p in hints.island_fields.values()]  # type: ignore[union-attr]
+    board = hints.board
+    assert isinstance(board, FramedBoard)
+    spots = [geometry.island_field_centre(fit, p) for p in board.fields.values()]
     spots += [
         geometry.island_field_centre(fit, (p[0] + dx, p[1] + dy))
-        for p in hints.island_fields.values()  # type: ignore[union-attr]
-        for dx, dy in hints.box_ring
+        for p in board.fields.values()
+        for dx, dy in board.box_ring
     ]
     seats = pegs.learn_seat_colours(
         blank.image, calibration.homography, [(z.name, z.polygon) for z in empty.zones]

@@ -14,7 +14,7 @@ from companion.kits.isla_nublar import table
 from companion.kits.isla_nublar.diagram import island_svg
 from companion.kits.isla_nublar.faces import card_face_svg
 from companion.kits.isla_nublar.model import IslaNublarModel
-from companion.kits.isla_nublar.tags import CORNER_TAGS, INVENTORY
+from companion.kits.isla_nublar.tags import CORNER_TAGS, INFO, INVENTORY
 from companion.kits.isla_nublar.words import (
     chance_words,
     field_words,
@@ -28,6 +28,7 @@ from companion.kits.tabletop import narrowest_fit, recentred
 from companion.privacy import Privacy
 from engines.core import State
 from engines.isla_nublar.board import Board, default_board
+from vision.boards import FramedBoard
 from vision.detect import GeometryHints
 from vision.scene import Scene, Zone
 from vision.tags import TagInventory
@@ -51,23 +52,20 @@ def island_hints(board: Board, layout: table.IslaNublarLayout) -> GeometryHints:
         (ring * math.cos(math.radians(30 + 60 * i)), -ring * math.sin(math.radians(30 + 60 * i)))
         for i in range(6)
     )
-    return GeometryHints(
-        lattice="island",
-        pegs="fields",
-        island_corners=CORNER_TAGS,
+    frame = FramedBoard(
+        corners=CORNER_TAGS,
+        fields=fields,
+        size=((x1 - x0 + 2 * margin) * pitch, (y1 - y0 + 2 * margin) * pitch),
         figure_kind="figure",
-        pitch=pitch,
-        peg_radius_mm=float(layout.box_radius),
-        island_size=((x1 - x0 + 2 * margin) * pitch, (y1 - y0 + 2 * margin) * pitch),
-        island_fields=fields,
-        table_size=(float(layout.width), float(layout.height)),
         camp_radius_mm=float(layout.camp_radius),
+        box_radius_mm=float(layout.box_radius),
         box_ring=box_ring,
     )
+    return GeometryHints(board=frame, table_size=(float(layout.width), float(layout.height)))
 
 
 class IslaNublarKit(Kit):
-    name = "isla-nublar"
+    info = INFO
     # a card is laid face up when played; a buy pile's next card, the scoring row and a dinosaur card are
     # turned face up for everyone; a played or discarded card lies face up already (improved, retrieved)
     privacy = Privacy(public_fields=frozenset({"dinosaur", "direction", "field", "first", "level", "origin",

@@ -10,9 +10,12 @@ from functools import lru_cache
 from companion.kits.isla_nublar.words import card_words
 from companion.kits.kit import printed_set
 from engines.isla_nublar.components import default_cards
+from engines.isla_nublar.game import IslaNublarGame
 from vision.tags import DEFAULT_SEED, ManifestEntry, PrintedSet, TagInventory
 
-CODE = "IN"
+#: the game as its engine declares it; its code begins every payload
+INFO = IslaNublarGame.info
+CODE = INFO.code
 CORNERS = ("NW", "NE", "SE", "SW")
 #: the corner tags' ids, NW NE SE SW
 CORNER_TAGS = tuple(f"BOARD-{corner}" for corner in CORNERS)
@@ -64,7 +67,7 @@ def inventory() -> TagInventory:
     cards = default_cards().cards
     faces += [ManifestEntry(tag, "front", "card", card_words(cards[card]))
               for tag, card in card_tags().items()]
-    return TagInventory(code=CODE, name="isla-nublar", faces=tuple(faces),
+    return TagInventory(code=CODE, name=INFO.name, faces=tuple(faces),
                         notes=("camps and equipment boxes are found by colour, not tags",
                                "a card's sticker goes on its face, in a corner clear of its actions"))
 

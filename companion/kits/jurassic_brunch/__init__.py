@@ -14,12 +14,13 @@ from companion.kits.jurassic_brunch.diagram import (
     pasture_svg,
     piece_words,
 )
-from companion.kits.jurassic_brunch.tags import INVENTORY
+from companion.kits.jurassic_brunch.tags import INFO, INVENTORY
 from companion.kits.kit import Kit
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassic_brunch.components import TOKEN_TITLES
+from vision.boards import CellBoards
 from vision.detect import GeometryHints
 from vision.observation import LatticeFit
 from vision.scene import Scene
@@ -27,7 +28,7 @@ from vision.tags import TagInventory
 
 
 class JurassicBrunchKit(Kit):
-    name = "jurassic-brunch"
+    info = INFO
     demo_colours = ("blue", "orange")
     # the pasture's cells are open; a grass token's face is not until it is scored
     privacy = Privacy(public_fields=frozenset({"at", "cells", "eats", "from", "scares", "target", "to"}))
@@ -44,10 +45,8 @@ class JurassicBrunchKit(Kit):
     def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
         area = getattr(state, "area", None)
         jb = layout or (table.BrunchLayout.for_area(area) if area is not None else table.BrunchLayout())
-        return GeometryHints(
-            lattice="boards", board_kind="board", prior=LatticeFit("square", jb.origin, jb.pitch, 0.0),
-            pitch=jb.pitch, table_size=(jb.width, jb.height),
-        )
+        board = CellBoards("board", pitch=jb.pitch, prior=LatticeFit("square", jb.origin, jb.pitch, 0.0))
+        return GeometryHints(board=board, table_size=(jb.width, jb.height))
 
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         from companion.kits.jurassic_brunch.model import BrunchModel

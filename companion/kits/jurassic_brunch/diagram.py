@@ -68,7 +68,8 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     min_x, min_y = min(x for x, _ in cells), min(y for _, y in cells)
     max_x, max_y = max(x for x, _ in cells), max(y for _, y in cells)
     width = (max_x - min_x + 1) * cell + pad + 18
-    height = (max_y - min_y + 1) * cell + pad + 18 + 56
+    rings = sorted(ringed & cells)  # the places the page's list names
+    height = (max_y - min_y + 1) * cell + pad + 18 + 56 + (22 if rings else 0)
 
     def at(c: tuple[int, int]) -> tuple[float, float]:
         return pad + (c[0] - min_x) * cell, pad + (c[1] - min_y) * cell
@@ -114,7 +115,7 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
         corners = f"{x + cell / 2},{y + 8} {x + cell - 8},{y + cell - 8} {x + 8},{y + cell - 8}"
         out.append(f'<polygon points="{corners}" fill="#3b2f2f" stroke="#fff" stroke-width="2" '
                    'class="raptor"/>')
-    for square in sorted(ringed & cells):  # the places the page's list names
+    for square in rings:
         x, y = at(square)
         out.append(f'<rect x="{x + 3}" y="{y + 3}" width="{cell - 6}" height="{cell - 6}" rx="6" '
                    f'{marked()}/>')
@@ -138,5 +139,8 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
         out.append(f'<text x="{pad}" y="{height - 34}" font-size="14" fill="#2d2416">{attr(current)} to play'
                    '</text>')
     out.append(f'<text x="{pad}" y="{height - 12}" font-size="14" fill="#2d2416">{line}</text>')
+    if rings:
+        out.append(f'<text x="{pad}" y="{height - 56}" font-size="14" fill="#2d2416">'
+                   'Ringed orange: the places the list above names</text>')
     out.append("</svg>")
     return "".join(out)

@@ -7,9 +7,12 @@ from __future__ import annotations
 from companion.kits.kit import printed_set
 from engines.jurassic_brunch.board import BOARD_IDS, COLOURS
 from engines.jurassic_brunch.components import SUPER_YUMMY, TOKEN_COUNTS, TRICERATOPS_PER_PLAYER, YUMMY
+from engines.jurassic_brunch.game import JurassicBrunch
 from vision.tags import DEFAULT_SEED, ManifestEntry, PrintedSet, TagInventory
 
-CODE = "JB"
+#: the game as its engine declares it; its code begins every payload
+INFO = JurassicBrunch.info
+CODE = INFO.code
 #: the order the token sheets print the kinds in (Yummies first: the most numerous)
 PRINT_ORDER = (YUMMY, SUPER_YUMMY, *(kind for kind in TOKEN_COUNTS if kind not in (YUMMY, SUPER_YUMMY)))
 
@@ -42,7 +45,7 @@ def inventory() -> TagInventory:
             faces.append(ManifestEntry(tag, "front", "token", printed_kind))
             tokens.append(tag)
     opaque = tuple((tag, None) for tag in tokens)
-    return TagInventory(code=CODE, name="jurassic-brunch", faces=tuple(faces), opaque=opaque)
+    return TagInventory(code=CODE, name=INFO.name, faces=tuple(faces), opaque=opaque)
 
 
 INVENTORY = inventory()

@@ -10,7 +10,7 @@ from companion.kits import register_kit
 from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import Marks, slab_svg
 from companion.kits.jurassic_parts.model import JurassicPartsModel
-from companion.kits.jurassic_parts.tags import INVENTORY
+from companion.kits.jurassic_parts.tags import INFO, INVENTORY
 from companion.kits.jurassic_parts.words import (
     fossil_words,
     hand_moves,
@@ -22,6 +22,7 @@ from companion.kits.kit import Kit
 from companion.kits.tabletop import check_fit
 from companion.privacy import Privacy
 from engines.core import State
+from vision.boards import TileLattice
 from vision.detect import GeometryHints
 from vision.observation import LatticeFit
 from vision.scene import Scene, Zone
@@ -29,7 +30,7 @@ from vision.tags import TagInventory
 
 
 class JurassicPartsKit(Kit):
-    name = "jurassic-parts"
+    info = INFO
     splits = True
     # a sold tile goes face up to the Field Leader, a bought one comes from there, a completed dinosaur is
     # shown: made, these moves name nothing hidden (the list of what one could sell would)
@@ -49,11 +50,10 @@ class JurassicPartsKit(Kit):
 
     def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
         jp = layout or table.JurassicPartsLayout()
-        return GeometryHints(
-            lattice="hex", lattice_kinds=("tile",), pegs="gaps", tile_turn=60.0,
-            prior=LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0), pitch=jp.pitch,
-            peg_radius_mm=jp.chisel_radius, table_size=(jp.width, jp.height),
-        )
+        slab = LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0)
+        board = TileLattice("hex", tile_kinds=("tile",), prior=slab, pitch=jp.pitch, pegs_on_gaps=True,
+                            peg_radius_mm=jp.chisel_radius)
+        return GeometryHints(board=board, tile_turn=60.0, table_size=(jp.width, jp.height))
 
     def zones(self, seats: int) -> list[Zone]:
         return list(table.JurassicPartsLayout(seats=seats).zones())

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from companion.kits.kit import printed_set
 from engines.jurassic_parts.components import COMPONENTS, IS_DEFAULT_ROCKS
+from engines.jurassic_parts.game import JurassicPartsGame
 from vision.tags import DEFAULT_SEED, ManifestEntry, PrintedSet, TagInventory
 
-CODE = "JP"
+#: the game as its engine declares it; its code begins every payload
+INFO = JurassicPartsGame.info
+CODE = INFO.code
 
 
 def inventory() -> TagInventory:
@@ -17,7 +20,7 @@ def inventory() -> TagInventory:
         note += " (a generated default: check against the printed set)"
     return TagInventory(
         code=CODE,
-        name="jurassic-parts",
+        name=INFO.name,
         faces=tuple(ManifestEntry(c.tile_id, "front", "tile", c.fossil, tuple(c.rocks)) for c in COMPONENTS),
         opaque=tuple((c.tile_id, tuple(c.back_rocks)) for c in COMPONENTS),
         fixed_backs=tuple(c.back for c in COMPONENTS),

@@ -10,13 +10,14 @@ from companion.kits import register_kit
 from companion.kits.jurassik import table
 from companion.kits.jurassik.diagram import excavation_svg
 from companion.kits.jurassik.model import JurassikModel
-from companion.kits.jurassik.tags import INVENTORY
+from companion.kits.jurassik.tags import INFO, INVENTORY
 from companion.kits.jurassik.words import jurassik_words
 from companion.kits.kit import Kit
 from companion.kits.tabletop import narrowest_fit, recentred
 from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassik import JurassikState
+from vision.boards import TileLattice
 from vision.detect import GeometryHints
 from vision.observation import LatticeFit
 from vision.scene import Scene, Zone
@@ -24,7 +25,7 @@ from vision.tags import TagInventory
 
 
 class JurassikKit(Kit):
-    name = "jurassik"
+    info = INFO
     # the players' tiles lie face up before them: every field names something open
     privacy = Privacy(public_fields=frozenset({"row", "col", "face", "tile", "give", "take", "other",
                                                "victim"}))
@@ -46,10 +47,8 @@ class JurassikKit(Kit):
         if isinstance(state, JurassikState):  # the grid's size places cell (0, 0)
             rows, cols = state.rows, state.cols
             grid = LatticeFit("square", jk.cell_center(0, 0, rows, cols), jk.pitch, 0.0)
-        return GeometryHints(
-            lattice="square", lattice_kinds=("tile", "action"), prior=grid, pitch=jk.pitch,
-            table_size=(jk.width, jk.height),
-        )
+        board = TileLattice("square", tile_kinds=("tile", "action"), prior=grid, pitch=jk.pitch)
+        return GeometryHints(board=board, table_size=(jk.width, jk.height))
 
     def zones(self, seats: int) -> list[Zone]:
         return list(table.JurassikLayout(seats=seats).zones())

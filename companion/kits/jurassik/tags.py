@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from companion.kits.kit import printed_set
 from engines.jurassik.components import ACTION_MIX, DINOSAURS_IN_BOX, FACES, START, dino_id
+from engines.jurassik.game import JurassikGame
 from vision.tags import DEFAULT_SEED, ManifestEntry, PrintedSet, TagInventory
 
-CODE = "JK"
+#: the game as its engine declares it; its code begins every payload
+INFO = JurassikGame.info
+CODE = INFO.code
 
 
 def action_prefix(face: str) -> str:
@@ -24,9 +27,9 @@ def inventory() -> TagInventory:
             what = f"dinosaur {dino} piece {piece}"
             faces.append(ManifestEntry(name, "front", "tile", f"{what} skeleton"))
             faces.append(ManifestEntry(f"{name}L", "back", "tile", f"{what} living"))
-    kinds = FACES["en"] + tuple(f for f in FACES["es"] if f not in FACES["en"])
+    kinds = tuple(dict.fromkeys(face for edition in INFO.editions for face in FACES[edition]))
     actions = []
-    for face in kinds:
+    for face in kinds:  # one printed set serves every edition
         count = max(mix.get(face, 0) for mix in ACTION_MIX.values())
         prefix = action_prefix(face)
         actions += [f"{prefix}-{number}" for number in range(1, count + 1)]
@@ -38,7 +41,7 @@ def inventory() -> TagInventory:
     )
     return TagInventory(
         code=CODE,
-        name="jurassik",
+        name=INFO.name,
         faces=tuple(faces),
         opaque=tuple((tag, None) for tag in actions),
         notes=(note,),
