@@ -34,9 +34,8 @@ from typing import Any
 
 from companion import frames
 from companion.config import Config, ConfigError, config_from_settings
-from companion.infer import Inference, TableModel
+from companion.infer import Inference, SharesSplits, TableModel, split_shares
 from companion.keeper import GameKeeper, Unsaved
-from companion.kits import find_kit
 from companion.pipeline import Pipeline, PlayArea
 from companion.privacy import shared_action, shared_legal_actions
 from companion.publish import Link, Publisher
@@ -223,10 +222,7 @@ class TableLoop:
             return None
         frame_started = time.perf_counter()
         try:
-            if lores is None:
-                observation = self.pipeline.process(frame, index, timestamp)
-            else:
-                observation = self.pipeline.process(frame, index, timestamp, lores=lores)
+            observation = self.pipeline.process(frame, index, timestamp, lores=lores)
         except Exception as error:  # a crashing decoder costs this frame, never the game
             with self._lock:
                 self.camera.failed(error)
@@ -234,6 +230,7 @@ class TableLoop:
             return None
         if observation is None:
             return None
+        self.camera.covered(observation.held, now)  # the tracker holds the table: something is over it
         self._vision_s = time.perf_counter() - frame_started
         return self.handle_observation(observation, frame, started=now)
 
@@ -306,6 +303,8 @@ class TableLoop:
                     log.warning("camera lost: last frame %.2f s ago", now - last)
                 self._publish({"type": "camera", "ok": False, "age_s": None if last is None else now - last})
                 self._show()
+            if self.camera.covered_changed(now):  # the page says so once it lasts, and again when it is gone
+                self._publish({"type": "camera", "covered": self.camera.covered_shown})
             return not stale
 
     def healthy(self, within_s: float = LIVENESS_S) -> bool:
@@ -472,7 +471,7 @@ class TableLoop:
             state = self.referee.state
             pending = self.referee.pending
             observation = self.referee.last_observation
-            shares = self.referee.model.split_shares(state)
+            shares = split_shares(self.referee.model, state)
             current = state.current_player()
             return {
                 "game": self.game.name,
@@ -489,7 +488,7 @@ class TableLoop:
                                else event_dict(self.last_event, state.game.name)),
                 "pending": None if pending is None else pending.to_dict(),
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},
-                "splits": bool(getattr(find_kit(self.game.name), "splits", False)),
+                "splits": isinstance(self.referee.model, SharesSplits),
                 "panel": self.panel.snapshot(),
                 "camera": self.camera.status(self.clock(), self.pipeline, source_fault(self.source)),
                 "detections": None if observation is None else observation.to_dict(),

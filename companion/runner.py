@@ -17,6 +17,9 @@ from vision.sources import SourceFault
 
 log = logging.getLogger(__name__)
 
+#: seconds something stays over the table before the page says so (a hand making a move is quicker)
+COVERED_NOTICE_S = 5.0
+
 
 class FrameSource(Protocol):
     """``read() -> (frame, index, timestamp)``; a :mod:`vision.sources` Frame (or None) is taken too."""
@@ -66,6 +69,10 @@ class CameraHealth:
     lost: bool = False
     lost_since: float = 0.0
     fps: float = 0.0
+    #: since when the tracker has held the table because something is over it (a hand, an arm), and
+    #: whether the page says so (only once it lasts :data:`COVERED_NOTICE_S`: a move covers the table too)
+    covered_since: float | None = None
+    covered_shown: bool = False
     _window: list[float] = field(default_factory=list)
 
     def seen(self, now: float) -> None:
@@ -76,6 +83,21 @@ class CameraHealth:
             del self._window[:-30]
         if len(self._window) >= 2 and self._window[-1] > self._window[0]:
             self.fps = (len(self._window) - 1) / (self._window[-1] - self._window[0])
+
+    def covered(self, held: bool, now: float) -> None:
+        if not held:
+            self.covered_since = None
+        elif self.covered_since is None:
+            self.covered_since = now
+
+    def is_covered(self, now: float) -> bool:
+        return self.covered_since is not None and now - self.covered_since >= COVERED_NOTICE_S
+
+    def covered_changed(self, now: float) -> bool:
+        """Whether the page's word on something over the table must change (it is then changed)."""
+        covered = self.is_covered(now)
+        changed, self.covered_shown = covered != self.covered_shown, covered
+        return changed
 
     def failed(self, error: BaseException) -> None:
         self.errors += 1
@@ -91,7 +113,8 @@ class CameraHealth:
         return {"ok": not self.lost and age is not None, "age_s": None if age is None else round(age, 3),
                 "frames": self.frames, "fps": round(self.fps, 1), "errors": self.errors,
                 "last_error": self.last_error, "fault": fault.text if fault else "",
-                "fault_permanent": bool(fault and fault.permanent), **pipeline_status(pipeline)}
+                "fault_permanent": bool(fault and fault.permanent), "covered": self.is_covered(now),
+                **pipeline_status(pipeline)}
 
 
 def pipeline_status(pipeline: Any) -> dict[str, Any]:

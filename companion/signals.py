@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.config import Seat
-from companion.infer import TableModel
+from companion.infer import TableModel, split_shares
 from companion.referee import Pending
 from engines.core import State
 from hw.signals import PanelSignals, SplitShare
@@ -52,7 +52,7 @@ def panel_signals(
         winners = seats_of(seats, outcome.winners if outcome else ())
     elif mode == "leader":
         active = next(iter(seats_of(seats, state.scores().winners)), active)
-    shares = model.split_shares(state) or []
+    shares = split_shares(model, state) or []
     placed = ((seat_of(seats, player), tiles) for player, tiles in shares)
     split = tuple(SplitShare(seat, tiles) for seat, tiles in placed if seat is not None)
     objection = pending is not None and pending.kind == "objection"

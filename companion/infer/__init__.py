@@ -7,7 +7,7 @@ is the game-independent search.
 
 from __future__ import annotations
 
-from companion.infer.model import LaidOutModel, TableModel, state_key, state_seed
+from companion.infer.model import LaidOutModel, SharesSplits, TableModel, split_shares, state_key, state_seed
 from companion.infer.picture import (
     Accepted,
     Difference,
@@ -26,12 +26,14 @@ __all__ = [
     "LaidOutModel",
     "Picture",
     "Placed",
+    "SharesSplits",
     "TableModel",
     "as_accepted",
     "compare",
     "default_namer",
     "describe_action",
     "infer",
+    "split_shares",
     "state_key",
     "state_seed",
 ]

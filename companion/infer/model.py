@@ -9,7 +9,7 @@ import json
 import threading
 import zlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from companion.infer.picture import (
     Difference,
@@ -111,10 +111,6 @@ class TableModel:
         """Actions the players may have tried that the rules refuse (to cite the rule); none by default."""
         return []
 
-    def split_shares(self, state: State) -> list[tuple[str, int]] | None:
-        """Jurassic Parts: the contributors of the split being shared out, in rank order, and their tiles."""
-        return None
-
     def actor(self, state: State, differences: Sequence[Difference]) -> str | None:
         """Who made the change: the owner of the seat zone or the peg colour involved (None: unknown)."""
         for difference in differences:
@@ -180,3 +176,17 @@ def search_key(state: State) -> Hashable:
 def state_seed(state: State, salt: int = 0) -> int:
     """A deterministic seed from a state (bots resumed after a crash choose the same move again)."""
     return zlib.crc32(state_key(state).encode()) ^ (salt & 0xFFFFFFFF)
+
+
+@runtime_checkable
+class SharesSplits(Protocol):
+    """A model of a game that breaks its board into parts and shares them out (the page's Split card, the
+    panel's blinks): a capability a game's model has, not a member every model carries."""
+
+    def split_shares(self, state: State) -> list[tuple[str, int]] | None:
+        """The contributors of the split being shared out, in rank order, with their tiles (None: none)."""
+
+
+def split_shares(model: object, state: State) -> list[tuple[str, int]] | None:
+    """The split being shared out on ``model``'s table, or None (no split now, or a game without them)."""
+    return model.split_shares(state) if isinstance(model, SharesSplits) else None

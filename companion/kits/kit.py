@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
@@ -42,8 +42,6 @@ class Kit(abc.ABC):
     name: ClassVar[str]
     #: seat colours of a demo table
     demo_colours: ClassVar[tuple[str, ...]] = ("red", "blue", "green")
-    #: whether the game breaks its board into parts that are shared out (the page's Split card)
-    splits: ClassVar[bool] = False
     #: which moves name something the shared view hides (the strict rule unless the rulebook is open)
     privacy: ClassVar[Privacy] = STRICT
     #: engine options a real table plays with (a synthetic table is dealt by the engine, which knows all)
@@ -159,21 +157,6 @@ class Kit(abc.ABC):
         game has no such words (the page then shows the engine's coordinates)."""
         return None
 
-    def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
-        """Moves ``player`` may make that name something the shared view hides (a card from the hand),
-        built from the game's catalogue and the shared view only, never from the hand: the page offers
-        them to tap, and the engine refuses one the player cannot make."""
-        return []
-
-    def hand_cards(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
-        """At a real table, the components ``player`` may hold for what is asked now, as the table showed
-        them: each ``{"card", "name", "known", "moves": [{"action", "words"}]}``; none in most games."""
-        return []
-
-    def face_svg(self, component: str) -> str:
-        """A small picture of a component's face for the hand picker (inline SVG), or nothing."""
-        return ""
-
     def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
         """What is being turned face up for everyone and who does it, when the game can say."""
         return None
@@ -193,3 +176,37 @@ class Kit(abc.ABC):
         """What players call a component, field or score part the engine names by id (``DINO-2`` ->
         "Velociraptor"), from the engine's own data; None to show the id as it is."""
         return None
+
+
+@runtime_checkable
+class HandPicker(Protocol):
+    """A kit of a game played from hidden hands: the page's hand picker. A capability a kit has, not a
+    member every kit carries; :func:`hand_moves` and :func:`hand_cards` ask it of any kit."""
+
+    def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """Moves ``player`` may make that name something the shared view hides (a card from the hand),
+        built from the game's catalogue and the shared view only, never from the hand: the page offers
+        them to tap, and the engine refuses one the player cannot make."""
+
+    def hand_cards(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+        """At a real table, the components ``player`` may hold for what is asked now, as the table showed
+        them: each ``{"card", "name", "known", "moves": [{"action", "words"}]}``."""
+
+    def face_svg(self, component: str) -> str:
+        """A small picture of a component's face for the hand picker (inline SVG), or nothing."""
+
+
+def hand_moves(kit: object, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+    """The hidden-hand moves the page offers ``player`` (none for a game without hands)."""
+    return kit.catalogue_moves(view, player) if isinstance(kit, HandPicker) else []
+
+
+def hand_cards(kit: object, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
+    """The cards ``player`` may hold for what is asked now, each with its face's picture (none for a game
+    without hands)."""
+    if not isinstance(kit, HandPicker):
+        return []
+    cards = kit.hand_cards(view, player)
+    for card in cards:
+        card["face"] = kit.face_svg(str(card["card"]))
+    return cards

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from companion import drawing, exports, pairing, words
 from companion.kits import find_kit
+from companion.kits.kit import hand_cards, hand_moves
 from companion.web import security, svg
 from companion.web.api import ask, option_snapshot, shared_settings, shared_snapshot, table
 from companion.web.validate import query_int
@@ -81,10 +82,10 @@ def table_page() -> str:
     snap, kit = common["snap"], words.kit_of(common["snap"])
     current = snap.get("current")
     view = snap.get("view") or {}
-    hand = kit.catalogue_moves(view, str(current)) if kit is not None and current else []
-    cards = kit.hand_cards(view, str(current)) if kit is not None and current else []
+    hand = hand_moves(kit, view, str(current)) if current else []
+    cards = hand_cards(kit, view, str(current)) if current else []
     for card in cards:  # the kit's own picture of the face, built from its card data (no page input)
-        card["face"] = Markup(kit.face_svg(str(card["card"])))
+        card["face"] = Markup(card["face"])
     return render_template("table.html", page="table", hand_moves=hand, hand_cards=cards,
                            table_hand=view.get("table_hand") or {}, **common)
 

@@ -15,7 +15,8 @@ from vision.tags import SCHEME
 
 ROOT = Path(__file__).resolve().parents[2]
 KIT_FILES = {"__init__.py", "table.py", "model.py", "diagram.py", "tags.py"}
-KIT_PACKAGES = sorted(p.name for p in (ROOT / "companion" / "kits").iterdir() if (p / "__init__.py").is_file())
+KITS_DIR = ROOT / "companion" / "kits"
+KIT_PACKAGES = sorted(p.name for p in KITS_DIR.iterdir() if (p / "__init__.py").is_file())
 ENGINE_GAMES = sorted(p.parent.name for p in (ROOT / "engines").glob("*/game.py") if p.parent.name != "core")
 IDENTITY = {"name", "code", "title", "aliases"}
 
@@ -23,7 +24,7 @@ IDENTITY = {"name", "code", "title", "aliases"}
 @pytest.mark.parametrize("package", KIT_PACKAGES)
 def test_every_kit_package_has_the_same_files_and_imports_no_other_kit(package: str) -> None:
     folder = ROOT / "companion" / "kits" / package
-    assert KIT_FILES <= {p.name for p in folder.glob("*.py")}
+    assert {p.name for p in folder.glob("*.py")} >= KIT_FILES
     others = {f"companion.kits.{p}" for p in KIT_PACKAGES if p != package}
     for path in folder.glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -54,3 +55,18 @@ def test_a_kit_and_its_tags_read_the_engines_info(name: str) -> None:
     assert all(p.startswith(f"{SCHEME}:{game.info.code}:") for p in kit.manifest().payloads())
     state = game.new_initial_state(list(kit.demo_colours)[: game.max_players], rng=random.Random(1))
     assert all(t.payload.startswith(f"{SCHEME}:{game.info.code}:") for t in kit.scene(state).tags)
+
+
+def test_splits_and_hands_are_capabilities_only_the_games_that_have_them_carry() -> None:
+    from companion.infer import SharesSplits, split_shares
+    from companion.kits.kit import HandPicker, hand_cards, hand_moves
+
+    sharing = {name for name, kit in kits().items()
+               if isinstance(kit.model({c: c for c in kit.demo_colours}), SharesSplits)}
+    picking = {name for name, kit in kits().items() if isinstance(kit, HandPicker)}
+    assert sharing == {"jurassic-parts"} and picking == {"isla-nublar"}
+    jurassik = kits()["jurassik"]
+    state = get_game("jurassik").new_initial_state(["red", "blue"], rng=random.Random(1))
+    assert split_shares(jurassik.model({"red": "red", "blue": "blue"}), state) is None
+    view = state.view(None)
+    assert hand_moves(jurassik, view, "red") == [] == hand_cards(jurassik, view, "red")

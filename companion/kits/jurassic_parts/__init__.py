@@ -31,7 +31,6 @@ from vision.tags import TagInventory
 
 class JurassicPartsKit(Kit):
     info = INFO
-    splits = True
     # a sold tile goes face up to the Field Leader, a bought one comes from there, a completed dinosaur is
     # shown: made, these moves name nothing hidden (the list of what one could sell would)
     # a chisel's gap and a slab cell are open; a fossil, a part or a tile may name what a hand conceals
