@@ -40,7 +40,7 @@ from hw.panel import Panel
 from sim.ideal import IdealPipeline, SceneSource, ideal_observation
 from sim.people import NotRecovered, People, PeopleReport
 from vision.observation import Observation
-from vision.scene import Scene
+from vision.scene import SEAT_RGB, Scene
 
 HOST = {"Host": "localhost"}
 ORIGIN = "http://localhost"
@@ -48,7 +48,7 @@ ORIGIN = "http://localhost"
 
 class SteadyCamera(IdealPipeline):
     """The ideal camera read the way the tracker reads: a table is stable once it held still ``window``
-    frames (a piece lifted for a moment is never read)."""
+    frames (a piece lifted for a moment is never read), and held while a hand is over it."""
 
     def __init__(self, game: str, is_back: Any, window: int = 3) -> None:
         super().__init__(game, is_back)
@@ -60,7 +60,7 @@ class SteadyCamera(IdealPipeline):
         self._held = self._held + 1 if frame is self._last else 1
         self._last = frame
         observation = ideal_observation(frame, self.game, self.is_back, index, timestamp)
-        return replace(observation, stable=self._held >= self.window)
+        return replace(observation, stable=self._held >= self.window, held=bool(frame.occluders))
 
 
 class Phone:
@@ -134,6 +134,44 @@ class CameraTable:
 
     def follows(self, state: State) -> State:
         return self.loop.keeper.settled(state)
+
+    def out_of_turn(self, before: State, action: Action, after: State, rng: random.Random) -> Scene | None:
+        """``action`` made by another seat: what came to the mover's place lies in the other's, a peg in
+        the mover's colour is in the other's."""
+        colour_of = {player: colour for colour, player in self.model.players_by_colour.items()}
+        mine = colour_of.get(str(before.current_player()))
+        others = sorted(c for c in colour_of.values() if c != mine)
+        if mine is None or not others:
+            return None
+        theirs = rng.choice(others)
+        start, moved = self.scene(before), self.move_scene(before, action, after)
+        zones = {zone.name: zone for zone in moved.zones}
+        here, there = zones.get(f"seat:{mine}"), zones.get(f"seat:{theirs}")
+        shift = None if here is None or there is None else _offset(here.polygon, there.polygon)
+        placed = {(t.payload, t.center, t.angle) for t in start.tags}
+        tags, changed = [], False
+        for tag in moved.tags:
+            new = (tag.payload, tag.center, tag.angle) not in placed
+            if shift and here and new and here.contains(tag.center):
+                tag, changed = replace(tag, center=(tag.center[0] + shift[0], tag.center[1] + shift[1])), True
+            tags.append(tag)
+        pegs = list(moved.pegs)
+        for index, peg in enumerate(pegs):
+            if peg not in start.pegs and peg.colour == mine:
+                pegs[index], changed = replace(peg, colour=theirs, rgb=SEAT_RGB.get(theirs, peg.rgb)), True
+        return replace(moved, tags=tags, pegs=pegs) if changed else None
+
+    def same_picture(self, scene: Scene, state: State) -> bool:
+        seen = self.model.seen(ideal_observation(scene, self.loop.game.name, self.model.is_back, 0, 0.0))
+        return bool(seen.key(self.model.tolerance) == self.model.expected(state).key(self.model.tolerance))
+
+
+def _offset(here: Any, there: Any) -> tuple[float, float]:
+    """From the middle of one zone's polygon to the other's."""
+    def middle(points: Any) -> tuple[float, float]:
+        return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+    (x0, y0), (x1, y1) = middle(here), middle(there)
+    return x1 - x0, y1 - y0
 
 
 class FrameClock:

@@ -1,13 +1,14 @@
 """People at a table: seated players who know the rules and slip as people do.
 
-They set the table up (sometimes forgetting a piece), then play their game by the rules through the only
-two things a player touches: the pieces under the camera (:class:`TableSide`) and the page
-(:class:`PageSide`: what it shows, and taps). They never ask the companion's engine anything: the game
-they play is their own (``truth``, an engine state of the game they really played), and the page is
-judged against it. Slips come at set rates (:class:`SlipRates`): a piece knocked, a piece lifted and put
-back, a wrong tap then Undo, Undo in the middle of a move, a reload, a second phone tapping Confirm. When
+They set the table up (sometimes forgetting a piece, laying one a place off or turned round), then play
+their game by the rules through the only two things a player touches: the pieces under the camera
+(:class:`TableSide`) and the page (:class:`PageSide`: what it shows, and taps). They never ask the
+companion's engine anything: the game they play is their own (``truth``, an engine state of the game they
+really played), and the page is judged against it. Slips come at set rates (:class:`SlipRates`): a piece
+knocked, a piece lifted and put back, a move made by the wrong player, a hand left over the table after a
+move, a wrong tap then Undo, Undo in the middle of a move, a reload, a second phone tapping Confirm. When
 the page speaks they do what a person would: put the pieces back as the game stands, answer the question
-with the move they made, take back a move they did not make with Undo.
+with the move they made, take back a move they did not make with Undo, take their hand away.
 
 :class:`PeopleReport` is what a game came to: whether it ended with the true score, taps, objections that
 were right (a slip was there to object to) and false (none was), and how long each slip took to recover.
@@ -24,12 +25,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engines.core import Action, State
-from vision.scene import Scene
+from vision.scene import Occluder, Scene, Tag
 
 #: a person's time for one tap on the page, in seconds (recoveries are reckoned in frames and taps)
 TAP_S = 3.0
 #: camera frames a second (the frame clock of a recovery)
 FPS = 15.0
+#: frames people wait for the page to say why their move is not read (a hand over the table)
+NOTICE_PATIENCE = int(10 * FPS)
 
 
 class PageSide(Protocol):
@@ -63,6 +66,13 @@ class TableSide(Protocol):
 
     def follows(self, state: State) -> State: ...
 
+    def out_of_turn(self, before: State, action: Action, after: State, rng: random.Random) -> Scene | None:
+        """The table after ``action`` made by a player whose turn it is not (None: the game cannot show
+        who made it)."""
+
+    def same_picture(self, scene: Scene, state: State) -> bool:
+        """Whether ``scene`` reads as ``state`` lies (a slip the game does not care about)."""
+
 
 @dataclass(frozen=True)
 class SlipRates:
@@ -70,6 +80,10 @@ class SlipRates:
 
     forgotten: float = 0.5
     as_it_is: float = 0.5  # of a set-up with a piece forgotten: "Start with the table as it is"
+    place_off: float = 0.3  # a piece laid at set-up one place off
+    turned: float = 0.3  # a piece (or its sticker) laid at set-up turned round
+    out_of_turn: float = 0.03
+    hand_left: float = 0.03
     knocked: float = 0.06
     lifted: float = 0.06
     wrong_tap: float = 0.04
@@ -78,8 +92,9 @@ class SlipRates:
     second_phone: float = 0.03
 
     def none(self) -> SlipRates:
-        return replace(self, forgotten=0.0, as_it_is=0.0, knocked=0.0, lifted=0.0, wrong_tap=0.0,
-                       undo_mid_move=0.0, reload=0.0, second_phone=0.0)
+        return replace(self, forgotten=0.0, as_it_is=0.0, place_off=0.0, turned=0.0, out_of_turn=0.0,
+                       hand_left=0.0, knocked=0.0, lifted=0.0, wrong_tap=0.0, undo_mid_move=0.0, reload=0.0,
+                       second_phone=0.0)
 
 
 @dataclass
@@ -93,6 +108,8 @@ class PeopleReport:
     objections_right: int = 0
     objections_false: int = 0
     missed: int = 0
+    #: the slips that went unobjected to, by name
+    missed_slips: Counter[str] = field(default_factory=Counter)
     slips: Counter[str] = field(default_factory=Counter)
     recoveries: list[float] = field(default_factory=list)
     unrecovered: list[str] = field(default_factory=list)
@@ -160,18 +177,27 @@ class People:
         return self.report
 
     def set_up(self) -> None:
-        """Lay the table out as the set-up says, perhaps forgetting a piece: the checklist must say so."""
+        """Lay the table out as the set-up says, perhaps forgetting a piece (the checklist must say so) or
+        else perhaps laying one a place off or turned round (the checklist must say so where the game
+        cares, and the people then lay it right)."""
         snap = self.look()
         if snap["pending"] is None or snap["pending"]["kind"] != "setup":
             return
         laid = self.table.scene(self.truth)
-        if laid.tags and self.rng.random() < self.rates.forgotten:
+        forgets = bool(laid.tags) and self.rng.random() < self.rates.forgotten
+        for slip, rate, laid_wrong in (("place_off", self.rates.place_off, self._one_place_off),
+                                       ("turned", self.rates.turned, self._turned)):
+            wrong = laid_wrong(laid) if not forgets and self.rng.random() < rate else None
+            if wrong is not None:
+                self._set_up_slip(slip, wrong, laid)
+                break  # laid right again, the set-up is done
+        if forgets:
             self.report.slips["forgotten"] += 1
             forgotten = self.rng.randrange(len(laid.tags))
             self.table.show(replace(laid, tags=[*laid.tags[:forgotten], *laid.tags[forgotten + 1:]]))
             _, snap = self._frames_until(lambda s: s["pending"] is None)
             if snap["pending"] is None:
-                self.report.missed += 1  # the checklist let a missing piece through
+                self._missed("forgotten")  # the checklist let a missing piece through
             else:
                 self.report.objections_right += 1
             if snap["pending"] is not None and self.rng.random() < self.rates.as_it_is:
@@ -183,6 +209,44 @@ class People:
         if snap["pending"] is not None:
             raise NotRecovered(f"the set-up did not end: {snap['pending']['text']}")
 
+    def _set_up_slip(self, slip: str, wrong: Scene, laid: Scene) -> None:
+        """Lay ``wrong``; where the game cares, wait for the checklist to say so; then lay it right."""
+        self.report.slips[slip] += 1
+        self.table.show(wrong)
+        self.table.wait(self.dwell)  # the camera reads the table as laid
+        frames, snap = self.dwell, self.look()
+        cares = not self.table.same_picture(wrong, self.truth)
+        if cares and not _set_up_steps(snap):
+            self._missed(slip)  # the checklist let it through
+        elif cares:
+            self.report.objections_right += 1
+        self.table.show(laid)
+        waited, _ = self._frames_until(lambda s: not _set_up_steps(s))
+        self.report.recoveries.append((frames + waited) / FPS)
+
+    def _one_place_off(self, laid: Scene) -> Scene | None:
+        """A piece laid one place off: moved by the distance to its nearest neighbour, where none lies."""
+        if len(laid.tags) < 2:
+            return None
+        index = self.rng.randrange(len(laid.tags))
+        tag = laid.tags[index]
+        others = [t.center for i, t in enumerate(laid.tags) if i != index]
+        step = min(_distance(tag.center, c) for c in others)
+        for dx, dy in self.rng.sample([(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)], 4):
+            place = (tag.center[0] + dx, tag.center[1] + dy)
+            inside = 0 < place[0] < laid.width and 0 < place[1] < laid.height
+            if inside and min(_distance(place, c) for c in others) > 0.6 * step:
+                return _with_tag(laid, index, replace(tag, center=place))
+        return None
+
+    def _turned(self, laid: Scene) -> Scene | None:
+        """A piece laid turned half round (or a card whose sticker went on upside down)."""
+        if not laid.tags:
+            return None
+        index = self.rng.randrange(len(laid.tags))
+        tag = laid.tags[index]
+        return _with_tag(laid, index, replace(tag, angle=(tag.angle + 180.0) % 360.0))
+
     def one_move(self) -> None:
         self._maybe_slip_between_moves()
         before = self.truth
@@ -192,8 +256,10 @@ class People:
         self.report.moves += 1
         if self.table.looks_alike(before, after):
             self._tap_the_move(action, after)
-        else:
-            self._make_the_move(before, action, after)
+            return
+        if self.rng.random() < self.rates.out_of_turn:
+            self._out_of_turn(before, action, after)
+        self._make_the_move(before, action, after)
 
     def _tap_the_move(self, action: Action, after: State) -> None:
         answer = self.tap(lambda: self.page.tap_move(action.to_dict()))
@@ -209,9 +275,13 @@ class People:
             self.table.wait(1)
             self.table.show(self.table.scene(before))
             self._settle(slip="lifted")
-        self.table.show(self.table.move_scene(before, action, after))
+        moved = self.table.move_scene(before, action, after)
         self.truth = after
-        self._settle(slip=None, made=action)
+        if self.rng.random() < self.rates.hand_left:
+            self._hand_left(moved, action)
+        else:
+            self.table.show(moved)
+            self._settle(slip=None, made=action)
         if self.rng.random() < self.rates.undo_mid_move and not after.is_terminal():
             self.report.slips["undo_mid_move"] += 1
             taps = self.report.taps
@@ -240,6 +310,32 @@ class People:
             self.tap(lambda: self.second_page.press("confirm"))  # nothing to confirm: nothing may change
             if self.look()["event_count"] != seen:
                 self.report.unrecovered.append("a second phone's Confirm changed the game")
+
+    def _out_of_turn(self, before: State, action: Action, after: State) -> None:
+        """The move made by a player whose turn it is not: the page must object; the pieces go back."""
+        wrong = self.table.out_of_turn(before, action, after, self.rng)
+        if wrong is None:
+            return
+        self.report.slips["out_of_turn"] += 1
+        self.table.show(wrong)
+        self._settle(slip="out_of_turn")
+
+    def _hand_left(self, moved: Scene, action: Action) -> None:
+        """A move made and a hand left resting over the table: nothing can be read under it, and the page
+        must say why its move is not read; the hand goes, and the move is read."""
+        self.report.slips["hand_left"] += 1
+        w, h = moved.width, moved.height
+        hand = Occluder(((w * 0.4, h), (w * 0.6, h), (w * 0.6, h * 0.45), (w * 0.4, h * 0.45)))
+        self.table.show(replace(moved, occluders=[*moved.occluders, hand]))
+        frames, snap = 0, self.look()
+        while not snap["camera"].get("covered") and frames < NOTICE_PATIENCE:
+            self.table.wait()
+            frames, snap = frames + 1, self.look()
+        if not snap["camera"].get("covered"):
+            self.report.unrecovered.append("a hand over the table: the page never said why nothing was read")
+        self.table.show(moved)
+        frames += self._settle(slip=None, made=action)
+        self.report.recoveries.append(frames / FPS)
 
     def _knock(self) -> None:
         """A piece knocked some way off its place; the players put it back whatever the page says."""
@@ -291,10 +387,16 @@ class People:
             self.report.false_texts.append(str(pending["text"]))
         elif pending is not None:
             self.report.objections_right += 1
+        elif slip is not None and not self._agrees(snap):
+            self._missed(slip)  # the page read a move nobody made instead of objecting
         if slip is None and pending is None and self._agrees(snap):
             self._shown = self.truth
             return frames
         return frames + self._recover(slip or "a false objection", count=slip is not None)
+
+    def _missed(self, slip: str) -> None:
+        self.report.missed += 1
+        self.report.missed_slips[slip] += 1
 
     def _answer(self, pending: dict[str, Any], made: Action) -> None:
         wanted = made.to_dict()
@@ -323,3 +425,19 @@ class People:
                 return frames
         self.report.unrecovered.append(f"{slip}: {snap['pending']}")
         raise NotRecovered(f"after {slip} the page and the game did not agree again: {snap['pending']}")
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
+
+
+def _with_tag(scene: Scene, index: int, tag: Tag) -> Scene:
+    return replace(scene, tags=[*scene.tags[:index], tag, *scene.tags[index + 1:]])
+
+
+def _set_up_steps(snap: dict[str, Any]) -> list[Any]:
+    """What the set-up checklist on the page still asks for (nothing when it is not shown)."""
+    pending = snap["pending"] or {}
+    if pending.get("kind") != "setup":
+        return []
+    return list((pending.get("checklist") or {}).get("differences") or [])
