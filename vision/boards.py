@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -59,12 +59,17 @@ class BoardFit(Protocol):
     def peg_searches(self, lattice: LatticeFit, seen: Seen) -> Sequence[PegSearch]:
         """Where coloured pieces may stand on this fit."""
 
+
+@runtime_checkable
+class OpenLattice(Protocol):
+    """A board fit whose empty cells beside tiles may hold tiles too small to read at once (the detector
+    reads them again enlarged): tiles laid freely on a lattice, not fields of a printed board."""
+
     def open_cells(self) -> Sequence[Cell]:
-        """Steps to a cell's neighbours when empty cells beside tiles may hold tiles too small to read at
-        once (read again enlarged); empty when the area has no open lattice."""
+        """Steps from a cell to its neighbours."""
 
     def centres(self, lattice: LatticeFit, cells: Sequence[Cell]) -> np.ndarray:
-        """Table mm of ``cells`` on ``lattice`` (only asked when :meth:`open_cells` is not empty)."""
+        """Table mm of ``cells`` on ``lattice``."""
 
 
 SQUARE_STEPS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -137,12 +142,6 @@ class CellBoards:
     def peg_searches(self, lattice: LatticeFit, seen: Seen) -> Sequence[PegSearch]:
         return ()
 
-    def open_cells(self) -> Sequence[Cell]:
-        return ()
-
-    def centres(self, lattice: LatticeFit, cells: Sequence[Cell]) -> np.ndarray:
-        return np.zeros((0, 2))
-
 
 @dataclass(frozen=True)
 class FramedBoard:
@@ -179,12 +178,6 @@ class FramedBoard:
             for index, (dx, dy) in enumerate(self.box_ring):
                 boxes[f"{key}#{index}"] = geometry.island_field_centre(lattice, (x + dx, y + dy))
         return (PegSearch("camp", self.camp_radius_mm, camps), PegSearch("box", self.box_radius_mm, boxes))
-
-    def open_cells(self) -> Sequence[Cell]:
-        return ()
-
-    def centres(self, lattice: LatticeFit, cells: Sequence[Cell]) -> np.ndarray:
-        return np.array([geometry.island_field_centre(lattice, self.fields[c]) for c in cells]).reshape(-1, 2)
 
 
 def corner_span(corners: Mapping[str, Point], names: Sequence[str]) -> tuple[float, float]:

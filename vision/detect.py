@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from vision import geometry, qr, tags
-from vision.boards import BoardFit, Seen
+from vision.boards import BoardFit, OpenLattice, Seen
 from vision.calibration import Calibration, CalibrationError, CalibrationMonitor, calibrate, corner_layout
 from vision.observation import (
     CalibrationStatus,
@@ -192,9 +192,9 @@ class Detector:
         a tag fewer than 3 px per module (the far side of a tilted view), ring by ring."""
         assert self.calibration is not None and self.backend is not None
         board = self.hints.board
-        steps = () if board is None else board.open_cells()
-        if board is None or not steps or len(lattice.cells) < 3:
+        if not isinstance(board, OpenLattice) or len(lattice.cells) < 3:
             return 0
+        steps = board.open_cells()
         calibration = self.calibration
         module_mm = self.manifest.printed_mm / 21.0
         occupied = {tuple(int(v) for v in key.split(",")) for key in lattice.cells.values()}

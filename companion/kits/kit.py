@@ -179,14 +179,20 @@ class Kit(abc.ABC):
 
 
 @runtime_checkable
-class HandPicker(Protocol):
-    """A kit of a game played from hidden hands: the page's hand picker. A capability a kit has, not a
-    member every kit carries; :func:`hand_moves` and :func:`hand_cards` ask it of any kit."""
+class HiddenMoves(Protocol):
+    """A kit of a game whose moves can name what the shared view hides (a tile or card from a hand): a
+    capability a kit has, not a member every kit carries; :func:`hand_moves` asks it of any kit."""
 
     def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         """Moves ``player`` may make that name something the shared view hides (a card from the hand),
         built from the game's catalogue and the shared view only, never from the hand: the page offers
         them to tap, and the engine refuses one the player cannot make."""
+
+
+@runtime_checkable
+class HandPicker(Protocol):
+    """A kit of a game whose real table shows the cards a player may hold: the page's hand picker;
+    :func:`hand_cards` asks it of any kit."""
 
     def hand_cards(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         """At a real table, the components ``player`` may hold for what is asked now, as the table showed
@@ -198,7 +204,7 @@ class HandPicker(Protocol):
 
 def hand_moves(kit: object, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
     """The hidden-hand moves the page offers ``player`` (none for a game without hands)."""
-    return kit.catalogue_moves(view, player) if isinstance(kit, HandPicker) else []
+    return kit.catalogue_moves(view, player) if isinstance(kit, HiddenMoves) else []
 
 
 def hand_cards(kit: object, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:

@@ -59,12 +59,14 @@ def test_a_kit_and_its_tags_read_the_engines_info(name: str) -> None:
 
 def test_splits_and_hands_are_capabilities_only_the_games_that_have_them_carry() -> None:
     from companion.infer import SharesSplits, split_shares
-    from companion.kits.kit import HandPicker, hand_cards, hand_moves
+    from companion.kits.kit import HandPicker, HiddenMoves, hand_cards, hand_moves
 
     sharing = {name for name, kit in kits().items()
                if isinstance(kit.model({c: c for c in kit.demo_colours}), SharesSplits)}
     picking = {name for name, kit in kits().items() if isinstance(kit, HandPicker)}
+    hiding = {name for name, kit in kits().items() if isinstance(kit, HiddenMoves)}
     assert sharing == {"jurassic-parts"} and picking == {"isla-nublar"}
+    assert hiding == {"jurassic-parts", "jurassic-brunch", "isla-nublar"}  # moves naming a concealed piece
     jurassik = kits()["jurassik"]
     state = get_game("jurassik").new_initial_state(["red", "blue"], rng=random.Random(1))
     assert split_shares(jurassik.model({"red": "red", "blue": "blue"}), state) is None
