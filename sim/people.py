@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -107,7 +108,6 @@ class PeopleReport:
     taps: int = 0
     objections_right: int = 0
     objections_false: int = 0
-    missed: int = 0
     #: the slips that went unobjected to, by name
     missed_slips: Counter[str] = field(default_factory=Counter)
     slips: Counter[str] = field(default_factory=Counter)
@@ -115,6 +115,11 @@ class PeopleReport:
     unrecovered: list[str] = field(default_factory=list)
     moves: int = 0
     false_texts: list[str] = field(default_factory=list)
+
+    @property
+    def missed(self) -> int:
+        """Slips the page let through without objecting."""
+        return sum(self.missed_slips.values())
 
 
 class NotRecovered(RuntimeError):
@@ -231,11 +236,11 @@ class People:
         index = self.rng.randrange(len(laid.tags))
         tag = laid.tags[index]
         others = [t.center for i, t in enumerate(laid.tags) if i != index]
-        step = min(_distance(tag.center, c) for c in others)
+        step = min(math.dist(tag.center, c) for c in others)
         for dx, dy in self.rng.sample([(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)], 4):
             place = (tag.center[0] + dx, tag.center[1] + dy)
             inside = 0 < place[0] < laid.width and 0 < place[1] < laid.height
-            if inside and min(_distance(place, c) for c in others) > 0.6 * step:
+            if inside and min(math.dist(place, c) for c in others) > 0.6 * step:
                 return _with_tag(laid, index, replace(tag, center=place))
         return None
 
@@ -347,7 +352,7 @@ class People:
         tag = laid.tags[index]
         dx, dy = self.rng.choice((-1, 1)) * self.rng.uniform(30, 70), self.rng.choice((-1, 1)) * 20.0
         moved = replace(tag, center=(tag.center[0] + dx, tag.center[1] + dy))
-        self.table.show(replace(laid, tags=[*laid.tags[:index], moved, *laid.tags[index + 1:]]))
+        self.table.show(_with_tag(laid, index, moved))
         self._settle(slip="knocked")
 
     def _wrong_tap(self) -> None:
@@ -395,7 +400,6 @@ class People:
         return frames + self._recover(slip or "a false objection", count=slip is not None)
 
     def _missed(self, slip: str) -> None:
-        self.report.missed += 1
         self.report.missed_slips[slip] += 1
 
     def _answer(self, pending: dict[str, Any], made: Action) -> None:
@@ -425,10 +429,6 @@ class People:
                 return frames
         self.report.unrecovered.append(f"{slip}: {snap['pending']}")
         raise NotRecovered(f"after {slip} the page and the game did not agree again: {snap['pending']}")
-
-
-def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
 
 
 def _with_tag(scene: Scene, index: int, tag: Tag) -> Scene:
