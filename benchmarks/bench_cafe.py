@@ -2,7 +2,8 @@
 
 Each simulated table is the real thing minus the camera: its own store (SQLite, synchronous=FULL), moves
 of a random Jurassik playout committed once a second, and its :class:`companion.mqtt.link.TableLink`
-(paho-mqtt) publishing them. The board runs as ``companion cafe`` in its own process. Printed:
+(paho-mqtt) publishing them. The board runs as ``python -m cafe`` (``dinotable-cafe``) in its own
+process. Printed:
 
 - the board's lag, from a move's commit at its table to its arrival in the board's database (p50, p95, max),
   and whether every move arrived exactly once and in order;
@@ -32,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "cafe"
 from broker import Broker, free_port
 
 from companion.mqtt.link import TableLink
-from companion.mqtt.settings import MqttConfig
 from companion.store import Store
 from engines.core import State, get_game, sample_chance
+from wire.broker import MqttConfig
 
 PLAYERS = [{"name": "Ana", "colour": "red", "seat": 0}, {"name": "Bo", "colour": "blue", "seat": 1}]
 
@@ -86,7 +87,7 @@ def run(tables: int, seconds: float) -> None:
     broker = Broker(work / "broker")
     broker.start()
     port = free_port()
-    board = subprocess.Popen([sys.executable, "-m", "companion", "cafe", "--mqtt", broker.url, "--port",
+    board = subprocess.Popen([sys.executable, "-m", "cafe", "--mqtt", broker.url, "--port",
                               str(port), "--bind", "127.0.0.1", "--state-dir", str(work / "board")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):

@@ -19,7 +19,6 @@ COMMAND_MODULES = (
     "companion.commands.vision_tools",
     "companion.commands.loop",
     "companion.commands.web",
-    "companion.commands.cafe",
     "companion.commands.doctor",
 )
 

@@ -40,7 +40,7 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
     # spectators = true              # offer a watch-only link on the Pair page
     # session_hours = 12             # a phone stays paired this long at most
     # idle_hours = 4                 # ... and this long unused
-    [mqtt]                           # a café: every table reports to one broker (`companion cafe`)
+    [mqtt]                           # a café: every table reports to one broker (`dinotable-cafe`)
     # url = "mqtt://cafe-pi.local"   # mqtts://... for TLS; empty: no broker
     # table = "table-3"              # the name on the café board (default: this machine's host name)
     # username = "table-3"           # Mosquitto's own authentication (password_file: a file holding it)
@@ -58,11 +58,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.mqtt.settings import MqttConfig, mqtt_from_mapping
 from companion.pairing import pin_problem
 from engines.core import EngineError, Game, get_game
 from hw.panel import DEFAULT_PINS, PanelPins
 from vision.scene import SEAT_RGB
+from wire.broker import MqttConfig, mqtt_from_mapping
 
 #: seat colour name -> nominal RGB, in seat order: the one definition (vision.scene)
 SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB

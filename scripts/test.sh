@@ -18,7 +18,7 @@ export PYTHONHASHSEED=0
 echo "== ruff"
 "$venv/ruff" check .
 echo "== mypy"
-"$venv/mypy" engines vision hw sim companion
+"$venv/mypy" engines vision hw sim companion wire lan cafe
 echo "== pytest"
 set +e
 "$venv/pytest" -q -p no:cacheprovider --timeout=900 "${lane[@]}" "$@"

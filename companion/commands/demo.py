@@ -205,12 +205,12 @@ def _free_port(preferred: int) -> int:
 
 def serve(demo: Demo, port: int = 8080) -> str:
     """Start the loop's camera thread and the web page on localhost; returns the page's address."""
-    from companion.web import WebConfig, create_app
-    from companion.web import server as web_server
+    from companion.web import WebConfig, create_app, serving
+    from lan import server as web_server
 
     web_server.quiet_request_log()
     config = WebConfig(host="127.0.0.1", port=_free_port(port) if port else 0)
-    demo.web = web_server.start(create_app(demo.loop, config), config)
+    demo.web = serving.start(create_app(demo.loop, config), config)
     demo.loop.start()
     demo.url = demo.web.url
     return demo.url
@@ -276,8 +276,8 @@ def _run(args: argparse.Namespace) -> int:
         get_game(args.game)
     except KeyError:
         return fail("demo", f"unknown game {args.game!r}; available: {', '.join(available_games())}")
-    from companion.mqtt.link import configured, link_table
-    from companion.mqtt.settings import MqttConfig
+    from companion.mqtt.link import link_table
+    from wire.broker import MqttConfig, configured
 
     try:
         mqtt = configured(MqttConfig(), args)
@@ -318,7 +318,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     from companion.commands.arguments import bounded_number, bounded_whole, port_number, seconds, seed
-    from companion.mqtt.link import add_arguments as add_mqtt_arguments
+    from wire.broker import add_arguments as add_mqtt_arguments
 
     demo = subparsers.add_parser(
         "demo", help="a bot-played game on a synthetic table, with the web page (the embedded default)",

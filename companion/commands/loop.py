@@ -70,7 +70,8 @@ def _run(args: argparse.Namespace) -> int:
     from companion.records import event_dict
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    from companion.mqtt.link import configured, link_table
+    from companion.mqtt.link import link_table
+    from wire.broker import configured
 
     try:
         config = _config(args)
@@ -95,11 +96,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"recording every {args.record_every}. frame to {args.record}", flush=True)
     running = None
     if args.web:
-        from companion.web import WebConfig, create_app
-        from companion.web import server as web_server
+        from companion.web import WebConfig, create_app, serving
 
         web_config = WebConfig.from_config(config.web, state_dir=config.state_dir)
-        running = web_server.start(create_app(loop, web_config), web_config)
+        running = serving.start(create_app(loop, web_config), web_config)
         print(f"web page: {running.url}", flush=True)
     snapshot = loop.snapshot()
     print(
@@ -368,7 +368,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     from companion.commands.arguments import bounded_whole, game_id, seed
-    from companion.mqtt.link import add_arguments as add_mqtt_arguments
+    from wire.broker import add_arguments as add_mqtt_arguments
 
     def common(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

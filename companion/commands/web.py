@@ -133,11 +133,12 @@ def _write_config(path: str, state_dir: str | None) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
     from companion.loop import TableLoop
-    from companion.mqtt.link import configured, link_table
+    from companion.mqtt.link import link_table
     from companion.pipeline import vision_pipeline
     from companion.systemd_notify import Watchdog, notify
-    from companion.web import WebConfig, create_app
-    from companion.web import server as web_server
+    from companion.web import WebConfig, create_app, serving
+    from lan import server as web_server
+    from wire.broker import configured
 
     if args.write_config:
         return _write_config(args.write_config, args.state_dir)
@@ -155,7 +156,7 @@ def _serve(args: argparse.Namespace) -> int:
     loop.source = open_camera(config, loop)
     web_server.quiet_request_log()
     try:
-        running = web_server.start(create_app(loop, web_config), web_config)
+        running = serving.start(create_app(loop, web_config), web_config)
     except OSError as error:
         where = f"{web_config.host}:{web_config.port}"
         loop.close()
@@ -258,7 +259,7 @@ def _pairing_card(base: str, pin: str, qr: str) -> str:
 
 def register(subparsers: Any) -> None:
     from companion.commands.arguments import port_number
-    from companion.mqtt.link import add_arguments as add_mqtt_arguments
+    from wire.broker import add_arguments as add_mqtt_arguments
 
     pair = subparsers.add_parser(
         "pair", help="print the pairing link, PIN and QR code for phones; write a printable card")

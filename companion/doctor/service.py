@@ -117,7 +117,7 @@ def broker_check(config: Any, timeout_s: float = 5.0) -> Check:
     mqtt = config.mqtt
     if not mqtt.enabled:
         return Check.skip("café broker", "none configured ([mqtt] url)")
-    from companion.mqtt.settings import make_client
+    from wire.broker import make_client
 
     result: dict[str, Any] = {}
     done = threading.Event()
@@ -136,7 +136,7 @@ def broker_check(config: Any, timeout_s: float = 5.0) -> Check:
         return Check("café broker", "fail", f"{mqtt.broker}: {error}", "check [mqtt] in the config")
     try:
         if not done.wait(timeout_s):
-            from companion.mqtt.settings import connection_problem
+            from wire.broker import connection_problem
 
             return Check("café broker", "fail", connection_problem(mqtt, timeout_s),
                          "check the address, that Mosquitto runs, and ca_file for TLS")

@@ -10,7 +10,7 @@ duplicates by ``seq``, and one that sees a gap asks on ``resend`` for the events
 The loop only calls :meth:`TableLink.notify` (it sets an event); a thread of its own reads the store and
 hands messages to paho-mqtt's network thread.
 
-A resend request is untrusted input like everything from the broker (:mod:`companion.mqtt.wire`): one
+A resend request is untrusted input like everything from the broker (:mod:`wire.reports`): one
 that cannot be read, or names a game or move the table does not have, is counted and dropped; requests
 are gathered (the earliest wins) and served at most every ``RESEND_EVERY_S`` and ``RESENDS_PER_MINUTE``
 times a minute, so nobody can make the table send its history over and over. Should paho's network thread
@@ -28,10 +28,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.mqtt import messages
-from companion.mqtt.settings import MqttConfig, connection_problem, make_client, parse_url
-from companion.mqtt.wire import read_json, resend_request
 from companion.store import GameRecord, Store, StoreError
 from engines.core import EngineError
+from wire import topics
+from wire.broker import MqttConfig, connection_problem, make_client
+from wire.reports import read_json, resend_request
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,9 @@ class TableLink:
         self.store = store
         self.summary = summary
         self.window = window
-        self.topics = messages.Topics(config.prefix, self.table)
+        self.topics = topics.Topics(config.prefix, self.table)
         self.client = client_factory(config, f"dinotable-table-{self.table}")
-        self.client.will_set(self.topics.status, messages.OFFLINE, qos=1, retain=True)
+        self.client.will_set(self.topics.status, topics.OFFLINE, qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
         self.client.on_connect_fail = self._connect_failed
@@ -157,7 +158,7 @@ class TableLink:
         if self._thread is not None:
             self._thread.join(timeout=5)
         if self.connected:
-            info = self.client.publish(self.topics.status, messages.OFFLINE, qos=1, retain=True)
+            info = self.client.publish(self.topics.status, topics.OFFLINE, qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(timeout=2)
         self._write_cursor(force=True)
@@ -243,7 +244,7 @@ class TableLink:
         for event in events:
             message = messages.event_message(self.table, self._record(event.game_id), event,
                                              self._view(event.game_id))
-            payload = messages.encode(message)
+            payload = topics.encode(message)
             info = self.client.publish(self.topics.events, payload, qos=1)
             key = (event.game_id, event.seq)
             self._in_flight.append((info, key))
@@ -263,7 +264,7 @@ class TableLink:
                 continue  # its last events are not acknowledged yet
             record = self._records[game_id] = self.store.game(game_id)  # finished: fresh from the store
             message = messages.play_message(self.table, record, moves)
-            self.client.publish(self.topics.plays, messages.encode(message), qos=1)
+            self.client.publish(self.topics.plays, topics.encode(message), qos=1)
             self._plays[str(game_id)] = finished
             count += 1
         if count:
@@ -279,7 +280,7 @@ class TableLink:
         same = self._state_sent is not None and {**self._state_sent, "at": 0} == {**message, "at": 0}
         if same and now - self._state_at < STATE_EVERY_S:
             return 0
-        self.client.publish(self.topics.state, messages.encode(message), qos=1, retain=True)
+        self.client.publish(self.topics.state, topics.encode(message), qos=1, retain=True)
         self._state_sent, self._state_at = message, now
         return 1
 
@@ -308,10 +309,10 @@ class TableLink:
             self.connected, self.error = True, None
             self._restart_from = self._acked
         client.subscribe(self.topics.resend, qos=1)
-        client.publish(self.topics.status, messages.ONLINE, qos=1, retain=True)
+        client.publish(self.topics.status, topics.ONLINE, qos=1, retain=True)
         if self.config.home_assistant:
             topic, config = messages.home_assistant_config(self.table, self.topics)
-            client.publish(topic, messages.encode(config), qos=1, retain=True)
+            client.publish(topic, topics.encode(config), qos=1, retain=True)
         self._state_sent = None
         self.notify()
         log.info("reporting to the broker as table %s", self.table)
@@ -379,29 +380,3 @@ def link_table(loop: Any, config: MqttConfig) -> TableLink | None:
     loop.links.append(link)
     link.start()
     return link
-
-
-def add_arguments(parser: Any, table: bool = True) -> None:
-    """``--mqtt URL --table NAME`` and the broker's login and TLS for the commands that connect."""
-    parser.add_argument("--mqtt", default=None, metavar="URL",
-                        help="report every move to this café broker (mqtt://host or mqtts://host)")
-    if table:
-        parser.add_argument("--table", default=None, metavar="NAME", help="this table's name on the café "
-                            "board (default: [mqtt] table, or the host name)")
-    parser.add_argument("--mqtt-user", default=None, metavar="NAME", help="the broker login's name")
-    parser.add_argument("--mqtt-password-file", default=None, metavar="FILE",
-                        help="a file holding the login's password (never the password itself: ps shows it)")
-    parser.add_argument("--mqtt-ca-file", default=None, metavar="FILE",
-                        help="the certificate authority of an mqtts:// broker with its own certificate")
-
-
-def configured(config: MqttConfig, args: Any) -> MqttConfig:
-    """The file's ``[mqtt]`` with the command line over it; ValueError for a bad URL or name, or for a
-    password on the command line (``ps`` shows every process's arguments)."""
-    url = getattr(args, "mqtt", None)
-    if url and parse_url(url).password is not None:
-        raise ValueError("a password in the broker URL shows in ps: put it in a file and give "
-                         "--mqtt-password-file FILE (or [mqtt] password_file)")
-    return config.overridden(url, getattr(args, "table", None), username=getattr(args, "mqtt_user", None),
-                             password_file=getattr(args, "mqtt_password_file", None),
-                             ca_file=getattr(args, "mqtt_ca_file", None))

@@ -1,15 +1,10 @@
-"""What a table says on the broker, as JSON: only the shared view, ever.
-
-Topics under ``<prefix>/<table>/``: ``events`` (every committed event, QoS 1, in order), ``plays`` (a
-finished game, QoS 1), ``state`` (the shared snapshot, retained), ``status`` (``online``/``offline``,
-retained, ``offline`` also the last will) and ``resend`` (a consumer that saw a gap asks for the events
-from a ``seq`` on). An action that could name a concealed holding (a fossil, a card drawn, a hand) is
+"""What a table says on the broker (the topics of :mod:`wire.topics`), as JSON: only the shared view,
+ever. An action that could name a concealed holding (a fossil, a card drawn, a hand) is
 described without it, by the one rule of :mod:`companion.privacy`.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -17,22 +12,7 @@ from typing import Any
 from companion.privacy import is_shareable, shared_action
 from companion.store import GameRecord, StoredEvent
 from companion.words import event_label
-
-ONLINE, OFFLINE = "online", "offline"
-
-
-class Topics:
-    def __init__(self, prefix: str, table: str) -> None:
-        base = f"{prefix}/{table}"
-        self.events = f"{base}/events"
-        self.plays = f"{base}/plays"
-        self.state = f"{base}/state"
-        self.status = f"{base}/status"
-        self.resend = f"{base}/resend"
-
-
-def encode(message: Mapping[str, Any]) -> bytes:
-    return json.dumps(message, separators=(",", ":"), sort_keys=True).encode("utf-8")
+from wire.topics import OFFLINE, ONLINE, Topics, home_assistant_unique
 
 
 def _words(value: Any) -> str:
@@ -125,11 +105,6 @@ def state_message(table: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
         "camera_ok": bool((snapshot.get("camera") or {}).get("ok")),
         "at": time.time(),
     }
-
-
-def home_assistant_unique(table: str) -> str:
-    """The table's id in Home Assistant (its discovery topic's node)."""
-    return f"dinotable_{table}".replace("-", "_")
 
 
 def home_assistant_config(table: str, topics: Topics) -> tuple[str, dict[str, Any]]:

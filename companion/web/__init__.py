@@ -6,6 +6,7 @@ and endpoint asks the session protocol, and the shared view (``state.view(None)`
 
 from __future__ import annotations
 
-from companion.web.app import WebConfig, create_app
+from companion.web.app import create_app
+from companion.web.settings import WebConfig
 
 __all__ = ["WebConfig", "create_app"]

@@ -3,7 +3,7 @@
 - Loopback mode (LAN access off): only this machine can connect, and the Host header must name this
   machine, which stops DNS-rebinding pages from reading the table.
 - LAN mode, the normal mode on a Pi: only this machine's own names and addresses are answered
-  (:mod:`companion.web.hosts`); every page, the camera and the live stream need a session opened with the
+  (:mod:`lan.hosts`); every page, the camera and the live stream need a session opened with the
   PIN (:mod:`companion.web.sessions`), or a watch-only session from the spectator link; wrong PINs are
   throttled (:mod:`companion.web.throttle`).
 - Every state-changing request (any method but GET/HEAD/OPTIONS) must carry the session's CSRF token and
@@ -24,10 +24,11 @@ from werkzeug.exceptions import HTTPException, TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from companion.pairing import pin_mark, spectator_token
-from companion.web.app import WebConfig, is_loopback
-from companion.web.hosts import OwnHosts
 from companion.web.sessions import SessionBook
+from companion.web.settings import WebConfig
 from companion.web.throttle import Client, LoginThrottle
+from lan.headers import page_headers
+from lan.hosts import OwnHosts, is_loopback
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: a phone that once entered the right PIN: ``<id>.<signature>``, kept a year, void once the PIN changes
@@ -38,14 +39,8 @@ BUTTON_WINDOW_S = 120.0
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
 #: what a browser without a session may ask for in LAN mode
-PUBLIC_ENDPOINTS = frozenset({"pages.login", "pages.watch", "static"})
+PUBLIC_ENDPOINTS = frozenset({"pages.login", "pages.watch", "static", "house.static"})
 MAX_NEXT = 512
-
-CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
-)
-
 
 def web_config() -> WebConfig:
     config: WebConfig = current_app.extensions["web_config"]
@@ -231,14 +226,6 @@ def _check_change_allowed(config: WebConfig) -> None:
 
 def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
-
-
-def page_headers(response: Response) -> None:
-    """What every page of ours sends: its content policy, no sniffing, no framing, same-site referrers."""
-    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Referrer-Policy"] = "same-origin"
 
 
 def install(app: Flask, config: WebConfig) -> None:

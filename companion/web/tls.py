@@ -28,8 +28,9 @@ from typing import Any
 
 from flask import Flask
 
-from companion.web.app import WebConfig
-from companion.web.hosts import interface_addresses, machine_names
+from companion.web.settings import WebConfig
+from lan import server as web_server
+from lan.hosts import interface_addresses, machine_names
 
 log = logging.getLogger(__name__)
 CERT_FILE = "web-cert.pem"
@@ -207,8 +208,6 @@ class TlsServer:
 
 
 def start(app: Flask, config: WebConfig) -> TlsServer:
-    from companion.web import server as web_server
-
     folder = config.state_dir if config.state_dir is not None else Path.home() / ".local/state/dinotable"
     cert, key = ensure_certificate(folder)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)

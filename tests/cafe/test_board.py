@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cafe import league
-from companion.cafe.board import BoardStore
+from cafe import league
+from cafe.board import BoardStore
 
 
 def event(seq: int, game_id: int = 1, started: float = 50.0) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from companion.cafe.app import create_board_app
-from companion.cafe.board import BoardStore
-from companion.web import WebConfig
-from companion.web import server as web_server
+from cafe.app import create_board_app
+from cafe.board import BoardStore
+from lan import server as web_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = (Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -69,10 +67,7 @@ def board_url(tmp_path: Path) -> Iterator[tuple[str, BoardStore]]:
     board = BoardStore(tmp_path)
     fill(board)
     app = create_board_app(board, lambda: {"ok": True, "broker": "127.0.0.1:1883", "error": None})
-    server = web_server.make(app, WebConfig(host="127.0.0.1", port=0))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    running = web_server.RunningServer(server, thread)
+    running = web_server.start(app, web_server.Limits(port=0), read_only=True)
     yield f"http://127.0.0.1:{running.port}/", board
     running.stop()
     board.close()

@@ -13,8 +13,8 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cafe.app import create_board_app
-from companion.cafe.board import BoardStore
+from cafe.app import create_board_app
+from cafe.board import BoardStore
 
 
 def state(table: str, over: bool = False) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The café broker as docs/cafe.md sets it up: `companion cafe --write-logins` writes each table's login and
+"""The café broker as docs/cafe.md sets it up: `dinotable-cafe --write-logins` writes each table's login and
 the ACL, and a real Mosquitto holds them: a table reports only as itself, reads only its own resend requests,
 the board reads every table and can forge none of their reports."""
 
@@ -18,7 +18,7 @@ import pytest
 from broker import MOSQUITTO, Broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.cafe.logins import password_hash
+from cafe.logins import password_hash
 
 EVENT = {"table": "table-1", "game": "jurassik", "title": "Jurassik", "game_id": 1, "started": 100.0,
          "seq": 1, "kind": "action", "player": "Ana", "at": 101.0, "description": "Ana: take", "scores": {}}
@@ -59,7 +59,7 @@ def test_each_table_writes_only_its_own_topics(tmp_path: Path) -> None:
     if not Path(MOSQUITTO).exists():
         pytest.skip("Debian's mosquitto is not installed")
     logins = tmp_path / "logins"
-    written = subprocess.run([sys.executable, "-m", "companion", "cafe", "--write-logins", str(logins),
+    written = subprocess.run([sys.executable, "-m", "cafe", "--write-logins", str(logins),
                               "--tables", "table-1,table-2"], capture_output=True, text=True, timeout=60,
                              env={**os.environ, "GPIOZERO_PIN_FACTORY": "mock"})
     assert written.returncode == 0, written.stderr

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from broker import MOSQUITTO, Broker
 
-from companion.cafe.board import BoardStore
-from companion.cafe.listener import BoardListener
+from cafe.board import BoardStore
+from cafe.listener import BoardListener
 from companion.mqtt.link import TableLink
-from companion.mqtt.settings import MqttConfig
 from companion.store import Store
 from engines.core import get_game
+from wire.broker import MqttConfig
 
 PLAYERS = [{"name": "Ana", "colour": "red", "seat": 0}, {"name": "Bo", "colour": "blue", "seat": 1}]
 

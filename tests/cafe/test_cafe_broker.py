@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from broker import Broker
 
-from companion.cafe.board import BoardStore
-from companion.cafe.league import leagues
-from companion.cafe.listener import BoardListener
-from companion.mqtt.settings import MqttConfig
+from cafe.board import BoardStore
+from cafe.league import leagues
+from cafe.listener import BoardListener
+from wire.broker import MqttConfig
 
 pytestmark = pytest.mark.slow
 

@@ -17,13 +17,13 @@ import pytest
 from broker import Broker
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.cafe.app import create_board_app
-from companion.cafe.board import BoardStore
-from companion.cafe.listener import BoardListener
+from cafe.app import create_board_app
+from cafe.board import BoardStore
+from cafe.listener import BoardListener
 from companion.mqtt.link import RESENDS_PER_MINUTE, TableLink
-from companion.mqtt.settings import MqttConfig
 from companion.store import Store
 from engines.core import get_game
+from wire.broker import MqttConfig
 
 PLAYERS = [{"name": "Ana", "colour": "red", "seat": 0}, {"name": "Bo", "colour": "blue", "seat": 1}]
 DEEP = b"[" * 200_000 + b"]" * 200_000

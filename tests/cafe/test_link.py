@@ -11,9 +11,9 @@ from typing import Any
 from fake_client import FakeClient, Reason
 
 from companion.mqtt.link import CURSOR_KEY, TableLink
-from companion.mqtt.settings import MqttConfig
 from companion.store import Store
 from engines.core import get_game
+from wire.broker import MqttConfig
 
 PLAYERS = [{"name": "Ana", "colour": "red", "seat": 0}, {"name": "Bo", "colour": "blue", "seat": 1}]
 CONFIG = MqttConfig(url="mqtt://127.0.0.1:1", table="t1")

@@ -10,8 +10,8 @@ import pytest
 from companion import words
 from companion.config import ConfigError, config_from_dict
 from companion.mqtt import messages
-from companion.mqtt.settings import MqttConfig, parse_url
 from companion.store import GameRecord, StoredEvent
+from wire.broker import MqttConfig, parse_url
 
 
 def record(game: str = "isla-nublar") -> GameRecord:

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cafe import board as board_module
-from companion.cafe.app import create_board_app
-from companion.cafe.board import BadMessage, BoardStore
-from companion.mqtt import wire
+from cafe import board as board_module
+from cafe.app import create_board_app
+from cafe.board import BadMessage, BoardStore
+from wire import reports as wire
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),

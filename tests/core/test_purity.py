@@ -5,7 +5,10 @@ tables, the companion sits on top.
 - vision/ imports neither engines/ nor the simulator (nor the companion or hw);
 - hw/ imports nothing of ours;
 - sim/ may use engines/ and vision's data types, never the companion or hw;
-- companion/ may use everything.
+- wire/ (the format between tables and café board) and lan/ (serving a page on the LAN) import nothing of
+  ours;
+- cafe/ (the café board, its own deployable) uses only wire/ and lan/;
+- companion/ may use everything but the café.
 
 Every import counts, also those inside functions and ``importlib.import_module("...")`` calls.
 """
@@ -18,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = {"engines", "vision", "hw", "sim", "companion"}
+OURS = {"engines", "vision", "hw", "sim", "companion", "wire", "lan", "cafe"}
 IO_LIBRARIES = {
     "cv2", "gpiozero", "flask", "picamera2", "pyzbar", "zxingcpp", "sqlite3", "numpy", "socket",
     "subprocess", "threading", "requests", "urllib", "segno", "fpdf", "waitress", "paho",
@@ -28,7 +31,11 @@ FORBIDDEN: dict[str, set[str]] = {
     "engines": (OURS - {"engines"}) | IO_LIBRARIES,
     "vision": {"engines", "sim", "companion", "hw"},
     "hw": OURS - {"hw"},
-    "sim": {"companion", "hw"},
+    "sim": {"companion", "hw", "cafe"},
+    "wire": OURS - {"wire"},
+    "lan": OURS - {"lan"},
+    "cafe": OURS - {"cafe", "wire", "lan"},
+    "companion": {"cafe"},
 }
 
 
@@ -76,23 +83,15 @@ def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
 
 def test_every_package_is_under_a_rule() -> None:
     packages = {path.parent.name for path in ROOT.glob("*/__init__.py")}
-    assert packages == set(FORBIDDEN) | {"companion"}
+    assert packages == set(FORBIDDEN)
 
 
 #: parts of the companion -> the modules they must not import (by prefix): a game's kit draws with the
-#: neutral ``companion.drawing`` and never reaches the web page, the café or the running table
+#: neutral ``companion.drawing`` and never reaches the web page or the running table
 PART_FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "companion/kits": ("flask", "werkzeug", "jinja2", "companion.web", "companion.cafe", "companion.loop",
+    "companion/kits": ("flask", "werkzeug", "jinja2", "companion.web", "companion.loop",
                        "companion.keeper", "companion.store"),
     "companion/drawing.py": ("flask", "companion.web", "companion.kits"),
-    # the café is its own deployable: it shares the wire format (companion.mqtt) and the web's safety
-    # helpers with the tables, never the running table, a game or the table's store
-    "companion/cafe": ("companion.loop", "companion.keeper", "companion.referee", "companion.pipeline",
-                       "companion.runner", "companion.store", "companion.kits", "companion.infer",
-                       "companion.session", "engines", "vision", "sim", "hw"),
-    # a table reports to the café only over the broker (companion.mqtt); it never imports the café's app
-    "companion/mqtt": ("companion.cafe",),
-    "companion/web": ("companion.cafe",),
 }
 
 

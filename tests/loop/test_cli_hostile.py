@@ -42,9 +42,6 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 PROBES = [
-    (["cafe", "--port", "-1"], "port -1"),
-    (["cafe", "--port", "99999"], "port 99999"),
-    (["cafe", "--bind", "999.1.1.1", "--mqtt", "mqtt://127.0.0.1:1"], "999.1.1.1"),
     (["serve", "--config", "{files}/deep.toml"], "nested too deeply"),
     (["serve", "--write-config", "/proc/nope/x.toml"], "cannot write"),
     (["serve", "--port", "70000"], "70000"),

@@ -220,11 +220,10 @@ def chisel_out_of_turn(demo: Any) -> Any:
 def test_lan_mode_in_the_browser_needs_the_pin(demo: Any, page: Any, tmp_path: Any) -> None:
     """LAN mode (served on loopback here): the page asks for the PIN, a wrong one is refused, the right one
     opens the page; the pairing link's QR logs a second phone in with no typing."""
-    from companion.web import WebConfig, create_app
-    from companion.web import server as web_server
+    from companion.web import WebConfig, create_app, serving
 
     config = WebConfig(host="127.0.0.1", port=0, lan=True, pin="246802", state_dir=tmp_path)
-    running = web_server.start(create_app(demo.loop, config), config)
+    running = serving.start(create_app(demo.loop, config), config)
     try:
         page.set_viewport_size({"width": 390, "height": 844})
         page.goto(running.url + "panel")

@@ -13,10 +13,9 @@ from typing import Any
 import psutil
 import pytest
 
-from companion.web import WebConfig, create_app
-from companion.web import server as web_server
-from companion.web.hosts import OwnHosts
+from companion.web import WebConfig, create_app, serving
 from companion.web.security import safe_next
+from lan.hosts import OwnHosts
 
 ORIGIN = "http://localhost"
 PIN = "204718"
@@ -109,7 +108,7 @@ def test_lan_mode_needs_a_session_to_read_the_table_or_its_camera(table: Any, tm
     for url in ("/api/snapshot", "/api/frame.jpg", "/api/photo/1.jpg", "/api/events", "/api/board.svg",
                 "/api/history", "/api/state/1", "/nowhere"):
         assert browser.get(url, headers=LOCAL).status_code == 401, url
-    assert browser.get("/static/style.css", headers=LOCAL).status_code == 200
+    assert browser.get("/house/style.css", headers=LOCAL).status_code == 200
     assert browser.get("/login", headers=LOCAL).status_code == 200
 
 
@@ -259,7 +258,7 @@ def test_lan_off_refuses_non_loopback_addresses() -> None:
 def test_lan_off_means_no_non_loopback_listener(table: Any) -> None:
     config = WebConfig(port=0)
     app = create_app(table, config)
-    running = web_server.start(app, config)
+    running = serving.start(app, config)
     try:
         connections = psutil.Process().net_connections(kind="inet")
         listening = [c for c in connections if c.status == psutil.CONN_LISTEN]

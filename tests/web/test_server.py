@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from companion.web import WebConfig, create_app
-from companion.web import server as web_server
+from companion.web import WebConfig, create_app, serving
+from lan import server as web_server
 
 PIN = "204718"
 
@@ -26,7 +26,7 @@ PIN = "204718"
 @pytest.fixture
 def served(table: Any) -> Iterator[tuple[Any, Any]]:
     config = WebConfig(port=0, channel_timeout=2.0)
-    running = web_server.start(create_app(table, config), config)
+    running = serving.start(create_app(table, config), config)
     yield running, table
     running.stop()
 
@@ -80,7 +80,7 @@ def test_half_sent_requests_hold_no_request_thread(served: tuple[Any, Any]) -> N
 
 def test_one_address_cannot_take_every_connection(table: Any) -> None:
     config = WebConfig(port=0, channel_timeout=120.0)
-    running = web_server.start(create_app(table, config), config)
+    running = serving.start(create_app(table, config), config)
     held = [socket.create_connection(("127.0.0.1", running.port), timeout=30, source_address=("127.0.0.9", 0))
             for _ in range(web_server.PER_ADDRESS)]
     try:
@@ -116,7 +116,7 @@ def test_a_huge_request_head_is_refused(served: tuple[Any, Any]) -> None:
 def test_https_serves_the_page_with_a_certificate_of_its_own(table: Any, tmp_path: Path) -> None:
     config = WebConfig(host="127.0.0.1", port=0, lan=True, pin=PIN, https=True, state_dir=tmp_path)
     app = create_app(table, config)
-    running = web_server.start(app, config)
+    running = serving.start(app, config)
     try:
         assert running.url.startswith("https://")
         context = ssl.create_default_context()

@@ -108,3 +108,17 @@ class OwnHosts:
             if not self._known or (name not in self._known and self.clock() - self._read_at > self.refresh_s):
                 self._read()
             return name in self._known
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def is_loopback(host: str) -> bool:
+    """True for names and addresses that only this machine can reach."""
+    host = host.strip("[]")
+    if host in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

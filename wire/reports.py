@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from wire.topics import STATUSES, TABLE_NAME
 
 MAX_PAYLOAD = 64 * 1024
 MAX_DEPTH = 16
@@ -24,8 +25,6 @@ MAX_PLAYERS = 6
 MAX_INT = 2**53
 #: seconds since 1970 a report may carry (to the year 2100)
 MAX_TIME = 4.2e9
-TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
-STATUSES = ("online", "offline")
 
 
 class BadWire(ValueError):

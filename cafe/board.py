@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.mqtt.wire import (
-    STATUSES,
+from wire.reports import (
     BadWire,
     EventReport,
     ResendRequest,
@@ -31,6 +30,7 @@ from companion.mqtt.wire import (
     state_report,
     table_name,
 )
+from wire.topics import STATUSES
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 class BoardStore:
     """SQLite in WAL mode; one connection behind a lock (the listener writes, the page reads). Every
-    report is checked by :mod:`companion.mqtt.wire` before it is kept, and again when it is read back."""
+    report is checked by :mod:`wire.reports` before it is kept, and again when it is read back."""
 
     def __init__(self, state_dir: str | Path) -> None:
         directory = Path(state_dir)

@@ -3,7 +3,7 @@
 Why waitress: one thread reads and writes every connection without blocking, so a slow or half-sent
 request never holds a request thread (werkzeug's development server gives each connection a thread);
 request threads only run the app. Each live-update stream holds one request thread while it is open, so
-there are ``max_streams`` of them plus some for everything else (``WebConfig.threads``); connections are
+there are ``max_streams`` of them plus some for everything else (``threads``); connections are
 capped (``connection_limit``) and idle ones closed (``channel_timeout``). Never the debugger.
 """
 
@@ -12,14 +12,50 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Flask
 from waitress.adjustments import Adjustments
 from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
-from companion.web.app import WebConfig, is_loopback
+from lan.hosts import is_loopback
+
+
+class Listening(Protocol):
+    """What a server needs to know of its app's settings (the table's ``WebConfig`` is one)."""
+
+    @property
+    def host(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def lan(self) -> bool: ...
+    @property
+    def https(self) -> bool: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def connection_limit(self) -> int: ...
+    @property
+    def channel_timeout(self) -> float: ...
+    @property
+    def max_body(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Settings for an app with nothing to protect but its host names (the café board)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8090
+    lan: bool = False
+    https: bool = False
+    threads: int = 24
+    connection_limit: int = 256
+    channel_timeout: float = 30.0
+    max_body: int = 64 * 1024
+
 
 #: a request head larger than this is refused before the app sees it
 MAX_HEADER_BYTES = 16 * 1024
@@ -97,13 +133,13 @@ class RunningServer:
         self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
 
 
-def make(app: Flask, config: WebConfig, host: str | None = None, port: int | None = None,
+def make(app: Flask, config: Listening, host: str | None = None, port: int | None = None,
          behind_proxy: bool = False, read_only: bool = False) -> Any:
     """A waitress server bound as the config says (loopback unless LAN access is on with a PIN).
     ``behind_proxy``: the only client is this machine's TLS front, whose forwarded headers are trusted.
     ``read_only``: an app with nothing to protect but its host names (the café board) may serve the LAN."""
     host = config.host if host is None else host
-    # WebConfig refuses this too; never rely on one check
+    # the table's settings refuse this too; never rely on one check
     if not (config.lan or read_only) and not is_loopback(host):
         raise ValueError("LAN access is off: the server binds to the loopback address only")
     app.debug = False
@@ -127,14 +163,9 @@ def make(app: Flask, config: WebConfig, host: str | None = None, port: int | Non
     return server
 
 
-def start(app: Flask, config: WebConfig) -> Any:
-    """Serve in a daemon thread; returns at once with the bound address (port 0 picks a free port). With
-    ``config.https`` a TLS front listens where the config says and serves this over loopback."""
-    if config.https:
-        from companion.web import tls as tls_front
-
-        return tls_front.start(app, config)
-    server = make(app, config)
+def start(app: Flask, config: Listening, read_only: bool = False) -> RunningServer:
+    """Serve in a daemon thread; returns at once with the bound address (port 0 picks a free port)."""
+    server = make(app, config, read_only=read_only)
     thread = threading.Thread(target=server.run, name="web-server", daemon=True)
     thread.start()
     return RunningServer(server, thread)

@@ -7,19 +7,17 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from markupsafe import Markup
 
-from companion import drawing
-from companion.cafe import league
-from companion.cafe.board import MAX_TABLES, BoardStore
-from companion.web.app import is_loopback
-from companion.web.hosts import OwnHosts
-from companion.web.security import page_headers
-from companion.words import counted
+from cafe import league
+from cafe.board import MAX_TABLES, BoardStore
+from cafe.seats import colour_class
+from lan.headers import page_headers
+from lan.hosts import OwnHosts, is_loopback
+from lan.look import house_blueprint
 
 blueprint = Blueprint("cafe", __name__, template_folder="templates", static_folder="static",
                       static_url_path="/cafe-static")
@@ -117,6 +115,11 @@ def league_csv() -> Response:
     return _csv(league.league_csv(league.leagues(board().plays())), "league.csv")
 
 
+def moves(n: Any) -> str:
+    """"1 move", "3 moves"."""
+    return f"{n} move" if n == 1 else f"{n} moves"
+
+
 def _csv(text: str, name: str) -> Response:
     disposition = {"Content-Disposition": f"attachment; filename={name}"}
     return Response(text, mimetype="text/csv", headers=disposition)
@@ -124,14 +127,14 @@ def _csv(text: str, name: str) -> Response:
 
 def create_board_app(store: BoardStore, broker_status: Callable[[], dict[str, Any]],
                      allowed_hosts: tuple[str, ...] = ()) -> Flask:
-    static = Path(__file__).resolve().parent.parent / "web" / "static"
-    app = Flask(__name__, static_folder=str(static), static_url_path="/static")
+    app = Flask(__name__, static_folder=None)
     app.extensions["board"] = store
     app.extensions["broker_status"] = broker_status
     hosts = OwnHosts(allowed_hosts)
+    app.register_blueprint(house_blueprint())
     app.register_blueprint(blueprint)
-    app.add_template_filter(drawing.colour_class, "cc")
-    app.add_template_filter(counted, "counted")
+    app.add_template_filter(colour_class, "cc")
+    app.add_template_filter(moves, "moves")
 
     @app.before_request
     def own_hosts_only() -> None:

@@ -2,7 +2,7 @@
 away), every table's events, plays, state and status into the board's store; a gap in a table's events is
 asked for again on the table's ``resend`` topic.
 
-Everything from the broker is untrusted: a message is read by :mod:`companion.mqtt.wire`, and one that
+Everything from the broker is untrusted: a message is read by :mod:`wire.reports`, and one that
 cannot be taken (not JSON, out of range, too deep, too large, from one table too many) is counted, logged
 once per topic, acknowledged and dropped. No message stops the listener; should paho's network thread end
 anyway, :meth:`BoardListener.check` (called every few seconds) says so on the page and starts it again."""
@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.cafe.board import BoardStore
-from companion.mqtt.messages import encode
-from companion.mqtt.settings import MqttConfig, connection_problem, make_client
-from companion.mqtt.wire import BadWire, event_report, read_json, status_report, table_name
+from cafe.board import BoardStore
+from wire.broker import MqttConfig, connection_problem, make_client
+from wire.reports import BadWire, event_report, read_json, status_report, table_name
+from wire.topics import encode
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The café broker's logins and ACL: each table its own login that may write only its own topics, the board
 one that reads every table and writes only resend requests.
 
-``companion cafe --write-logins DIR --tables table-1,table-2`` writes, in DIR:
+``dinotable-cafe --write-logins DIR --tables table-1,table-2`` writes, in DIR:
 
 - ``mosquitto-passwords``: Mosquitto's password file (PBKDF2-SHA512, the ``$7$`` form ``mosquitto_passwd``
   writes), mode 600;
@@ -22,8 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.mqtt.messages import Topics, home_assistant_unique
-from companion.mqtt.settings import DEFAULT_PREFIX, TABLE_NAME
+from wire.topics import DEFAULT_PREFIX, TABLE_NAME, Topics, home_assistant_unique
 
 BOARD_USER = "cafe-board"
 ITERATIONS = 101  # mosquitto_passwd's own default
@@ -38,7 +37,7 @@ def password_hash(password: str, salt: bytes | None = None, iterations: int = IT
 
 
 def acl_text(tables: Sequence[str], board: str = BOARD_USER, prefix: str = DEFAULT_PREFIX) -> str:
-    lines = ["# The café's broker: who may read and write what (companion cafe --write-logins).", "",
+    lines = ["# The café's broker: who may read and write what (dinotable-cafe --write-logins).", "",
              f"user {board}", f"topic read {prefix}/#", f"topic write {prefix}/+/resend", ""]
     for table in tables:
         topics = Topics(prefix, table)
@@ -52,7 +51,7 @@ def acl_text(tables: Sequence[str], board: str = BOARD_USER, prefix: str = DEFAU
 
 def broker_conf(directory: Path = INSTALLED) -> str:
     return "\n".join([
-        "# The café board's broker (companion cafe --write-logins): logins and an ACL, nobody anonymous.",
+        "# The café board's broker (dinotable-cafe --write-logins): logins and an ACL, nobody anonymous.",
         "per_listener_settings false",
         "allow_anonymous false",
         f"password_file {directory / 'dinotable-passwords'}",

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-DEFAULT_PREFIX = "dinotable"
-TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
+from wire.topics import DEFAULT_PREFIX, TABLE_NAME
+
 KEYS = ("url", "table", "keepalive", "username", "password", "password_file", "ca_file", "home_assistant",
         "prefix")
 
@@ -192,3 +192,29 @@ def connection_problem(config: MqttConfig, timeout_s: float = 3.0) -> str:
         return f"no answer from the broker at {where} within {timeout_s:g} s"
     except OSError as error:
         return f"cannot reach the broker at {where}: {error.strerror or error}"
+
+
+def add_arguments(parser: Any, table: bool = True) -> None:
+    """``--mqtt URL --table NAME`` and the broker's login and TLS for the commands that connect."""
+    parser.add_argument("--mqtt", default=None, metavar="URL",
+                        help="report every move to this café broker (mqtt://host or mqtts://host)")
+    if table:
+        parser.add_argument("--table", default=None, metavar="NAME", help="this table's name on the café "
+                            "board (default: [mqtt] table, or the host name)")
+    parser.add_argument("--mqtt-user", default=None, metavar="NAME", help="the broker login's name")
+    parser.add_argument("--mqtt-password-file", default=None, metavar="FILE",
+                        help="a file holding the login's password (never the password itself: ps shows it)")
+    parser.add_argument("--mqtt-ca-file", default=None, metavar="FILE",
+                        help="the certificate authority of an mqtts:// broker with its own certificate")
+
+
+def configured(config: MqttConfig, args: Any) -> MqttConfig:
+    """The file's ``[mqtt]`` with the command line over it; ValueError for a bad URL or name, or for a
+    password on the command line (``ps`` shows every process's arguments)."""
+    url = getattr(args, "mqtt", None)
+    if url and parse_url(url).password is not None:
+        raise ValueError("a password in the broker URL shows in ps: put it in a file and give "
+                         "--mqtt-password-file FILE (or [mqtt] password_file)")
+    return config.overridden(url, getattr(args, "table", None), username=getattr(args, "mqtt_user", None),
+                             password_file=getattr(args, "mqtt_password_file", None),
+                             ca_file=getattr(args, "mqtt_ca_file", None))
