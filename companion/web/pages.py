@@ -96,7 +96,7 @@ def chance_words_filter(snap: Any) -> str:
     kit, pending = words.kit_of(snap), (snap or {}).get("pending") or {}
     setting_up = pending.get("kind") == "setup"
     said = kit.chance_words((snap or {}).get("view") or {}, setting_up) if kit is not None else None
-    return said or "a card is being turned face up"
+    return said or "a piece is being turned face up"
 
 
 @blueprint.get("/scores")

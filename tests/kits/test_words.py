@@ -179,3 +179,27 @@ def test_brunch_set_up_steps_name_pieces_and_cells_as_the_diagram_does() -> None
     assert "Ringed orange" not in kit.diagram(view, {**snap, "pending": None})
     assert kit.component_words("SUPER-YUMMY-04") == "a Super Yummy token"
     assert kit.component_words("TRAP-01") == "an It Was a Trap! token"
+
+
+def test_brunch_says_which_grass_token_is_turned_up_and_whose_token_is_taken() -> None:
+    kit = kit_for("jurassic-brunch")
+    state = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], rng=random.Random(3))
+    rng, said = random.Random(3), set()
+    while not state.is_terminal() and len(said) < 2:
+        view = state.view(None)
+        if state.is_chance_node():
+            kind = view["pending"]["kind"]
+            words = kit.chance_words(view)
+            assert words is not None and "card" not in words
+            if kind == "reveal":
+                column, row = (n + 1 for n in view["pending"]["at"])
+                assert words == f"the grass token on row {row}, column {column} is being turned face up"
+            else:
+                assert words == f"a token is being taken from {view['pending']['from']}"
+            said.add(kind)
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.apply(action)
+    assert said == {"reveal", "steal"}

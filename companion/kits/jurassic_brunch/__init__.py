@@ -82,6 +82,15 @@ class JurassicBrunchKit(Kit):
     peg_words = "figure"
     back_words = "a face-down grass token"
 
+    def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
+        pending = view.get("pending") or {}
+        if pending.get("kind") == "reveal" and isinstance(pending.get("at"), list):
+            where = pasture_cell_words(view, pending["at"])
+            return f"the grass token on {where} is being turned face up" if where else None
+        if pending.get("kind") == "steal" and pending.get("from"):
+            return f"a token is being taken from {pending['from']}"
+        return None
+
     def component_words(self, name: str) -> str | None:
         return TOKEN_TITLES.get(name) or piece_words(name)
 
