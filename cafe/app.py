@@ -14,10 +14,10 @@ from markupsafe import Markup
 
 from cafe import league
 from cafe.board import MAX_TABLES, BoardStore
-from cafe.seats import colour_class
 from lan.headers import page_headers
 from lan.hosts import OwnHosts, is_loopback
 from lan.look import house_blueprint
+from wire.seats import colour_class
 
 blueprint = Blueprint("cafe", __name__, template_folder="templates", static_folder="static",
                       static_url_path="/cafe-static")

@@ -14,66 +14,29 @@ write only its own topics, the board reads them all and writes only resend reque
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import logging
-import os
-import re
 import signal
 import sys
 import threading
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from cafe.logins import BOARD_USER
+from lan.arguments import EXIT_BAD_INPUT, OneLineParser, bind_address, port_number, refuse, state_directory
 from wire.broker import MqttConfig, add_arguments, configured, mqtt_from_mapping
 
 log = logging.getLogger("cafe")
 PROG = "dinotable-cafe"
-EXIT_BAD_INPUT = 2
-LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){LABEL}(\.{LABEL})*$")
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse with its refusals on one ``error:`` line (the usage is one ``--help`` away)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"error: {' '.join(message.split())} (see {PROG} --help)\n")
 
 
 def fail(message: object) -> int:
-    print(f"error: {' '.join(str(message).split())} ({PROG})", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
-def port_number(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port {port} is not 0..65535 (0: any free port)")
-    return port
-
-
-def bind_address(text: str) -> str:
-    try:
-        return str(ipaddress.ip_address(text))
-    except ValueError:
-        pass
-    if re.fullmatch(r"[0-9.]+", text) or not HOST_NAME.match(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is neither an IP address nor a host name")
-    return text
+    return refuse(message, PROG)
 
 
 def default_board_dir() -> Path:
-    """systemd's StateDirectory when run as the service, else the XDG state directory."""
-    if os.environ.get("STATE_DIRECTORY"):
-        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "dinotable" / "cafe"
+    """systemd's StateDirectory when run as the service, else dinotable/cafe in the XDG state directory."""
+    return state_directory("cafe")
 
 
 def broker_settings(path: str | None) -> MqttConfig:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from cafe.seats import rgb
+from wire.seats import rgb
 
 
 @dataclass

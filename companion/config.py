@@ -61,6 +61,7 @@ from typing import Any
 from companion.pairing import pin_problem
 from engines.core import EngineError, Game, get_game
 from hw.panel import DEFAULT_PINS, PanelPins
+from lan.arguments import state_directory
 from vision.scene import SEAT_RGB
 from wire.broker import MqttConfig, mqtt_from_mapping
 
@@ -154,10 +155,7 @@ class WebConfig:
 
 def default_state_dir() -> Path:
     """systemd's StateDirectory when run as the service, else the XDG state directory."""
-    if os.environ.get("STATE_DIRECTORY"):
-        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "dinotable"
+    return state_directory()
 
 
 @dataclass(frozen=True)

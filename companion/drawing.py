@@ -8,11 +8,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from vision.scene import SEAT_RGB
+from wire.seats import SEAT_SHADES, colour_class, rgb
 
-#: seat colour name -> RGB: the one definition is vision.scene's
-SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
-NEUTRAL = (120, 120, 120)
+__all__ = ["SEAT_COLOURS", "attr", "cell_of_value", "colour_class", "colour_of", "hex_corner", "hex_points",
+           "marked", "rgb"]
+
+#: seat colour name -> RGB: the house palette
+SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_SHADES
 
 
 def marked(width: float = 3.5, dashes: str = "6 3") -> str:
@@ -20,16 +22,6 @@ def marked(width: float = 3.5, dashes: str = "6 3") -> str:
     list or an objection names)."""
     return (f'fill="none" stroke="#e65100" stroke-width="{width}" stroke-dasharray="{dashes}" '
             'class="marked"')
-
-
-def rgb(colour: str | None) -> str:
-    r, g, b = SEAT_COLOURS.get(colour or "", NEUTRAL)
-    return f"rgb({r},{g},{b})"
-
-
-def colour_class(colour: Any) -> str:
-    """CSS class of a seat colour (the pages' policy forbids inline styles)."""
-    return f"c-{colour}" if colour in SEAT_COLOURS else "c-none"
 
 
 def attr(value: Any) -> str:

@@ -45,7 +45,9 @@ class Listening(Protocol):
 
 @dataclass(frozen=True)
 class Limits:
-    """Settings for an app with nothing to protect but its host names (the café board)."""
+    """Settings for an app with nothing to protect but its host names (the café board). The server's
+    defaults, ``connection_limit`` open connections and ``channel_timeout`` seconds idle, are every
+    page's."""
 
     host: str = "127.0.0.1"
     port: int = 8090

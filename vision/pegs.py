@@ -24,7 +24,7 @@ Point = tuple[float, float]
 Lab = tuple[float, float, float]
 
 #: the nominal seat colours (RGB).
-NOMINAL_RGB: dict[str, tuple[int, int, int]] = SEAT_RGB
+NOMINAL_RGB: Mapping[str, tuple[int, int, int]] = SEAT_RGB
 BACKGROUND = "background"
 
 

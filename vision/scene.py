@@ -11,22 +11,19 @@ counter-clockwise as seen from above, 0 meaning the tag's top edge faces north (
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from wire.seats import SEAT_COLOURS as SEAT_COLOURS  # re-exported: vision's callers read it here
+from wire.seats import SEAT_SHADES
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
-#: Seat colours in seat order with their nominal RGB; also the chisel, camp, box and LED
-#: colours. The renderer paints pieces in them; the colour model starts from them before it learns.
-SEAT_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
-SEAT_RGB: dict[str, RGB] = {
-    "red": (200, 40, 40),
-    "blue": (40, 80, 200),
-    "green": (40, 160, 60),
-    "yellow": (230, 200, 40),
-    "purple": (130, 60, 170),
-    "orange": (240, 130, 30),
-}
+#: Seat colours in seat order with their nominal RGB (the house palette, :mod:`wire.seats`); also the
+#: chisel, camp, box and LED colours. The renderer paints pieces in them; the colour model starts from them
+#: before it learns.
+SEAT_RGB: Mapping[str, RGB] = SEAT_SHADES
 
 #: OpenCV ArUco dictionary of the calibration markers (``cv2.aruco.DICT_4X4_50``), ids 0..3 at the corners
 #: of the table area clockwise from top-left.

@@ -8,16 +8,13 @@ has) with the argument's name in the message.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import math
-import re
-import sys
 from collections.abc import Callable
-from typing import NoReturn
 
-EXIT_BAD_INPUT = 2
-LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-HOST_NAME = re.compile(rf"^(?=.{{1,253}}$){LABEL}(\.{LABEL})*$")
+from lan.arguments import EXIT_BAD_INPUT, OneLineParser, bind_address, port_number, refuse
+
+__all__ = ["EXIT_BAD_INPUT", "BadInput", "OneLineParser", "bind_address", "bounded_number", "bounded_whole",
+           "fail", "game_id", "millimetres", "port_number", "seat_count", "seconds", "seed"]
 
 
 class BadInput(Exception):
@@ -25,43 +22,9 @@ class BadInput(Exception):
     printed on stderr."""
 
 
-def words(message: object) -> str:
-    return " ".join(str(message).split())
-
-
 def fail(command: str, message: object) -> int:
     """Say what is wrong in one line and give the exit status for bad input."""
-    print(f"error: {words(message)} (companion {command})", file=sys.stderr)
-    return EXIT_BAD_INPUT
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse with its refusals on one ``error:`` line (the usage is one ``--help`` away)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_BAD_INPUT, f"error: {words(message)} (see {self.prog} --help)\n")
-
-
-def port_number(text: str) -> int:
-    """A TCP port, 0 meaning any free one."""
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"port {port} is not 0..65535 (0: any free port)")
-    return port
-
-
-def bind_address(text: str) -> str:
-    """An IP address or a host name to listen on."""
-    try:
-        return str(ipaddress.ip_address(text))
-    except ValueError:
-        pass
-    if re.fullmatch(r"[0-9.]+", text) or not HOST_NAME.match(text):
-        raise argparse.ArgumentTypeError(f"{text!r} is neither an IP address nor a host name")
-    return text
+    return refuse(message, f"companion {command}")
 
 
 def bounded_number(low: float, high: float, what: str, low_open: bool = False) -> Callable[[str], float]:

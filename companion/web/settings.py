@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.pairing import pin_problem, resolve_pin
 from lan.hosts import is_loopback
+from lan.server import Limits
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,8 @@ class WebConfig:
     max_streams: int = 16
     login_attempts: int = 5
     login_budget: int = 30
-    connection_limit: int = 256
-    channel_timeout: float = 30.0
+    connection_limit: int = Limits.connection_limit
+    channel_timeout: float = Limits.channel_timeout
 
     def __post_init__(self) -> None:
         if not isinstance(self.port, int) or not 0 <= self.port <= 65535:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cafe import seats
 from cafe.command import broker_settings
 from vision.scene import SEAT_COLOURS
+from wire import seats
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,6 +81,6 @@ def test_every_seat_colour_has_the_house_shade() -> None:
     style = (ROOT / "lan" / "static" / "style.css").read_text()
     house = {name: tuple(int(v) for v in rgb.split(","))
              for name, rgb in re.findall(r"\.c-(\w+) \{ --seat: rgb\(([\d,]+)\); \}", style)}
-    assert set(SEAT_COLOURS) <= set(seats.SHADES)
-    assert {name: seats.SHADES[name] for name in SEAT_COLOURS} == {name: house[name] for name in SEAT_COLOURS}
+    assert set(SEAT_COLOURS) == set(seats.SEAT_SHADES) == set(house)
+    assert dict(seats.SEAT_SHADES) == house
     assert seats.rgb("teal") == "rgb(120,120,120)" and seats.colour_class("teal") == "c-none"

@@ -2,7 +2,7 @@
 tables, the companion sits on top.
 
 - engines/ imports only engines/ (and no I/O library);
-- vision/ imports neither engines/ nor the simulator (nor the companion or hw);
+- vision/ imports neither engines/ nor the simulator (nor the companion or hw); its seat palette is wire's;
 - hw/ imports nothing of ours;
 - sim/ may use engines/ and vision's data types, never the companion or hw;
 - wire/ (the format between tables and café board) and lan/ (serving a page on the LAN) import nothing of

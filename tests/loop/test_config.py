@@ -187,13 +187,14 @@ def test_the_camera_size_defaults_to_the_full_sensor_resolution(tmp_path: Path, 
 
 
 def test_seat_colours_have_one_definition() -> None:
-    """The config's and the web drawing's seat colours are vision.scene's, not copies."""
+    """The config's, the camera's and the web drawing's seat colours are the house palette, not copies."""
     from companion import config
     from companion.drawing import SEAT_COLOURS as SVG_SEAT_COLOURS
     from companion.drawing import rgb
     from vision.scene import SEAT_COLOURS, SEAT_RGB
+    from wire.seats import SEAT_SHADES
 
-    assert config.SEAT_COLOURS is SEAT_RGB and SVG_SEAT_COLOURS is SEAT_RGB
+    assert config.SEAT_COLOURS is SEAT_RGB is SVG_SEAT_COLOURS is SEAT_SHADES
     assert list(SEAT_RGB) == list(SEAT_COLOURS)  # in seat order: the demo fills seats in this order
     assert rgb("blue") == "rgb(40,80,200)"
 
