@@ -35,9 +35,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.bots import BotDriver
 from companion.config import config_from_dict
-from companion.loop import TableLoop
-from companion.pipeline import vision_pipeline
 from companion.store import Store
+from companion.table.loop import TableLoop
+from companion.table.pipeline import vision_pipeline
 from engines.core import available_games, get_game
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
@@ -109,7 +109,7 @@ def replay_rss(game: str, moves: int, seed: int) -> tuple[float, int]:
     import cv2
 
     from companion.bots import bot_action
-    from companion.table_models import default_model
+    from companion.table.models import default_model
 
     colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
     config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<bench>")

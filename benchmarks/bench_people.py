@@ -32,8 +32,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.bots import SeededBots
 from companion.config import config_from_dict
 from companion.kits import kit_for
-from companion.loop import TableLoop
 from companion.store import Store
+from companion.table.loop import TableLoop
 from companion.web import WebConfig, create_app
 from engines.core import Action, State, available_games, get_game
 from hw.panel import Panel

@@ -46,14 +46,14 @@ import numpy as np
 import zxingcpp
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion import frames as frame_module
-from companion import keeper as keeper_module
 from companion.bots import BotDriver, bot_action
 from companion.config import config_from_dict
-from companion.loop import TableLoop
-from companion.pipeline import vision_pipeline
-from companion.referee import Ticket
 from companion.store import Store
+from companion.table import frames as frame_module
+from companion.table import keeper as keeper_module
+from companion.table.loop import TableLoop
+from companion.table.pipeline import vision_pipeline
+from companion.table.referee import Ticket
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
 from sim.camera_model import CameraModel

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 from companion.infer import TableModel, describe_action, state_key, state_seed
 from companion.records import event_dict
-from companion.referee import UNDO_RULE
+from companion.table.referee import UNDO_RULE
 from companion.words import event_label
 from engines.core import Action, IllegalAction, Policy, State, sample_chance, steps_from, uniform_policy
 from vision.scene import Scene
 
 if TYPE_CHECKING:
-    from companion.loop import TableLoop
+    from companion.table.loop import TableLoop
 
 
 class BotStuck(RuntimeError):

@@ -17,7 +17,7 @@ COMMAND_MODULES = (
     "companion.commands.demo",
     "companion.commands.rulings",
     "companion.commands.vision_tools",
-    "companion.commands.loop",
+    "companion.commands.play",
     "companion.commands.web",
     "companion.commands.doctor",
 )

@@ -1,7 +1,7 @@
 """`companion demo`: the main job on the embedded default.
 
 A bot-played game (Jurassic Parts unless ``--game`` says otherwise) on a synthetic table: the bots move
-pieces, the synthetic renderer draws each frame, the real loop (:class:`companion.loop.TableLoop`) reads
+pieces, the synthetic renderer draws each frame, the real loop (:class:`companion.table.loop.TableLoop`) reads
 them through the vision pipeline, infers and applies the moves, stores every one (SQLite, in a temporary
 state directory unless ``--state-dir`` is given) and signals on mock GPIO. The web page is served on
 localhost while it plays; ``--headless`` prints progress and the final scores instead (``--until-end``
@@ -74,8 +74,8 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
 
     from companion.bots import BotDriver
     from companion.config import config_from_dict
-    from companion.loop import TableLoop
     from companion.store import Store
+    from companion.table.loop import TableLoop
     from engines.core import get_game
     from hw.panel import Panel
 
@@ -120,7 +120,7 @@ def _with_hands(camera: Any) -> Callable[[Any], None]:
 
 def _camera_and_pipeline(config: Any, seed: int, fps: float) -> tuple[Any, Any]:
     """The synthetic camera and the real vision pipeline over it (detect + track)."""
-    from companion.pipeline import vision_pipeline
+    from companion.table.pipeline import vision_pipeline
     from sim.camera import SyntheticCamera
 
     camera = SyntheticCamera(seed=seed, fps=fps)

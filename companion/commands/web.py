@@ -132,10 +132,10 @@ def _write_config(path: str, state_dir: str | None) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
-    from companion.loop import TableLoop
     from companion.mqtt.link import link_table
-    from companion.pipeline import vision_pipeline
     from companion.systemd_notify import Watchdog, notify
+    from companion.table.loop import TableLoop
+    from companion.table.pipeline import vision_pipeline
     from companion.web import WebConfig, create_app, serving
     from lan import server as web_server
     from wire.broker import configured

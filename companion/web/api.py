@@ -13,8 +13,8 @@ from flask import session as flask_session
 
 from companion import drawing, exports, words
 from companion.privacy import shareable
-from companion.session import TableSession
 from companion.store import StoreError
+from companion.table.session import TableSession
 from companion.web import security, svg
 from companion.web.validate import field, json_object, only_fields, query_int
 from engines.core import EngineError

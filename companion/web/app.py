@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 from companion.pairing import resolve_secret
-from companion.session import TableSession
+from companion.table.session import TableSession
 from companion.web.settings import WebConfig
 
 

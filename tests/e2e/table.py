@@ -13,9 +13,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.bots import BotDriver
 from companion.config import Config, config_from_dict
-from companion.loop import TableLoop
-from companion.pipeline import Pipeline, vision_pipeline
 from companion.store import Store
+from companion.table.loop import TableLoop
+from companion.table.pipeline import Pipeline, vision_pipeline
 from engines.core import State, get_game
 from hw.panel import Panel
 from sim.camera import SyntheticCamera

@@ -10,7 +10,7 @@ import pytest
 from companion.config import config_from_dict
 from companion.kits import kit_for
 from companion.kits.tabletop import TableAreaError
-from companion.table_models import model_for_table
+from companion.table.models import model_for_table
 from vision.calibration import Calibration, corner_layout
 
 COLOURS = ["red", "blue", "green"]

@@ -30,9 +30,9 @@ from typing import Any
 from companion.bots import BotDriver
 from companion.config import Config
 from companion.infer import TableModel
-from companion.loop import TableLoop
-from companion.pipeline import Pipeline
 from companion.store import Store
+from companion.table.loop import TableLoop
+from companion.table.pipeline import Pipeline
 from engines.core import State
 from sim.ideal import IdealPipeline, SceneSource
 

@@ -14,8 +14,8 @@ from loop_toykit import ToyKit
 from test_loop import feed
 
 from companion.kits import find_kit
-from companion.loop import TableLoop
 from companion.store import Store
+from companion.table.loop import TableLoop
 from companion.web import WebConfig, create_app
 from hw.panel import DEFAULT_PINS, Panel
 from sim.ideal import IdealPipeline, SceneSource

@@ -18,8 +18,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.bots import bot_action
 from companion.cli import main
 from companion.config import config_from_dict
-from companion.loop import TableLoop
 from companion.store import Store
+from companion.table.loop import TableLoop
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
 from sim.camera_model import recommended_camera

@@ -16,7 +16,7 @@ from fault_harness import run_fault_injection
 from companion.bots import bot_game
 from companion.config import config_from_dict
 from companion.kits import kit_for
-from companion.table_models import default_model
+from companion.table.models import default_model
 from engines.core import get_game
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from companion.config import config_from_dict
 from companion.infer import infer, state_key
 from companion.kits import kit_for
-from companion.table_models import default_model
+from companion.table.models import default_model
 from engines.core import available_games, get_game, uniform_policy
 from sim.ideal import ideal_observation
 

@@ -14,9 +14,9 @@ from loop_toygame import GRAB, GrabState, Pass, Reveal, Take, Toy
 
 from companion.bots import BotDriver, bot_game
 from companion.infer import state_key
-from companion.loop import TableLoop
-from companion.session import TableSession
 from companion.store import Store
+from companion.table.loop import TableLoop
+from companion.table.session import TableSession
 from engines.core import State
 from hw.panel import Panel
 from sim.ideal import IdealPipeline, SceneSource

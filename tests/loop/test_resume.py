@@ -70,8 +70,8 @@ def test_the_same_config_carries_on_without_a_question(tmp_path: Path, pin_facto
 
 def test_a_stored_game_s_seats_keep_their_people(tmp_path: Path) -> None:
     from companion.config import config_from_dict
-    from companion.resume import plan
     from companion.store import Store
+    from companion.table.resume import plan
     from engines.core import get_game
 
     brunch = get_game("jurassic-brunch")

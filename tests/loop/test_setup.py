@@ -44,8 +44,8 @@ def test_the_first_start_waits_for_the_table_too_whatever_lies_there(toy: Toy, t
     objection or a player blamed for a move out of turn."""
     from loop_toygame import is_back
 
-    from companion.loop import TableLoop
     from companion.store import Store
+    from companion.table.loop import TableLoop
     from sim.ideal import IdealPipeline, SceneSource
 
     source = SceneSource()

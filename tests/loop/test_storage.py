@@ -17,9 +17,9 @@ import pytest
 from loop_toygame import Pass, Take, Toy
 from test_loop import direct_play, feed, make_loop
 
-from companion import keeper
 from companion.bots import BotDriver
 from companion.store import Store
+from companion.table import keeper
 from hw.panel import Panel
 
 

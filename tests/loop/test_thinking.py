@@ -12,8 +12,8 @@ from loop_toygame import GRAB, Pass, Take, Toy, is_back
 from test_loop import Clock, feed, set_up
 
 from companion.infer import TableModel, infer
-from companion.loop import TableLoop
 from companion.store import Store
+from companion.table.loop import TableLoop
 from hw.panel import Panel
 from sim.ideal import IdealPipeline, SceneSource, ideal_observation
 
@@ -120,7 +120,7 @@ def test_a_change_too_large_to_search_is_an_objection_at_once(toy: Toy) -> None:
 
 def test_the_watchdog_follows_the_frame_thread_going_round() -> None:
     """A frame thread stuck anywhere (a decoder, a search, a lock) stops the watchdog's pings."""
-    from companion.runner import FrameRunner
+    from companion.table.runner import FrameRunner
 
     stuck, entered = threading.Event(), threading.Event()
 
@@ -149,7 +149,7 @@ def test_the_watchdog_follows_the_frame_thread_going_round() -> None:
 def test_a_pending_table_read_again_with_other_jitter_is_not_judged_again(toy: Toy) -> None:
     """A knocked table raises one objection: the same table read again, its pieces a little elsewhere
     within the tolerance (another snapped key), starts no new search; a real change does."""
-    from companion.referee import Referee
+    from companion.table.referee import Referee
     from vision.scene import Tag
 
     model = toy.model()
@@ -182,7 +182,7 @@ def test_a_pending_table_read_again_with_other_jitter_is_not_judged_again(toy: T
 def test_a_full_collection_due_soon_is_made_between_moves() -> None:
     import gc
 
-    from companion.runner import collect_if_due
+    from companion.table.runner import collect_if_due
 
     old = gc.get_threshold()
     try:

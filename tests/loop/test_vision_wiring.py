@@ -14,9 +14,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.bots import BotDriver
 from companion.config import Config, config_from_dict
 from companion.kits import kit_for
-from companion.loop import TableLoop
-from companion.pipeline import VisionPipeline, vision_pipeline
 from companion.store import Store
+from companion.table.loop import TableLoop
+from companion.table.pipeline import VisionPipeline, vision_pipeline
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
 from sim.camera_model import recommended_camera

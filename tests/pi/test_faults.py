@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from companion.config import config_from_dict
-from companion.loop import TableLoop
+from companion.table.loop import TableLoop
 from hw import panel as panel_module
 from hw import pins
 from vision.camera_library import (

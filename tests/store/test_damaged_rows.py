@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from companion.config import config_from_dict
-from companion.loop import TableLoop
 from companion.store import Store, StoreError
+from companion.table.loop import TableLoop
 from engines.core import get_game
 
 PLAYERS = [{"name": "Ana", "colour": "red", "seat": 0}, {"name": "Bo", "colour": "blue", "seat": 1}]

@@ -1,6 +1,6 @@
 """A real in-process table session for the web tests: a real engine played by seeded bots.
 
-``EngineSession`` implements :class:`companion.session.TableSession` over one of the project's engines
+``EngineSession`` implements :class:`companion.table.session.TableSession` over one of the project's engines
 (no camera: its "frames" are pictures it draws of the shared view). The web app is tested against it so
 that its tests do not depend on the loop's timing; the browser test drives the real demo instead.
 """

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.pipeline import VisionPipeline
+from companion.table.pipeline import VisionPipeline
 
 
 @pytest.mark.parametrize("game", ["jurassic-parts", "jurassik"])

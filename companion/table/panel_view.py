@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from companion.config import Seat
 from companion.infer import TableModel, split_shares
-from companion.referee import Pending
+from companion.table.referee import Pending
 from engines.core import State
 from hw.signals import PanelSignals, SplitShare
 

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.config import Config
-from companion.frames import photo_jpeg
 from companion.infer import Accepted, Inference, TableModel
 from companion.kits import find_kit
 from companion.privacy import privacy_for
 from companion.records import event_dict
-from companion.referee import Pending, PendingKind, Referee
 from companion.setup_check import SetupCheck, check_setup, reveals_seen
 from companion.store import Store, StoredEvent, StoreError, decode_action
+from companion.table.frames import photo_jpeg
+from companion.table.referee import Pending, PendingKind, Referee
 from companion.words import event_label
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, Game, IllegalAction, State, get_game
 from vision.observation import Observation

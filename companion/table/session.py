@@ -1,9 +1,9 @@
 """What the web page (and anything else outside the loop) may ask of a running table.
 
-The loop (``companion.loop``) implements :class:`TableSession`; the Flask app only talks to this protocol,
-so tests can run the web app over a real session fed by the synthetic camera, and nothing in the web layer
-reaches into the loop's internals. Every method is thread-safe: the web server calls them from request
-threads while the loop runs in its own thread.
+The loop (:mod:`companion.table.loop`) implements :class:`TableSession`; the Flask app only talks to this
+protocol, so tests can run the web app over a real session fed by the synthetic camera, and nothing in the
+web layer reaches into the loop's internals. Every method is thread-safe: the web server calls them from
+request threads while the loop runs in its own thread.
 """
 
 from __future__ import annotations

@@ -65,9 +65,9 @@ def _event_line(event: dict[str, Any]) -> str:
 # -- run ----------------------------------------------------------------------------------------------
 def _run(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.loop import TableLoop
-    from companion.pipeline import vision_pipeline
     from companion.records import event_dict
+    from companion.table.loop import TableLoop
+    from companion.table.pipeline import vision_pipeline
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     from companion.mqtt.link import link_table
@@ -159,8 +159,8 @@ class RecordingSource:
 # -- replay -------------------------------------------------------------------------------------------
 def _replay(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.loop import TableLoop
-    from companion.pipeline import vision_pipeline
+    from companion.table.loop import TableLoop
+    from companion.table.pipeline import vision_pipeline
     from vision.sources import FolderSource, SourceError
 
     try:

@@ -1,12 +1,12 @@
 """The companion loop: FrameSource -> vision -> inference -> engine -> store -> panel signals + web events.
 
-:class:`TableLoop` implements :class:`companion.session.TableSession`: it runs the camera thread and the
-frame-age watchdog, keeps the camera's health, commits moves to the store and publishes what happened. The
-parts it wires together live beside it: the pipeline (:mod:`companion.pipeline`), the referee that judges
-what the camera sees (:mod:`companion.referee`), the panel's signals (:mod:`companion.signals`), the
-stored games as the page asks for them (:mod:`companion.records`) and the pictures (:mod:`companion.frames`).
+:class:`TableLoop` implements :class:`.session.TableSession`: it runs the camera thread and the frame-age
+watchdog, keeps the camera's health, commits moves to the store and publishes what happened. The parts it
+wires together live beside it in :mod:`companion.table`: the pipeline (:mod:`.pipeline`), the referee that
+judges what the camera sees (:mod:`.referee`), the panel's signals (:mod:`.panel_view`), the pictures
+(:mod:`.frames`); the stored games as the page asks for them are :mod:`companion.records`.
 
-The engine state changes only through the game keeper (:mod:`companion.keeper`), which writes each action
+The engine state changes only through the game keeper (:mod:`.keeper`), which writes each action
 to the store (committed, ``synchronous=FULL``) *before* the panel shows its signal or the web page hears of
 it. Each *stable* observation whose picture differs from the last one judged is explained by inference:
 
@@ -32,17 +32,20 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from companion import frames
 from companion.config import Config, ConfigError, config_from_settings
 from companion.infer import Inference, SharesSplits, TableModel, split_shares
-from companion.keeper import GameKeeper, Unsaved
-from companion.pipeline import Pipeline, PlayArea
 from companion.privacy import shared_action, shared_legal_actions
-from companion.publish import Link, Publisher
 from companion.records import GameRecords, event_dict
-from companion.referee import Pending, PendingKind, Referee
-from companion.resume import plan as resume_plan
-from companion.runner import (
+from companion.store import Store, StoredEvent
+from companion.table import frames
+from companion.table.keeper import GameKeeper, Unsaved
+from companion.table.models import model_for_table
+from companion.table.panel_view import CameraSignal, panel_signals
+from companion.table.pipeline import Pipeline, PlayArea
+from companion.table.publish import Link, Publisher
+from companion.table.referee import Pending, PendingKind, Referee
+from companion.table.resume import plan as resume_plan
+from companion.table.runner import (
     CameraHealth,
     FrameRunner,
     FrameSource,
@@ -51,9 +54,6 @@ from companion.runner import (
     source_fault,
     table_faults,
 )
-from companion.signals import CameraSignal, panel_signals
-from companion.store import Store, StoredEvent
-from companion.table_models import model_for_table
 from engines.core import CHANCE, TERMINAL, Game, State
 from hw.panel import Panel, open_panel
 from hw.signals import BUTTONS, PanelSignals
