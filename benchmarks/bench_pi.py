@@ -265,7 +265,7 @@ def _pump(loop: TableLoop, camera: Any) -> Callable[[], object]:
 
 def _messy(case: str, loop: TableLoop, camera: Any, seed: int) -> str:
     state = loop.current_state()
-    count = len(loop.history())
+    count = len(loop.records.history())
     if case.startswith("new game"):
         loop.new_game(loop.settings())  # the old game's pieces still lie in front of the camera
     elif case.startswith("three moves"):
@@ -288,7 +288,7 @@ def _messy(case: str, loop: TableLoop, camera: Any, seed: int) -> str:
         loop.process_read(camera.read())
     if loop.pending is not None:
         return loop.pending.kind
-    return "move" if len(loop.history()) > count else "nothing"
+    return "move" if len(loop.records.history()) > count else "nothing"
 
 
 def p95(values: list[float]) -> float:

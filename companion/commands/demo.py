@@ -163,7 +163,7 @@ def run_headless(demo: Demo, until_end: bool, max_actions: int | None, verbose: 
             steps += 1
             if pace:
                 time.sleep(pace)
-            events = loop.history()
+            events = loop.records.history()
             snapshot = loop.snapshot() if verbose and len(events) > seen else None
             for event in events[seen:]:
                 if verbose:

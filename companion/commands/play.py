@@ -189,7 +189,7 @@ def _replay(args: argparse.Namespace) -> int:
         while (frame := source.read()) is not None:
             loop.process_read(frame)  # with the source's lores image when it has one
             frames += 1
-        events = loop.history()
+        events = loop.records.history()
         snapshot = loop.snapshot()
     finally:
         source.close()

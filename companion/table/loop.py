@@ -539,21 +539,6 @@ class TableLoop:
                     "event_count": self._seq(), "pending": None if pending is None else pending.to_dict(),
                     "camera": {"ok": not self.camera.lost and self.camera.age(self.clock()) is not None}}
 
-    def history(self, game_id: int | None = None) -> list[dict[str, Any]]:
-        return self.records.history(game_id)
-
-    def state_at(self, seq: int, game_id: int | None = None) -> dict[str, Any]:
-        return self.records.state_at(seq, game_id)
-
-    def event_photo(self, seq: int, game_id: int | None = None) -> bytes | None:
-        return self.records.event_photo(seq, game_id)
-
-    def games(self) -> list[dict[str, Any]]:
-        return self.records.games()
-
-    def play_record(self, game_id: int | None = None) -> dict[str, Any]:
-        return self.records.play_record(game_id)
-
     def settings(self) -> dict[str, Any]:
         with self._lock:
             return self.config.settings()

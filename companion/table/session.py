@@ -12,6 +12,33 @@ from collections.abc import Iterator
 from typing import Any, Protocol, runtime_checkable
 
 
+class StoredGames(Protocol):
+    """The table's stored games as the page reads them: the shared view only."""
+
+    def history(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        """Committed events of a game (default: the current one): [{seq, kind, action, player, at,
+        scores, has_photo, rule}], oldest first."""
+        ...
+
+    def state_at(self, seq: int, game_id: int | None = None) -> dict[str, Any]:
+        """The shared view (``state.view(None)``) and scores right after event ``seq``: stepping back."""
+        ...
+
+    def event_photo(self, seq: int, game_id: int | None = None) -> bytes | None:
+        """The JPEG stored with event ``seq``."""
+        ...
+
+    def games(self) -> list[dict[str, Any]]:
+        """Stored games: [{game_id, game, started, players, over, winners}]."""
+        ...
+
+    def play_record(self, game_id: int | None = None) -> dict[str, Any]:
+        """A game as a logged play: {game_id, game, title, players [{name, colour}], start_player,
+        started, finished, duration_s, moves, over, scores (``Outcome.to_dict()``)}; LookupError for an
+        unknown game."""
+        ...
+
+
 @runtime_checkable
 class TableSession(Protocol):
     """A live game at the table: camera, engine, store and panel wired together."""
@@ -58,27 +85,9 @@ class TableSession(Protocol):
         at least every ``timeout`` seconds so that idle connections stay alive."""
         ...
 
-    def history(self, game_id: int | None = None) -> list[dict[str, Any]]:
-        """Committed events of a game (default: the current one): [{seq, kind, action, player, at,
-        scores, has_photo, rule}], oldest first."""
-        ...
-
-    def state_at(self, seq: int, game_id: int | None = None) -> dict[str, Any]:
-        """The shared view (``state.view(None)``) and scores right after event ``seq``: stepping back."""
-        ...
-
-    def event_photo(self, seq: int, game_id: int | None = None) -> bytes | None:
-        """The JPEG stored with event ``seq``."""
-        ...
-
-    def games(self) -> list[dict[str, Any]]:
-        """Stored games: [{game_id, game, started, players, over, winners}]."""
-        ...
-
-    def play_record(self, game_id: int | None = None) -> dict[str, Any]:
-        """A game as a logged play: {game_id, game, title, players [{name, colour}], start_player,
-        started, finished, duration_s, moves, over, scores (``Outcome.to_dict()``)}; LookupError for an
-        unknown game."""
+    @property
+    def records(self) -> StoredGames:
+        """The stored games, this one and the finished ones, as the page reads them."""
         ...
 
     def settings(self) -> dict[str, Any]:

@@ -152,12 +152,12 @@ def scaled_jpeg(data: bytes, max_width: int) -> bytes:
 
 @blueprint.get("/history")
 def history() -> Response:
-    return jsonify(ask(table().history, _game_id()))
+    return jsonify(ask(table().records.history, _game_id()))
 
 
 @blueprint.get("/state/<int:seq>")
 def state_at(seq: int) -> Response:
-    return jsonify(ask(table().state_at, _bounded(seq), _game_id()))
+    return jsonify(ask(table().records.state_at, _bounded(seq), _game_id()))
 
 
 @blueprint.get("/photo/<int:seq>.jpg")
@@ -166,7 +166,7 @@ def photo(seq: int) -> Response:
     size = request.args.get("size", "screen")
     if size not in ("thumb", "screen", "full"):
         abort(400, description="size must be thumb, screen or full")
-    data = ask(table().event_photo, _bounded(seq), _game_id())
+    data = ask(table().records.event_photo, _bounded(seq), _game_id())
     if data and size != "full":
         data = scaled_jpeg(data, THUMB_WIDTH if size == "thumb" else SCREEN_WIDTH)
     return _jpeg(data, f"photo for event {seq}")
@@ -174,18 +174,18 @@ def photo(seq: int) -> Response:
 
 @blueprint.get("/games")
 def games() -> Response:
-    return jsonify(ask(table().games))
+    return jsonify(ask(table().records.games))
 
 
 @blueprint.get("/play.json")
 def play_json() -> Response:
-    play = ask(table().play_record, _game_id())
+    play = ask(table().records.play_record, _game_id())
     return jsonify({**play, "bg_stats": exports.bg_stats_link(play)})
 
 
 @blueprint.get("/play.csv")
 def play_csv() -> Response:
-    play = ask(table().play_record, _game_id())
+    play = ask(table().records.play_record, _game_id())
     name = f"{play['game']}-{play['game_id']}.csv"
     return Response(exports.play_csv(play), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename={name}"})
@@ -226,12 +226,12 @@ def board_svg() -> Response:
     if option is not None:  # a question's option: the table as it would be after it
         snap = option_snapshot(snap, option)
     elif seq is not None:
-        past = ask(table().state_at, seq, _game_id())
+        past = ask(table().records.state_at, seq, _game_id())
         view = past.get("view")
         game = view.get("game", snap.get("game")) if isinstance(view, dict) else snap.get("game")
         event = past.get("event")
         if event is None:  # the session's state_at need not carry its event: find it in the history
-            event = next((e for e in ask(table().history, _game_id()) if e.get("seq") == seq), None)
+            event = next((e for e in ask(table().records.history, _game_id()) if e.get("seq") == seq), None)
         snap = {**snap, "game": game, "view": view, "split": past.get("split"), "pending": None,
                 "legal": [], "last_event": event}
     picture = svg.board_svg(snap)
@@ -242,7 +242,7 @@ def board_svg() -> Response:
 @blueprint.get("/scores.svg")
 def scores_svg() -> Response:
     snap = ask(table().snapshot)
-    return _svg(svg.score_chart_svg(ask(table().history, _game_id()), snap.get("players") or []))
+    return _svg(svg.score_chart_svg(ask(table().records.history, _game_id()), snap.get("players") or []))
 
 
 @blueprint.post("/press")

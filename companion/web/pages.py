@@ -115,7 +115,7 @@ def scores_page() -> str:
     top = max([1, *[int(entry.get("total", 0)) for entry in players.values()]])
     bg_stats = None
     if common["snap"].get("over"):
-        bg_stats = exports.bg_stats_link(ask(table().play_record, None))
+        bg_stats = exports.bg_stats_link(ask(table().records.play_record, None))
     return render_template("scores.html", page="scores", players_scores=players, categories=categories,
                            top=top, bg_stats=bg_stats, **common)
 
@@ -124,7 +124,7 @@ def scores_page() -> str:
 def history_page() -> str:
     common = _common()
     game_id = query_int("game", low=0)
-    events = ask(table().history, game_id)
+    events = ask(table().records.history, game_id)
     seq = query_int("seq", low=0)
     seqs = [int(e["seq"]) for e in events if isinstance(e.get("seq"), int)]
     selected: dict[str, Any] | None = None
@@ -133,8 +133,8 @@ def history_page() -> str:
         if seq not in seqs:
             abort(404, description=f"no event {seq} in this game")
         position = seqs.index(seq)
-        selected = {"event": events[position], "state": ask(table().state_at, seq, game_id)}
-    games = ask(table().games)
+        selected = {"event": events[position], "state": ask(table().records.state_at, seq, game_id)}
+    games = ask(table().records.games)
     return render_template(
         "history.html", page="history", events=events, selected=selected, seq=seq, game_id=game_id,
         previous_seq=seqs[position - 1] if position else None,
@@ -149,10 +149,10 @@ def dispute_page() -> str:
     seq = query_int("seq", low=0)
     past = None
     if seq is not None:
-        events = {e.get("seq"): e for e in ask(table().history, None)}
+        events = {e.get("seq"): e for e in ask(table().records.history, None)}
         if seq not in events:
             abort(404, description=f"no event {seq} in this game")
-        past = {"event": events[seq], "state": ask(table().state_at, seq, None)}
+        past = {"event": events[seq], "state": ask(table().records.state_at, seq, None)}
     pending = common["snap"].get("pending") or {}
     shared, labels = words.shared_words([o.get("action") for o in pending.get("options") or []],
                                         common["snap"])

@@ -38,7 +38,7 @@ def test_a_crashing_qr_decoder_does_not_lose_the_game(
             table.driver.step()
         now = table.loop.current_state()
         assert crashes > 0 and table.loop.camera.errors == crashes
-        assert now.to_dict() == reference[len(table.loop.history())].to_dict()
+        assert now.to_dict() == reference[len(table.loop.records.history())].to_dict()
         assert state_key(table.loop.store.replay(table.loop.game_id).state) == state_key(now)
     finally:
         table.close()
@@ -79,10 +79,10 @@ def test_camera_lost_and_back_in_the_running_loop(tmp_path: Path) -> None:
         assert loop.snapshot()["camera"]["ok"]
         # and the table is still read: a bot move through the running loop's own camera thread
         table.driver.pump = None
-        before = len(loop.history())
+        before = len(loop.records.history())
         table.driver.max_frames = 6000
         table.driver.step()
-        assert len(loop.history()) == before + 1
+        assert len(loop.records.history()) == before + 1
     finally:
         loop.stop()
         table.close()
@@ -96,6 +96,6 @@ def test_a_corrupt_database_is_reported_and_start_up_goes_on(tmp_path: Path) -> 
         assert snapshot["problems"] and "moved aside" in snapshot["problems"][0]
         assert list(tmp_path.glob("companion.db.corrupt-*"))
         table.driver.step()
-        assert len(table.loop.history()) == 1
+        assert len(table.loop.records.history()) == 1
     finally:
         table.close()

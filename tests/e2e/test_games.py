@@ -22,12 +22,12 @@ def play_and_check(game: str, colours: list[str], tmp_path: Path, seed: int) -> 
         assert final.to_dict() == reference[-1].to_dict()
         assert final.outcome() == reference[-1].outcome()
         loop = table.loop
-        events = loop.history()
+        events = loop.records.history()
         assert len(events) == len(reference) - 1  # one event per action, none lost, none extra
         camera_events = [e for e in events if e["source"] in ("camera", "choice")]
         assert len(camera_events) == table.driver.physical > 0
         assert all(e["has_photo"] for e in camera_events)  # every camera move is stored with its frame
-        photo = loop.event_photo(camera_events[0]["seq"])
+        photo = loop.records.event_photo(camera_events[0]["seq"])
         assert photo is not None and photo[:2] == b"\xff\xd8"  # a JPEG
         stored = loop.store.replay(loop.game_id)
         assert state_key(stored.state) == state_key(final)
@@ -66,7 +66,7 @@ def test_an_illegal_take_is_flagged_with_its_rule_and_never_applied(tmp_path: Pa
         for _ in range(6):
             table.driver.step()
         before = state_key(loop.state)
-        count = len(loop.history())
+        count = len(loop.records.history())
         state = loop.state
         assert isinstance(state, JurassikState)
         # a dinosaur tile in the middle of the grid, with no free neighbour: not accessible
@@ -90,7 +90,7 @@ def test_an_illegal_take_is_flagged_with_its_rule_and_never_applied(tmp_path: Pa
         illegal.hands[state.current_player()].append(tile)
         table.camera.show(loop.model.scene(illegal))
         table.frames(6)
-        assert state_key(loop.state) == before and len(loop.history()) == count  # never applied
+        assert state_key(loop.state) == before and len(loop.records.history()) == count  # never applied
         pending = loop.snapshot()["pending"]
         assert pending["kind"] == "objection"
         assert pending["rule"]["id"].startswith("JK-"), pending["rule"]
@@ -102,7 +102,7 @@ def test_an_illegal_take_is_flagged_with_its_rule_and_never_applied(tmp_path: Pa
         table.frames(6)
         assert loop.pending is None and not loop.panel.signals.objection
         table.driver.step()
-        assert len(loop.history()) == count + 1
+        assert len(loop.records.history()) == count + 1
     finally:
         table.close()
 
@@ -141,7 +141,7 @@ def test_a_chisel_out_of_turn_names_the_player(tmp_path: Path) -> None:
         assert pending is not None and pending["kind"] == "objection", pending
         assert other in pending["text"] and "out of turn" in pending["text"]
         assert pending["actor"] == other
-        assert loop.history() == []
+        assert loop.records.history() == []
     finally:
         table.close()
 
@@ -157,7 +157,7 @@ def test_isla_nublar_through_the_camera(tmp_path: Path) -> None:
                 break
         state = table.loop.current_state()
         assert table.driver.physical >= 10
-        assert state.to_dict() == reference[len(table.loop.history())].to_dict()
+        assert state.to_dict() == reference[len(table.loop.records.history())].to_dict()
         assert state_key(table.loop.store.replay(table.loop.game_id).state) == state_key(state)
     finally:
         table.close()

@@ -97,11 +97,11 @@ def test_cards_laid_face_up_are_read_as_played_and_picked_up_as_the_turn_ends(tm
             assert loop.choose(next(i for i, [a] in enumerate(options) if a.use == "none"))["ok"]
             state = loop.current_state()
             assert state.zones["red"]["played"].get(card, 0) >= 1
-        count = len(loop.history())
+        count = len(loop.records.history())
         ended = state.apply(EndTurn(player="red"))
         table.camera.show(loop.model.scene(ended))  # the played cards picked up: none in red's area
-        _until(table, lambda: len(loop.history()) > count)
-        events = loop.history()[count:]
+        _until(table, lambda: len(loop.records.history()) > count)
+        events = loop.records.history()[count:]
         assert events[0]["action"]["kind"] == "end-turn" and events[0]["source"] == "camera"
         draws = [e for e in events if e["action"]["kind"] == "draw"]
         assert len(draws) == 5 and {e["source"] for e in draws} == {"table"}
@@ -119,15 +119,15 @@ def test_a_single_use_card_is_played_at_once(tmp_path: Path) -> None:
         table.frames(3)
         state = loop.current_state()
         assert state.zones["red"]["hand"].get("EGG")
-        count = len(loop.history())
+        count = len(loop.records.history())
         laid = state.apply(PlayCard(player="red", card="EGG", use="egg"))
         table.camera.show(loop.model.scene(laid))
-        _until(table, lambda: len(loop.history()) > count)
-        assert loop.history()[count]["action"]["card"] == "EGG" and loop.pending is None
+        _until(table, lambda: len(loop.records.history()) > count)
+        assert loop.records.history()[count]["action"]["card"] == "EGG" and loop.pending is None
         revealed = laid.apply(laid.chance_outcomes()[0][0])
         table.camera.show(loop.model.scene(revealed))
-        _until(table, lambda: len(loop.history()) > count + 1)
-        event = loop.history()[count + 1]
+        _until(table, lambda: len(loop.records.history()) > count + 1)
+        event = loop.records.history()[count + 1]
         assert event["action"]["kind"] == "reveal-dinosaur" and event["source"] == "camera"
     finally:
         table.close()
@@ -147,12 +147,12 @@ def test_what_follows_on_the_board_tells_how_a_card_was_played(tmp_path: Path) -
         state = loop.current_state()
         table.camera.show(loop.model.scene(state.apply(PlayCard(player="red", card="S-BOXES2", use="none"))))
         _until(table, lambda: loop.pending is not None and loop.pending.kind == "question")
-        count = len(loop.history())
+        count = len(loop.records.history())
         played = state.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
         field = next(a.field for a in played.legal_actions() if isinstance(a, PlaceBox))
         table.camera.show(loop.model.scene(played.apply(PlaceBox(player="red", field=field))))
-        _until(table, lambda: len(loop.history()) > count)
-        events = loop.history()[count:]
+        _until(table, lambda: len(loop.records.history()) > count)
+        events = loop.records.history()[count:]
         read = [(e["action"]["kind"], e["source"]) for e in events]
         assert read == [("play", "camera"), ("place-box", "camera")]
         assert events[0]["action"]["use"] == "boxes" and loop.pending is None
@@ -169,7 +169,7 @@ def test_cards_face_up_about_the_board_are_not_read_as_played(tmp_path: Path) ->
     loop = table.loop
     try:
         table.frames(3)
-        count = len(loop.history())
+        count = len(loop.records.history())
         scene = loop.model.scene(loop.current_state())
         general = next(z for z in scene.zones if z.name == "general").polygon
         x0, y0 = min(p[0] for p in general), min(p[1] for p in general)
@@ -181,6 +181,6 @@ def test_cards_face_up_about_the_board_are_not_read_as_played(tmp_path: Path) ->
         table.frames(20)
         detections = loop.snapshot()["detections"]
         assert detections is not None and set(tags) <= set(Observation.from_dict(detections).tags)
-        assert loop.pending is None and len(loop.history()) == count
+        assert loop.pending is None and len(loop.records.history()) == count
     finally:
         table.close()

@@ -63,7 +63,7 @@ def test_a_game_defined_in_the_tests_plays_through_the_loop_and_the_page(
             assert loop.pending is None, loop.pending
             assert loop.current_state().to_dict() == after.to_dict()
         assert loop.current_state().is_terminal()
-        sources = {event["source"] for event in loop.history()}
+        sources = {event["source"] for event in loop.records.history()}
         assert sources == {"camera", "web"}
         page = client.get("/", headers=HOST).get_data(as_text=True)
         assert "Toy Grab" in page and "Game over" in page

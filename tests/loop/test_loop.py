@@ -95,7 +95,7 @@ def test_a_bot_game_read_by_the_camera_ends_like_the_engine(
     assert final.to_dict() == expected.to_dict()
     assert final.outcome() == expected.outcome()
     assert driver.physical > 0 and driver.submitted > 0  # takes and reveals read, passes submitted
-    events = loop.history()
+    events = loop.records.history()
     assert len(events) == driver.physical + driver.submitted
     assert {e["source"] for e in events} == {"camera", "bot"}
     assert loop.store.replay(loop.game_id).state.to_dict() == final.to_dict()
@@ -111,7 +111,7 @@ def test_a_take_then_its_reveal_seen_at_once_is_two_actions(
     result = feed(loop, source, toy.scene_for(after))
     assert result.kind == "apply" and [a.kind for a in result.actions] == ["take", "reveal"]
     assert state_key(loop.state) == state_key(after)
-    assert [e["action"]["kind"] for e in loop.history()] == ["take", "reveal"]
+    assert [e["action"]["kind"] for e in loop.records.history()] == ["take", "reveal"]
     assert mock_panel.snapshot()["status"]["rgb"] == [0.0, 1.0, 0.0]  # the legal flash
 
 
@@ -126,7 +126,7 @@ def test_an_illegal_move_is_flagged_never_applied_until_put_right(
     illegal.held[3] = ("red", None)
     result = feed(loop, source, toy.scene_for(illegal))
     assert result.kind == "objection"
-    assert state_key(loop.state) == before and loop.history() == []
+    assert state_key(loop.state) == before and loop.records.history() == []
     pending = loop.snapshot()["pending"]
     assert pending["kind"] == "objection" and pending["seen"] and pending["expected"] == "a move by red"
     assert mock_panel.signals.objection
@@ -193,14 +193,15 @@ def test_next_passes_and_undo_takes_back(toy: Toy, tmp_path: Path, mock_panel: P
     start = state_key(loop.state)
     feed(loop, source)
     mock_panel.press("next", source="button")  # the physical button path
-    assert loop.state.current_player() == "blue" and loop.history()[-1]["action"] == Pass("red").to_dict()
+    assert loop.state.current_player() == "blue"
+    assert loop.records.history()[-1]["action"] == Pass("red").to_dict()
     assert loop.press("undo")["ok"]
     assert state_key(loop.state) == start
-    kinds = [e["kind"] for e in loop.history()]
+    kinds = [e["kind"] for e in loop.records.history()]
     assert kinds == ["action", "undo"]
     from companion.words import event_label
 
-    undo = loop.history()[-1]  # the undo says what it took back
+    undo = loop.records.history()[-1]  # the undo says what it took back
     assert event_label(undo, loop.snapshot()) == "took back move #1: pass"
     assert loop.store.replay(loop.game_id).state.to_dict() == loop.state.to_dict()
     assert loop.press("undo")["ok"] is False  # nothing left to undo
@@ -215,7 +216,8 @@ def test_undo_of_a_camera_move_is_not_read_again(toy: Toy, tmp_path: Path, mock_
     loop.press("undo")
     for _ in range(3):
         feed(loop, source)  # the tile still lies in red's zone: not applied again
-    assert loop.state.current_player() == "red" and [e["kind"] for e in loop.history()] == ["action", "undo"]
+    assert loop.state.current_player() == "red"
+    assert [e["kind"] for e in loop.records.history()] == ["action", "undo"]
 
 
 def test_an_undo_asks_the_table_to_follow_until_it_does(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
@@ -232,7 +234,7 @@ def test_an_undo_asks_the_table_to_follow_until_it_does(toy: Toy, tmp_path: Path
     assert loop.pending is not None and state_key(loop.state) == state_key(before)
     feed(loop, source, toy.scene_for(before))  # put back: table and game agree, nothing pending
     assert loop.pending is None and not mock_panel.signals.objection
-    assert [e["kind"] for e in loop.history()] == ["action", "undo"]
+    assert [e["kind"] for e in loop.records.history()] == ["action", "undo"]
 
 
 def test_a_tapped_move_the_table_does_not_show_is_objected_to(
@@ -245,7 +247,7 @@ def test_a_tapped_move_the_table_does_not_show_is_objected_to(
     pending = loop.snapshot()["pending"]
     assert pending is not None and pending["kind"] == "objection" and pending["differences"]
     assert pending["rule"]["id"] == "TABLE-TAP"  # the unchanged table is read into no further move
-    assert len(loop.history()) == 1
+    assert len(loop.records.history()) == 1
     feed(loop, source, toy.scene_for(after))  # the players move the tile as tapped
     assert loop.pending is None and state_key(loop.state) == state_key(after)
 
@@ -255,12 +257,12 @@ def test_the_bots_follow_a_person_s_undo_and_finish_the_game(
 ) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
     driver = BotDriver(loop, source.show, seed=11, pump=lambda: feed(loop, source))
-    while not any(e["source"] == "camera" for e in loop.history()):
+    while not any(e["source"] == "camera" for e in loop.records.history()):
         driver.step()
     assert loop.press("undo")["ok"]  # a person takes the camera's last move back between the bots' moves
     final = driver.run()  # the bots put the table back, then play on to the end
     assert final.is_terminal() and loop.pending is None
-    assert "undo" in [e["kind"] for e in loop.history()]
+    assert "undo" in [e["kind"] for e in loop.records.history()]
     assert loop.store.replay(loop.game_id).state.to_dict() == final.to_dict()
 
 
@@ -335,10 +337,10 @@ def test_events_history_state_at_and_games(toy: Toy, tmp_path: Path, mock_panel:
     messages = [next(stream) for _ in range(3)]
     assert any(m["type"] == "event" and m["event"]["action"]["kind"] == "take" for m in messages)
     stream.close()  # type: ignore[attr-defined]
-    assert loop.state_at(1)["view"] == after.view(None)
-    assert loop.state_at(0)["view"]["row"] == [True] * toy.slots
-    assert loop.event_photo(1) is None  # scenes have no pixels; rendered frames store a JPEG
-    assert loop.games()[0]["game"] == "toy-grab"
+    assert loop.records.state_at(1)["view"] == after.view(None)
+    assert loop.records.state_at(0)["view"]["row"] == [True] * toy.slots
+    assert loop.records.event_photo(1) is None  # scenes have no pixels; rendered frames store a JPEG
+    assert loop.records.games()[0]["game"] == "toy-grab"
     assert loop.settings()["game"] == "toy-grab"
 
 
@@ -348,7 +350,7 @@ def test_new_game_keeps_the_old_one(toy: Toy, tmp_path: Path, mock_panel: Panel)
     old = loop.game_id
     assert loop.new_game({"game": "toy-grab", "seats": ["green", "red", "blue"]})["ok"]
     assert loop.game_id != old and loop.state.players == ("green", "red", "blue")
-    assert len(loop.games()) == 2 and len(loop.history(old)) == 1
+    assert len(loop.records.games()) == 2 and len(loop.records.history(old)) == 1
     assert loop.new_game({"game": "chess"})["ok"] is False
     assert loop.new_game({"pins": {"buzzer": 3}})["ok"] is False
 
@@ -390,7 +392,7 @@ def test_several_explanations_make_a_question_answered_on_the_web(
     index = next(o["index"] for o in pending["options"] if o["action"]["front"] == 3)
     assert loop.choose(index)["ok"]
     assert state_key(loop.state) == state_key(revealed) and loop.pending is None
-    assert loop.history()[-1]["source"] == "choice"
+    assert loop.records.history()[-1]["source"] == "choice"
 
 
 def test_a_confirmed_correction_settles_an_objection(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
@@ -423,9 +425,9 @@ def test_web_calls_from_other_threads_while_the_loop_runs(
             while not stop.is_set():
                 snap = loop.snapshot()
                 json.dumps(snap)
-                history = loop.history()
+                history = loop.records.history()
                 if history:
-                    loop.state_at(history[-1]["seq"])
+                    loop.records.state_at(history[-1]["seq"])
                 loop.press("mode")
                 loop.frame_jpeg()
         except BaseException as error:
@@ -456,7 +458,7 @@ def test_a_log_that_no_longer_replays_is_kept_and_a_new_game_starts(
     loop.store.close()
     again, _ = make_loop(toy, tmp_path, mock_panel)
     assert again.game_id != old and "could not resume" in again.snapshot()["problems"][0]
-    assert len(again.games()) == 2  # the old game stays in the store
+    assert len(again.records.games()) == 2  # the old game stays in the store
 
 
 def test_an_objection_offers_the_nearest_legal_moves_to_tap(toy: Toy, tmp_path: Path,
@@ -477,12 +479,12 @@ def test_an_objection_offers_the_nearest_legal_moves_to_tap(toy: Toy, tmp_path: 
         loop.option_view(len(offered))
     answer = loop.choose(0)
     assert answer["ok"] and answer["event"]["source"] == "choice"
-    assert loop.history()[-1]["action"] == {"kind": "take", "player": "red", "slot": 0}
+    assert loop.records.history()[-1]["action"] == {"kind": "take", "player": "red", "slot": 0}
     # what the tapped move does not explain (the knocked tile) is objected to at once, on its own
     assert loop.pending is not None and loop.pending.kind == "objection"
     assert len(loop.pending.inference.differences) == 1
     assert loop.choose(5)["ok"] is False  # no such option: nothing happens
-    assert len(loop.history()) == 1
+    assert len(loop.records.history()) == 1
 
 
 def test_undo_takes_back_every_move_read_from_one_change_of_the_table(
@@ -493,10 +495,10 @@ def test_undo_takes_back_every_move_read_from_one_change_of_the_table(
     taken = before.apply(Take("red", 0))
     shown = taken.apply(taken.chance_outcomes()[0][0])  # the tile taken, and its front as it lands
     feed(loop, source, toy.scene_for(shown))
-    read = [e for e in loop.history() if e["kind"] == "action"]
+    read = [e for e in loop.records.history() if e["kind"] == "action"]
     assert len(read) == 2 and {e["source"] for e in read} == {"camera"}  # two moves, one reading
     loop.press("undo")  # one Undo takes back what the table changed: both
     assert state_key(loop.state) == state_key(before)
-    assert [e["undoes"] for e in loop.history()[-2:]] == [read[1]["seq"], read[0]["seq"]]
+    assert [e["undoes"] for e in loop.records.history()[-2:]] == [read[1]["seq"], read[0]["seq"]]
     feed(loop, source, toy.scene_for(before))
     assert loop.pending is None

@@ -15,7 +15,7 @@ from companion.commands.demo import build
 demo = build("jurassik", seed=4)  # the table left running to the end, as when the demo is stopped
 for _ in range(5):
     demo.loop.process_read(demo.camera.read())
-print(len(demo.loop.history()))
+print(len(demo.loop.records.history()))
 """
 
 

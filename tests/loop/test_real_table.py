@@ -45,7 +45,7 @@ def test_a_real_table_notes_each_draw_unseen(tmp_path: Path) -> None:
                       next(a for a in state.legal_actions() if a.kind in ("end-turn", "finish", "decline")
                            or a.kind in ("move-dinosaur", "return-dinosaur", "choose-scoring")))
             assert loop.submit(action.to_dict(), source="web")["ok"], action
-        draws = [e for e in loop.history() if e["action"]["kind"] == "draw"]
+        draws = [e for e in loop.records.history() if e["action"]["kind"] == "draw"]
         assert len(draws) == 5 and all(e["source"] == "table" for e in draws)
         assert all(e["action"].get("concealed") for e in draws)
     finally:

@@ -16,7 +16,7 @@ def test_a_new_game_waits_for_the_table_to_be_set_up(toy: Toy, tmp_path: Path, m
     loop, source = make_loop(toy, tmp_path, mock_panel)
     old = loop.state.apply(Take("red", 0))
     feed(loop, source, toy.scene_for(old))  # a move read by the camera
-    played = len(loop.history())
+    played = len(loop.records.history())
     assert played >= 1
     answer = loop.new_game(loop.settings())
     assert answer["ok"]
@@ -29,13 +29,14 @@ def test_a_new_game_waits_for_the_table_to_be_set_up(toy: Toy, tmp_path: Path, m
     checklist = pending.checklist
     assert checklist["in_place"] < checklist["expected"] and checklist["steps"]
     assert any(step.startswith("put ") for step in checklist["steps"]), checklist
-    assert not mock_panel.signals.objection and loop.history() == []  # the new game: no move, no blame
+    # the new game: no move, no blame
+    assert not mock_panel.signals.objection and loop.records.history() == []
     fresh = loop.state
     assert isinstance(fresh, GrabState)
     feed(loop, source, toy.scene_for(fresh))  # the table laid out as the setup says
     assert loop.pending is None and not mock_panel.signals.waiting
     feed(loop, source, toy.scene_for(fresh.apply(Take("red", 0))))  # and the game goes on as usual
-    assert [e["action"]["kind"] for e in loop.history()][:1] == ["take"]
+    assert [e["action"]["kind"] for e in loop.records.history()][:1] == ["take"]
 
 
 def test_the_first_start_waits_for_the_table_too_whatever_lies_there(toy: Toy, tmp_path: Path,
@@ -57,11 +58,11 @@ def test_the_first_start_waits_for_the_table_too_whatever_lies_there(toy: Toy, t
     assert isinstance(state, GrabState)
     feed(loop, source, toy.scene_for(state.apply(Take("red", 0))))  # pieces of some other game
     pending = loop.pending
-    assert pending is not None and pending.kind == "setup" and loop.history() == []
+    assert pending is not None and pending.kind == "setup" and loop.records.history() == []
     assert not mock_panel.signals.objection
     source.show(toy.scene_for(state))
     set_up(loop, source)
-    assert loop.pending is None and loop.history() == []
+    assert loop.pending is None and loop.records.history() == []
 
 
 def test_confirm_starts_the_game_with_the_table_as_it_is(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
@@ -73,7 +74,7 @@ def test_confirm_starts_the_game_with_the_table_as_it_is(toy: Toy, tmp_path: Pat
     feed(loop, source, toy.scene_for(knocked))
     assert loop.pending is not None and loop.pending.kind == "setup"
     assert loop.press("confirm")["ok"]
-    assert loop.pending is None and loop.history() == []
+    assert loop.pending is None and loop.records.history() == []
     notices = loop.store.notices(loop.game_id)
     setup = [n for n in notices if n["kind"] == "setup"]
     assert setup and "as it is" in setup[-1]["text"]
@@ -95,9 +96,9 @@ def test_a_game_started_as_it_is_blames_nobody_for_what_was_off(toy: Toy, tmp_pa
     taken = short.apply(Take("red", 0))  # red's first move, the tile still missing
     feed(loop, source, toy.scene_for(taken))
     assert loop.pending is None and not mock_panel.signals.objection
-    assert [e["action"] for e in loop.history()] == [Take("red", 0).to_dict()]
+    assert [e["action"] for e in loop.records.history()] == [Take("red", 0).to_dict()]
     feed(loop, source, toy.scene_for(fresh.apply(Take("red", 0))))  # the missing tile put in its place
-    assert loop.pending is None and len(loop.history()) == 1
+    assert loop.pending is None and len(loop.records.history()) == 1
 
 
 def test_a_piece_missing_when_started_as_it_is_may_be_the_first_one_played(
@@ -114,7 +115,7 @@ def test_a_piece_missing_when_started_as_it_is_may_be_the_first_one_played(
     feed(loop, source, toy.scene_for(short))
     assert loop.press("confirm")["ok"]
     feed(loop, source, toy.scene_for(fresh.apply(Take("red", 0))))  # put in and taken at once
-    assert loop.pending is None and len(loop.history()) == 1
+    assert loop.pending is None and len(loop.records.history()) == 1
     driver = BotDriver(loop, source.show, seed=3, pump=lambda: feed(loop, source))
     final = driver.run()  # the rest of the game: the acceptance is over, nothing is added back
     assert final.is_terminal() and loop.pending is None
@@ -134,16 +135,16 @@ def test_a_game_started_as_it_is_keeps_what_was_accepted_across_a_restart(
     assert loop.press("confirm")["ok"]
     taken = short.apply(Take("red", 0))
     feed(loop, source, toy.scene_for(taken))
-    assert len(loop.history()) == 1
+    assert len(loop.records.history()) == 1
     loop.close()
     pin_factory.reset()
     panel = Panel(DEFAULT_PINS, toy.players, pin_factory=pin_factory, start=False)
     again, source = make_loop(toy, tmp_path, panel)  # the Pi restarted mid-game
     try:
-        assert again.game_id == loop.game_id and len(again.history()) == 1
+        assert again.game_id == loop.game_id and len(again.records.history()) == 1
         feed(again, source, toy.scene_for(taken))  # the tile is still missing: still nobody's move
         assert again.pending is None and not panel.signals.objection
         feed(again, source, toy.scene_for(fresh.apply(Take("red", 0))))  # put in its place at last
-        assert again.pending is None and len(again.history()) == 1
+        assert again.pending is None and len(again.records.history()) == 1
     finally:
         again.close()

@@ -46,7 +46,7 @@ def test_a_move_the_store_cannot_write_is_kept_shown_and_saved_later(toy: Toy, t
     store.full = True
     after = loop.state.apply(Take("red", 0))
     feed(loop, source, toy.scene_for(after))
-    assert loop.history() == [] and loop.state.to_dict() != after.to_dict()  # nothing shown unsaved
+    assert loop.records.history() == [] and loop.state.to_dict() != after.to_dict()  # nothing shown unsaved
     snapshot = loop.snapshot()
     assert snapshot["storage"]["ok"] is False and "disk is full" in snapshot["storage"]["text"]
     assert snapshot["panel"]["pattern"] == "storage"
@@ -58,7 +58,7 @@ def test_a_move_the_store_cannot_write_is_kept_shown_and_saved_later(toy: Toy, t
     assert loop.undo()["ok"] is False
     store.full = False
     feed(loop, source)  # the next frame saves it
-    assert [e["action"]["kind"] for e in loop.history()] == ["take"]
+    assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
     assert loop.state.to_dict() == after.to_dict()
     assert loop.snapshot()["storage"] == {"ok": True}
     assert loop.snapshot()["panel"]["pattern"] != "storage"
@@ -72,7 +72,7 @@ def test_the_watchdog_saves_it_too_when_no_frame_comes(toy: Toy, tmp_path: Path,
     feed(loop, source, toy.scene_for(loop.state.apply(Take("red", 0))))
     store.full = False
     loop.check_camera()
-    assert [e["action"]["kind"] for e in loop.history()] == ["take"]
+    assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
 
 
 def test_bots_wait_while_the_disk_is_full_and_the_game_ends_as_without(toy: Toy, tmp_path: Path,
@@ -89,7 +89,7 @@ def test_bots_wait_while_the_disk_is_full_and_the_game_ends_as_without(toy: Toy,
     driver = BotDriver(loop, source.show, seed=11, pump=pump)
     final = driver.run()
     assert final.to_dict() == direct_play(toy, 11).to_dict()
-    kinds = [e["action"]["kind"] for e in loop.history()]
+    kinds = [e["action"]["kind"] for e in loop.records.history()]
     assert len(kinds) == driver.physical + driver.submitted  # every move once, none dropped
 
 
@@ -125,11 +125,11 @@ def test_a_real_full_disk(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
         filler = fill(disk)
         after = loop.state.apply(Take("red", 0))
         feed(loop, source, toy.scene_for(after))
-        assert loop.history() == []
+        assert loop.records.history() == []
         assert loop.snapshot()["storage"]["ok"] is False and mock_panel.signals.storage_fault
         filler.unlink()
         feed(loop, source)
-        assert [e["action"]["kind"] for e in loop.history()] == ["take"]
+        assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
         assert loop.snapshot()["storage"] == {"ok": True}
         loop.close()
 

@@ -70,7 +70,7 @@ def test_the_page_and_the_buttons_are_answered_while_the_loop_thinks(toy: Toy, t
     assert answers["snapshot"]["event_count"] == 0 and answers["mode"]["ok"] is True
     model.go_on.set()
     worker.join(timeout=120)
-    assert [e["action"]["kind"] for e in loop.history()] == ["take"]
+    assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
 
 
 def test_a_judgement_on_a_game_that_moved_meanwhile_is_made_again(toy: Toy, tmp_path: Path,
@@ -85,11 +85,11 @@ def test_a_judgement_on_a_game_that_moved_meanwhile_is_made_again(toy: Toy, tmp_
     assert loop.submit(Take("red", 0).to_dict())["ok"] is True
     model.go_on.set()
     worker.join(timeout=120)
-    assert [e["action"]["kind"] for e in loop.history()] == ["take"]  # not applied twice
+    assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]  # not applied twice
     # the same picture is judged again against the new game: it now matches it
     result = feed(loop, source)
     assert result is not None and result.kind in ("unchanged", "apply")
-    assert len(loop.history()) >= 1 and loop.pending is None
+    assert len(loop.records.history()) >= 1 and loop.pending is None
 
 
 def test_a_change_too_large_to_search_is_an_objection_at_once(toy: Toy) -> None:

@@ -72,7 +72,7 @@ def test_a_new_game_of_another_game_is_read_by_the_camera(jurassik_table: Table)
     driver = table.driver(seed=2)
     while driver.physical == 0:  # until a move the camera has to read (a chisel placed)
         assert driver.step()
-    camera_events = [e for e in loop.history() if e["source"] == "camera"]
+    camera_events = [e for e in loop.records.history() if e["source"] == "camera"]
     assert camera_events and camera_events[-1]["action"]["kind"] == "place-chisel"
     assert camera_events[-1]["player"] in ("green", "yellow")
     detector = table.pipeline.tracker.detector
@@ -184,7 +184,7 @@ def test_a_bumped_camera_is_recalibrated_once_its_markers_are_steady(jurassik_ta
     driver = table.driver()
     while driver.physical == 0:
         assert driver.step()
-    assert [e for e in table.loop.history() if e["source"] == "camera"]
+    assert [e for e in table.loop.records.history() if e["source"] == "camera"]
     assert table.loop.pending is None
 
 

@@ -213,6 +213,10 @@ class EngineSession:
             with self._lock:
                 self._subscribers.remove(subscriber)
 
+    @property
+    def records(self) -> EngineSession:
+        return self  # the fake keeps its stored games itself
+
     def _find(self, game_id: int | None) -> dict[str, Any]:
         if game_id is None:
             return self._game
@@ -343,7 +347,7 @@ def fingerprint() -> Any:
     """``fingerprint(table)``: what must not change when a request is refused."""
 
     def of(table: EngineSession) -> tuple[int, dict[str, Any]]:
-        return len(table.history()), table.state.to_dict()
+        return len(table.records.history()), table.state.to_dict()
 
     return of
 

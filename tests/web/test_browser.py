@@ -121,7 +121,7 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
 
     # 2. the page follows the game live (server-sent events), without a reload
     before = page.inner_text("#last-move")
-    play_until(demo, lambda: len(demo.loop.history()) >= 3, 20)
+    play_until(demo, lambda: len(demo.loop.records.history()) >= 3, 20)
     wait_for(page, "(old) => document.getElementById('last-move').innerText !== old", before)
     assert "#" in page.inner_text("#last-move")
 
@@ -147,7 +147,7 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
         assert demo.driver.step()
     assert out_of_turn is not None, "no chisel placement to misplay"
     true_scene = demo.loop.model.scene(demo.loop.current_state())
-    count = len(demo.loop.history())
+    count = len(demo.loop.records.history())
     demo.camera.show(out_of_turn)
     page.goto(url + "dispute")
     page.wait_for_selector("#dispute-confirm", timeout=20_000)
@@ -157,9 +157,9 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
     shoot(page, "dispute", full_page=True)
     page.click("#dispute-confirm")
     wait_for(page, "document.getElementById('dispute').innerText.includes('No dispute open')")
-    assert demo.loop.pending is None and len(demo.loop.history()) == count  # nothing was applied
+    assert demo.loop.pending is None and len(demo.loop.records.history()) == count  # nothing was applied
     demo.camera.show(true_scene)  # the player takes the stray chisel back
-    play_until(demo, lambda: len(demo.loop.history()) >= count + 2, 10)
+    play_until(demo, lambda: len(demo.loop.records.history()) >= count + 2, 10)
 
     # 5. the history steps back through the game, with the photo of each move
     page.goto(url + "history")
@@ -174,7 +174,7 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
     shoot(page, "history")
 
     # 6. the other pages, a little further into the game so that the score chart tells something
-    play_until(demo, lambda: len(demo.loop.history()) >= SCORES_AFTER, 3 * SCORES_AFTER)
+    play_until(demo, lambda: len(demo.loop.records.history()) >= SCORES_AFTER, 3 * SCORES_AFTER)
     page.goto(url + "scores")
     wait_for(page, "document.querySelector('img.chart').complete")
     assert re.search(r"\d", page.inner_text("#score-cards"))

@@ -99,7 +99,7 @@ class Players:
         if state.is_chance_node() and data["kind"] == "draw":  # dealt by the engine: no page may name it
             self.entered_by_table += 1
             return dict(self.loop.submit(data, source="table"))
-        count = len(self.loop.history())
+        count = len(self.loop.records.history())
         if self.page.url.rstrip("/") != self.demo.url.rstrip("/"):
             self.page.goto(self.demo.url)
         if state.is_chance_node():  # a card turned face up for everyone, tapped as it lies
@@ -109,8 +109,8 @@ class Players:
         while not self.page.evaluate(TAP_MOVE, data):  # the page swaps its live parts as moves arrive
             assert time.monotonic() < deadline, f"no control on the page for {data}"
             self.page.wait_for_timeout(50)
-        until(f"the tapped {data['kind']}", lambda: len(self.loop.history()) > count)
-        event = self.loop.history()[count]  # cards drawn unseen may follow it, noted by the table
+        until(f"the tapped {data['kind']}", lambda: len(self.loop.records.history()) > count)
+        event = self.loop.records.history()[count]  # cards drawn unseen may follow it, noted by the table
         assert event["source"] == "web", event
         self.tapped += 1
         return {"ok": True}
@@ -218,7 +218,7 @@ def test_a_whole_game_played_at_the_page(
         assert "Log this play in BG Stats" in page.inner_text("main")
         players.shoot("scores")
         assert not players.small_text, players.small_text  # every word readable on a phone
-        history = demo.loop.history()
+        history = demo.loop.records.history()
         sources = {event["source"] for event in history}
         assert players.tapped > 0 and "web" in sources and "camera" in sources, sources
         assert "bot" not in sources  # every move was made on the table or tapped on the page

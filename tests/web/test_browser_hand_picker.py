@@ -61,7 +61,7 @@ class Phone:
     def enter_card(self, action: dict[str, Any]) -> None:
         """The player opens the card in the picker and taps how it is played; then lays it on the table."""
         self.home()
-        count = len(self.loop.history())
+        count = len(self.loop.records.history())
         card = action["card"]
         fold = f"#hand-card-{'unseen' if card == '?' else card}"
         self.page.wait_for_selector(fold, state="attached", timeout=30_000)
@@ -78,8 +78,8 @@ class Phone:
             self.page.wait_for_timeout(50)
         self.page.locator(f"{fold} button.move").nth(index).click()
         taps += 1
-        until(f"the picked {action['kind']}", lambda: len(self.loop.history()) > count)
-        event = self.loop.history()[count]
+        until(f"the picked {action['kind']}", lambda: len(self.loop.records.history()) > count)
+        event = self.loop.records.history()[count]
         assert event["source"] == "web" and event["action"]["kind"] == action["kind"], event
         self.entries.append(taps)
         self.demo.camera.show(self.loop.model.scene(self.loop.current_state()))  # the card, laid
@@ -107,14 +107,14 @@ class Phone:
         """A move the camera cannot see (a purchase, an end of turn, a card turned face up)."""
         data = action.to_dict()
         self.home()
-        count = len(self.loop.history())
+        count = len(self.loop.records.history())
         if data["kind"] == "end-turn":
             self.shoot("turn-end")
         deadline = time.monotonic() + 30
         while not self.page.evaluate(TAP_MOVE, data):
             assert time.monotonic() < deadline, f"no control on the page for {data}"
             self.page.wait_for_timeout(50)
-        until(f"the tapped {data['kind']}", lambda: len(self.loop.history()) > count)
+        until(f"the tapped {data['kind']}", lambda: len(self.loop.records.history()) > count)
         return {"ok": True}
 
 
@@ -160,7 +160,7 @@ def test_a_real_table_enters_every_hand_card_through_the_picker(browser: Any, tm
         page.wait_for_selector("text=Game over", timeout=30_000)
         assert phone.entries and max(phone.entries) <= 2, phone.entries
         assert phone.searched
-        history = loop.history()
+        history = loop.records.history()
         plays = [e for e in history if e["action"]["kind"] == "play"]
         assert plays and all(e["source"] == "web" for e in plays), [
             (e["seq"], e["source"]) for e in plays if e["source"] != "web"]

@@ -48,8 +48,8 @@ def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:
         first = loop.snapshot()["legal"][0]
         buttons.first.focus()
         page.keyboard.press("Enter")  # keyboard works as a tap
-        until("the tapped move", lambda: len(loop.history()) == 1)
-        event = loop.history()[0]
+        until("the tapped move", lambda: len(loop.records.history()) == 1)
+        event = loop.records.history()[0]
         assert event["source"] == "web" and event["action"] == first
         demo.camera.show(loop.model.scene(loop.current_state()))  # the player does it on the table too
 
@@ -66,8 +66,9 @@ def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:
         page.wait_for_selector("#choose-0", timeout=20_000)
         assert "closest to what the camera sees" in page.inner_text("#dispute")
         page.click("#choose-0")
-        until("the chosen move", lambda: len(loop.history()) == 2)
-        assert loop.history()[-1]["action"] == move.to_dict() and loop.history()[-1]["source"] == "choice"
+        until("the chosen move", lambda: len(loop.records.history()) == 2)
+        last = loop.records.history()[-1]
+        assert last["action"] == move.to_dict() and last["source"] == "choice"
         browser.close()
     assert errors == []
 
@@ -116,23 +117,23 @@ def test_isla_nublar_at_a_real_table_by_taps(tmp_path: Path) -> None:
             page.goto(demo.url)
             reveals = 0
             while loop.current_state().is_chance_node():  # the buy piles' tops, then the scoring row
-                count = len(loop.history())
+                count = len(loop.records.history())
                 page.goto(demo.url)  # the page as it is now (a tap on a list being swapped is refused)
                 page.wait_for_selector("text=Turned face up", timeout=20_000)
                 page.locator("#legal-picker button.move").first.click()
-                until("the tapped card", lambda before=count: len(loop.history()) > before)
+                until("the tapped card", lambda before=count: len(loop.records.history()) > before)
                 reveals += 1
-            assert reveals == 10 and {e["source"] for e in loop.history()} == {"web"}
+            assert reveals == 10 and {e["source"] for e in loop.records.history()} == {"web"}
             page.goto(demo.url)
             # the picker offers only what the hand may hold: the starting cards, never a buy pile's card
             offered = page.eval_on_selector_all("#hand-card-list details", "ds => ds.map(d => d.id)")
             assert "hand-card-S-BOXES2" in offered and "hand-card-A3-HIDEOUT" not in offered, offered
-            count = len(loop.history())
+            count = len(loop.records.history())
             play = {"kind": "play", "player": "red", "card": "S-BOXES2", "use": "boxes"}
             page.click("#hand-card-S-BOXES2 > summary")  # the card, then how it is played: two taps
             page.click("#hand-card-S-BOXES2 button.move >> text=play it for 2 boxes")
-            until("the card played", lambda: len(loop.history()) > count)
-            event = loop.history()[count]
+            until("the card played", lambda: len(loop.records.history()) > count)
+            event = loop.records.history()[count]
             assert event["source"] == "web" and event["action"] == play
             browser.close()
     finally:

@@ -86,6 +86,6 @@ def test_a_stalled_demo_camera_costs_frames_not_the_game(tmp_path: Path) -> None
         demo.camera.stall(3)  # and again in the middle of a move: the driver waits it out
         for _ in range(3):
             assert demo.driver.step()
-        assert len(demo.loop.history()) >= 3 and demo.loop.camera.errors == 0
+        assert len(demo.loop.records.history()) >= 3 and demo.loop.camera.errors == 0
     finally:
         demo.close()

@@ -158,7 +158,7 @@ def test_hostile_input_against_the_real_loop(tmp_path: Any, origin: str, csrf: A
         token = csrf(client)
 
         def fingerprint() -> tuple[int, dict[str, Any]]:
-            return len(loop.history()), loop.current_state().to_dict()
+            return len(loop.records.history()), loop.current_state().to_dict()
 
         before = fingerprint()
         for url, methods in endpoints(app):

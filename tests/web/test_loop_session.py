@@ -102,16 +102,16 @@ def test_undo_takes_back_a_tapped_move_with_the_cards_drawn_unseen_after_it(tmp_
             state = loop.current_state()
             assert not state.is_terminal()
             action = rng.choice(state.legal_actions())
-            before = len(loop.history())
+            before = len(loop.records.history())
             assert loop.submit(action.to_dict())["ok"]
-            added = loop.history()[before:]
+            added = loop.records.history()[before:]
             if len(added) > 1 and added[-1]["source"] == "table":
                 break
         else:
             raise AssertionError("no move was followed by a card drawn unseen")
         assert loop.press("undo")["ok"]
         assert loop.current_state().to_dict() == state.to_dict()  # the move and its draws, all taken back
-        undone = [e for e in loop.history() if e["kind"] == "undo"]
+        undone = [e for e in loop.records.history() if e["kind"] == "undo"]
         assert [e["undoes"] for e in undone] == [e["seq"] for e in reversed(added)]
         assert loop.store.replay(loop.game_id).state.to_dict() == state.to_dict()
     finally:

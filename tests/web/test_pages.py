@@ -53,12 +53,12 @@ def test_pictures_are_served_and_follow_the_game(client: Any, table: Any) -> Non
     before = client.get("/api/board.svg", headers=HOST).data
     table.play(3)
     assert client.get("/api/board.svg", headers=HOST).data != before
-    photo = client.get(f"/api/photo/{table.history()[0]['seq']}.jpg", headers=HOST)
+    photo = client.get(f"/api/photo/{table.records.history()[0]['seq']}.jpg", headers=HOST)
     assert photo.status_code == 200 and photo.data[:2] == b"\xff\xd8"
 
 
 def test_history_steps_back_through_the_game(client: Any, table: Any) -> None:
-    events = table.history()
+    events = table.records.history()
     latest = events[-1]["seq"]
     html = text(client, f"/history?seq={latest}")
     assert f'id="step-seq">#{latest}<' in html
@@ -67,7 +67,7 @@ def test_history_steps_back_through_the_game(client: Any, table: Any) -> None:
     earlier = text(client, back)
     assert f'id="step-seq">#{events[-2]["seq"]}<' in earlier
     shown = client.get(f"/api/state/{events[-2]['seq']}", headers=HOST).get_json()
-    assert shown["view"] == table.state_at(events[-2]["seq"])["view"]
+    assert shown["view"] == table.records.state_at(events[-2]["seq"])["view"]
     assert shown["view"] != table.snapshot()["view"]
     first = text(client, f"/history?seq={events[0]['seq']}")
     assert 'class="button disabled">◀ step back' in first
@@ -80,15 +80,15 @@ def test_a_question_is_decided_from_the_dispute_page(client: Any, table: Any, cs
     assert "Which of these moves was made?" in html and 'id="choose-1"' in html
     assert 'id="pending-banner"' in text(client, "/")
     token = csrf(client)
-    count = len(table.history())
+    count = len(table.records.history())
     chosen = table.pending["options"][1]["action"]
     answer = post(client, "/api/choose", {"index": 1}, token)
     assert answer.status_code == 200 and answer.get_json()["ok"] is True
-    assert table.history()[-1]["action"] == chosen and len(table.history()) == count + 1
+    assert table.records.history()[-1]["action"] == chosen and len(table.records.history()) == count + 1
     assert table.pending is None
     again = post(client, "/api/choose", {"index": 0}, token)
     assert again.status_code == 409 and again.get_json()["ok"] is False
-    assert len(table.history()) == count + 1
+    assert len(table.records.history()) == count + 1
 
 
 def test_an_objection_shows_the_rule_and_is_confirmed(client: Any, table: Any, csrf: Any, post: Any) -> None:
@@ -120,14 +120,14 @@ def test_an_objection_shows_the_rule_and_is_confirmed(client: Any, table: Any, c
 
 
 def test_a_refused_correction_says_why(client: Any, table: Any, csrf: Any, post: Any) -> None:
-    before = len(table.history())
+    before = len(table.records.history())
     wrong = {"action": {"kind": "correct", "state": {"game": "nope"}}}
     answer = post(client, "/api/submit", wrong, csrf(client))
     assert answer.status_code == 409 and answer.get_json()["ok"] is False
     fixed = table.state.to_dict()
     answer = post(client, "/api/submit", {"action": {"kind": "correct", "state": fixed, "reason": "test"}},
                   csrf(client))
-    assert answer.status_code == 200 and len(table.history()) == before + 1
+    assert answer.status_code == 200 and len(table.records.history()) == before + 1
 
 
 def test_new_game_from_the_setup_page(client: Any, table: Any, csrf: Any, post: Any) -> None:
@@ -139,7 +139,7 @@ def test_new_game_from_the_setup_page(client: Any, table: Any, csrf: Any, post: 
     answer = post(client, "/api/new-game", {"settings": settings}, csrf(client))
     assert answer.status_code == 200, answer.get_json()
     assert [p["name"] for p in table.snapshot()["players"]] == ["Ana", "Bo"]
-    assert len(table.games()) == 2 and table.history() == []
+    assert len(table.records.games()) == 2 and table.records.history() == []
 
 
 def test_panel_mirrors_the_leds_and_presses_buttons(client: Any, table: Any, csrf: Any, post: Any) -> None:
@@ -149,9 +149,9 @@ def test_panel_mirrors_the_leds_and_presses_buttons(client: Any, table: Any, csr
     assert 'data-on="1"' in html and colour in html
     for button in ("confirm", "undo", "next", "mode"):
         assert f'id="press-{button}"' in html
-    count = len(table.history())
+    count = len(table.records.history())
     assert post(client, "/api/press", {"button": "undo"}, csrf(client)).status_code == 200
-    assert len(table.history()) == count - 1
+    assert len(table.records.history()) == count - 1
 
 
 def test_server_sent_events_carry_table_events(app: Any, table: Any) -> None:
@@ -231,7 +231,7 @@ def test_large_camera_frames_are_scaled_for_screens() -> None:
 
 
 def test_photo_sizes(client: Any, table: Any) -> None:
-    seq = table.history()[0]["seq"]
+    seq = table.records.history()[0]["seq"]
     for size in ("thumb", "screen", "full"):
         answer = client.get(f"/api/photo/{seq}.jpg?size={size}", headers=HOST)
         assert answer.status_code == 200 and answer.data[:2] == b"\xff\xd8"

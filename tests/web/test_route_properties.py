@@ -73,7 +73,7 @@ class Table:
         self.csrf = csrf
 
     def fingerprint(self) -> str:
-        history = self.session.history()
+        history = self.session.records.history()
         return json.dumps([len(history), self.session.snapshot().get("view")], sort_keys=True, default=str)
 
     def send(self, request: dict[str, Any]) -> tuple[Any, bool]:

@@ -62,10 +62,10 @@ def test_a_fresh_browser_without_a_session_is_refused(app: Any, table: Any, csrf
 def test_a_change_with_session_token_and_origin_goes_through(client: Any, table: Any, csrf: Any,
                                                              post: Any) -> None:
     token = csrf(client)
-    count = len(table.history())
+    count = len(table.records.history())
     answer = post(client, "/api/press", {"button": "next"}, token)
     assert answer.status_code == 200 and answer.get_json()["ok"] is True
-    assert len(table.history()) == count + 1
+    assert len(table.records.history()) == count + 1
     referer_only = client.post("/api/press", json={"button": "mode"},
                                headers={"Host": "localhost", "X-CSRF-Token": token,
                                         "Referer": ORIGIN + "/panel"})
@@ -133,7 +133,7 @@ def test_lan_needs_a_good_pin_and_a_pin_backed_session(table: Any, tmp_path: Pat
     assert right.status_code == 302
     token = csrf(browser)  # a login starts a new session with a new token
     assert post(browser, "/api/press", {"button": "next"}, token).status_code == 200
-    assert len(table.history()) == before[0] + 1
+    assert len(table.records.history()) == before[0] + 1
     assert browser.get("/api/frame.jpg", headers=LOCAL).status_code == 200
 
 
