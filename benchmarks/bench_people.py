@@ -152,8 +152,9 @@ class CameraTable:
         tags, changed = [], False
         for tag in moved.tags:
             new = (tag.payload, tag.center, tag.angle) not in placed
-            if shift and here and new and here.contains(tag.center):
-                tag, changed = replace(tag, center=(tag.center[0] + shift[0], tag.center[1] + shift[1])), True
+            if shift and here and there and new and here.contains(tag.center):
+                laid = _inside(there, (tag.center[0] + shift[0], tag.center[1] + shift[1]))
+                tag, changed = replace(tag, center=laid), True
             tags.append(tag)
         pegs = list(moved.pegs)
         for index, peg in enumerate(pegs):
@@ -167,11 +168,20 @@ class CameraTable:
 
 
 def _offset(here: Any, there: Any) -> tuple[float, float]:
-    """From the middle of one zone's polygon to the other's."""
-    def middle(points: Any) -> tuple[float, float]:
-        return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
-    (x0, y0), (x1, y1) = middle(here), middle(there)
+    """From one zone's top-left corner to the other's: a card keeps its place in the area it is laid in
+    (seat areas differ in size, so middle to middle could put it off the table)."""
+    def corner(points: Any) -> tuple[float, float]:
+        return min(p[0] for p in points), min(p[1] for p in points)
+    (x0, y0), (x1, y1) = corner(here), corner(there)
     return x1 - x0, y1 - y0
+
+
+def _inside(zone: Any, point: tuple[float, float]) -> tuple[float, float]:
+    """``point`` pulled into ``zone``'s bounding box (a card laid at the far edge of a smaller area)."""
+    xs, ys = [p[0] for p in zone.polygon], [p[1] for p in zone.polygon]
+    margin = 20.0
+    return (min(max(point[0], min(xs) + margin), max(xs) - margin),
+            min(max(point[1], min(ys) + margin), max(ys) - margin))
 
 
 class FrameClock:

@@ -39,3 +39,28 @@ def test_a_person_s_slips_are_counted_and_recovered(tmp_path: Path) -> None:
     report = bench_people.play("jurassik", 3)
     assert report.ended_true and report.objections_false == 0 and not report.unrecovered
     assert sum(report.slips.values()) > 0 and len(report.recoveries) > 0 and report.taps > 0
+
+
+def test_a_card_laid_in_another_seat_s_area_lands_inside_it() -> None:
+    """A move out of turn lays its cards in the other player's area, wherever that area is and however
+    big: inside it, never off the table (seat areas differ in size round Isla Nublar's board)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_people
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    from companion.kits.isla_nublar import table as tables
+    from engines.core import get_game
+
+    colours = ("red", "blue", "green")
+    layout = tables.IslaNublarLayout(seats=3, colours=colours)
+    state = get_game("isla-nublar").new_initial_state(list(colours))
+    zones = {z.name: z for z in tables.scene_for(state, layout).zones if z.name.startswith("seat:")}
+    for mine in colours:
+        for theirs in colours:
+            here, there = zones[f"seat:{mine}"], zones[f"seat:{theirs}"]
+            shift = bench_people._offset(here.polygon, there.polygon)
+            xs, ys = [p[0] for p in here.polygon], [p[1] for p in here.polygon]
+            for point in ((min(xs) + 27, min(ys) + 43), (max(xs) - 27, max(ys) - 43)):
+                laid = bench_people._inside(there, (point[0] + shift[0], point[1] + shift[1]))
+                assert there.contains(laid), (mine, theirs, point, laid)
