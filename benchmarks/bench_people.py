@@ -38,7 +38,7 @@ from companion.web import WebConfig, create_app
 from engines.core import Action, State, available_games, get_game
 from hw.panel import Panel
 from sim.ideal import IdealPipeline, SceneSource, ideal_observation
-from sim.people import NotRecovered, People, PeopleReport
+from sim.people import NotRecovered, People, PeopleReport, SlipRates
 from vision.observation import Observation
 from vision.scene import SEAT_RGB, Scene
 
@@ -196,8 +196,8 @@ def seats_of(game: str) -> list[str]:
     return list(kit_for(game).demo_colours)
 
 
-def play(game: str, seed: int) -> PeopleReport:
-    """One game of ``game`` with people, seeded."""
+def play(game: str, seed: int, rates: SlipRates | None = None) -> PeopleReport:
+    """One game of ``game`` with people, seeded (``rates``: how often they slip; the default rates)."""
     colours = seats_of(game)
     config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<people>")
     factory = MockFactory(pin_class=MockPWMPin)
@@ -212,7 +212,8 @@ def play(game: str, seed: int) -> PeopleReport:
                                          options=engine.resolve_options(config.engine_options))
         bots = SeededBots(seed, None, loop.model)
         people = People(truth, CameraTable(loop, source, clock), Phone(app), Phone(app),
-                        choose=lambda state, _rng: bots.choose(state, state.legal_actions()), seed=seed)
+                        choose=lambda state, _rng: bots.choose(state, state.legal_actions()), seed=seed,
+                        rates=rates)
         try:
             return people.play()
         except NotRecovered as error:

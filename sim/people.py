@@ -5,10 +5,11 @@ their game by the rules through the only two things a player touches: the pieces
 (:class:`TableSide`) and the page (:class:`PageSide`: what it shows, and taps). They never ask the
 companion's engine anything: the game they play is their own (``truth``, an engine state of the game they
 really played), and the page is judged against it. Slips come at set rates (:class:`SlipRates`): a piece
-knocked, a piece lifted and put back, a move made by the wrong player, a hand left over the table after a
-move, a wrong tap then Undo, Undo in the middle of a move, a reload, a second phone tapping Confirm. When
-the page speaks they do what a person would: put the pieces back as the game stands, answer the question
-with the move they made, take back a move they did not make with Undo, take their hand away.
+knocked, a piece lifted and put back, a move made by the wrong player, a card or tile that the move takes
+off the table forgotten there a while, a hand left over the table after a move, a wrong tap then Undo,
+Undo in the middle of a move, a reload, a second phone tapping Confirm. When the page speaks they do what
+a person would: put the pieces back as the game stands, answer the question with the move they made, take
+back a move they did not make with Undo, take their hand away.
 
 :class:`PeopleReport` is what a game came to: whether it ended with the true score, taps, objections that
 were right (a slip was there to object to) and false (none was), and how long each slip took to recover.
@@ -84,6 +85,7 @@ class SlipRates:
     place_off: float = 0.3  # a piece laid at set-up one place off
     turned: float = 0.3  # a piece (or its sticker) laid at set-up turned round
     out_of_turn: float = 0.03
+    left_on_table: float = 0.04  # of a move that takes pieces off the table: one forgotten there a while
     hand_left: float = 0.03
     knocked: float = 0.06
     lifted: float = 0.06
@@ -94,8 +96,8 @@ class SlipRates:
 
     def none(self) -> SlipRates:
         return replace(self, forgotten=0.0, as_it_is=0.0, place_off=0.0, turned=0.0, out_of_turn=0.0,
-                       hand_left=0.0, knocked=0.0, lifted=0.0, wrong_tap=0.0, undo_mid_move=0.0, reload=0.0,
-                       second_phone=0.0)
+                       left_on_table=0.0, hand_left=0.0, knocked=0.0, lifted=0.0, wrong_tap=0.0,
+                       undo_mid_move=0.0, reload=0.0, second_phone=0.0)
 
 
 @dataclass
@@ -166,9 +168,7 @@ class People:
 
     def _agrees(self, snap: dict[str, Any]) -> bool:
         """The page shows the game played, with nothing pending (compared as the page's JSON carries it)."""
-        played = {"scores": self.truth.scores().to_dict(), "view": self.truth.view(None)}
-        truth = json.loads(json.dumps(played))
-        return snap["pending"] is None and snap["scores"] == truth["scores"] and snap["view"] == truth["view"]
+        return _shows(snap, self.truth)
 
     # -- the game --------------------------------------------------------------------------------------
     def play(self, max_moves: int = 5_000) -> PeopleReport:
@@ -281,6 +281,8 @@ class People:
             self.table.show(self.table.scene(before))
             self._settle(slip="lifted")
         moved = self.table.move_scene(before, action, after)
+        if self.rng.random() < self.rates.left_on_table:
+            self._left_on_table(before, action, moved)
         self.truth = after
         if self.rng.random() < self.rates.hand_left:
             self._hand_left(moved, action)
@@ -324,6 +326,41 @@ class People:
         self.report.slips["out_of_turn"] += 1
         self.table.show(wrong)
         self._settle(slip="out_of_turn")
+
+    def _left_on_table(self, before: State, action: Action, moved: Scene) -> None:
+        """The move made but one piece it takes off the table (a played card picked up, a tile taken)
+        forgotten where it lay. The page may wait, or object; a move it reads instead must be one the
+        table really shows (else it is a missed slip), and is taken back with Undo. Then the piece goes."""
+        kept = {tag.payload for tag in moved.tags}
+        leaving = [tag for tag in self.table.scene(before).tags if tag.payload not in kept]
+        if not leaving:
+            return
+        self.report.slips["left_on_table"] += 1
+        partial = replace(moved, tags=[*moved.tags, self.rng.choice(leaving)])
+        self.table.show(partial)
+        self.table.wait(self.dwell)
+        frames, snap = self._frames_until(lambda s: s["pending"] is not None or not _shows(s, before))
+        frames += self.dwell
+        after = self.table.follows(before.apply(action))
+        if snap["pending"] is not None:
+            self.report.objections_right += 1
+        elif not _shows(snap, before) and not _shows(snap, after):
+            if not self._reads_as_a_move(partial, before):
+                self._missed("left_on_table")  # the page read a move the table does not show
+            self.tap(lambda: self.page.press("undo"))
+        self.table.show(moved)
+        self.truth = after
+        if snap["pending"] is not None:  # the objection stands until the camera has read the table again
+            stale = snap["pending"]
+            waited, _ = self._frames_until(lambda s: s["pending"] != stale)
+            frames += waited
+        frames += self._settle(slip=None, made=action)
+        self.report.recoveries.append(frames / FPS)
+
+    def _reads_as_a_move(self, scene: Scene, before: State) -> bool:
+        """Whether ``scene`` is the picture of some legal move from ``before`` (the page may read it so)."""
+        return any(self.table.same_picture(scene, self.table.follows(before.apply(a)))
+                   for a in before.legal_actions())
 
     def _hand_left(self, moved: Scene, action: Action) -> None:
         """A move made and a hand left resting over the table: nothing can be read under it, and the page
@@ -429,6 +466,12 @@ class People:
                 return frames
         self.report.unrecovered.append(f"{slip}: {snap['pending']}")
         raise NotRecovered(f"after {slip} the page and the game did not agree again: {snap['pending']}")
+
+
+def _shows(snap: dict[str, Any], state: State) -> bool:
+    """The page shows ``state``, with nothing pending (compared as the page's JSON carries it)."""
+    played = json.loads(json.dumps({"scores": state.scores().to_dict(), "view": state.view(None)}))
+    return snap["pending"] is None and snap["scores"] == played["scores"] and snap["view"] == played["view"]
 
 
 def _with_tag(scene: Scene, index: int, tag: Tag) -> Scene:

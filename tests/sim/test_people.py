@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,22 @@ def test_a_card_laid_in_another_seat_s_area_lands_inside_it() -> None:
             for point in ((min(xs) + 27, min(ys) + 43), (max(xs) - 27, max(ys) - 43)):
                 laid = bench_people._inside(there, (point[0] + shift[0], point[1] + shift[1]))
                 assert there.contains(laid), (mine, theirs, point, laid)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["jurassik", "jurassic-brunch"])
+def test_a_piece_forgotten_on_the_table_is_waited_for_or_objected_to(game: str) -> None:
+    """Every move that takes a piece off the table leaves one there a while: the page never reads a move
+    the table does not show, never objects once the piece is gone, and the game ends with the true
+    score."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import bench_people
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    rates = replace(bench_people.SlipRates().none(), left_on_table=1.0)
+    report = bench_people.play(game, 2, rates=rates)
+    assert report.slips["left_on_table"] >= 2, report.slips
+    assert report.ended_true and not report.unrecovered, report.unrecovered
+    assert report.objections_false == 0 and not report.missed_slips, (report.false_texts, report.missed_slips)
+    assert len(report.recoveries) >= report.slips["left_on_table"]
