@@ -11,6 +11,7 @@ import json
 import os
 import random
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -157,6 +158,25 @@ class Players:
         self.page.goto(self.demo.url)
         self.shoot("recovery")
 
+    def hand_over_the_table(self) -> None:
+        """A hand left resting over the table: the page says that nothing is read while it is there, and
+        takes the notice away with the hand."""
+        from vision.scene import Occluder
+
+        scene = self.loop.model.scene(self.loop.current_state())
+        w, h = scene.width, scene.height
+        hand = Occluder(((w * 0.4, h), (w * 0.6, h), (w * 0.6, h * 0.45), (w * 0.4, h * 0.45)))
+        self.demo.camera.show(replace(scene, occluders=[*scene.occluders, hand]))
+        until("the covered notice", lambda: bool(self.loop.snapshot()["camera"].get("covered")))
+        self.page.goto(self.demo.url)
+        self.page.wait_for_selector("#notice-covered", timeout=30_000)
+        assert "nothing is read until it is moved away" in self.page.inner_text("#notice-covered")
+        self.shoot("covered")
+        self.demo.camera.show(scene)
+        until("the notice gone", lambda: not self.loop.snapshot()["camera"].get("covered"))
+        self.page.goto(self.demo.url)
+        assert self.page.query_selector("#notice-covered") is None
+
     def set_up(self) -> None:
         """The table half laid (shown before the page was served): the page lists what is still to put
         out (the set-up checklist); then the rest is laid and the game starts."""
@@ -201,6 +221,7 @@ def test_a_whole_game_played_at_the_page(
             steps += 1
             if steps == mid // 2:
                 players.knock_and_correct()
+                players.hand_over_the_table()
             if steps == mid:
                 page.goto(demo.url)
                 players.shoot("mid-game")
