@@ -71,7 +71,7 @@ class Phone:
         self.token = self._token()
 
     def _token(self) -> str:
-        html = self.client.get("/", headers=HOST).get_data(as_text=True)
+        html: str = self.client.get("/", headers=HOST).get_data(as_text=True)
         marker = 'name="csrf-token" content="'
         start = html.index(marker) + len(marker)
         return html[start:html.index('"', start)]
