@@ -65,4 +65,4 @@ def state_directory(part: str = "") -> Path:
     if os.environ.get("STATE_DIRECTORY"):
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "dinotable" / part if part else Path(base) / "dinotable"
+    return Path(base, "dinotable", part)  # an empty part adds nothing

@@ -282,7 +282,7 @@ class People:
             self._settle(slip="lifted")
         moved = self.table.move_scene(before, action, after)
         if self.rng.random() < self.rates.left_on_table:
-            self._left_on_table(before, action, moved)
+            self._left_on_table(before, action, after, moved)
         self.truth = after
         if self.rng.random() < self.rates.hand_left:
             self._hand_left(moved, action)
@@ -327,7 +327,7 @@ class People:
         self.table.show(wrong)
         self._settle(slip="out_of_turn")
 
-    def _left_on_table(self, before: State, action: Action, moved: Scene) -> None:
+    def _left_on_table(self, before: State, action: Action, after: State, moved: Scene) -> None:
         """The move made but one piece it takes off the table (a played card picked up, a tile taken)
         forgotten where it lay. The page may wait, or object; a move it reads instead must be one the
         table really shows (else it is a missed slip), and is taken back with Undo. Then the piece goes."""
@@ -341,7 +341,6 @@ class People:
         self.table.wait(self.dwell)
         frames, snap = self._frames_until(lambda s: s["pending"] is not None or not _shows(s, before))
         frames += self.dwell
-        after = self.table.follows(before.apply(action))
         if snap["pending"] is not None:
             self.report.objections_right += 1
         elif not _shows(snap, before) and not _shows(snap, after):
