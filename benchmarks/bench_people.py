@@ -3,23 +3,27 @@ the table under a camera and the page, never through the engine.
 
 The camera is the ideal one with a tracker's patience (a change is read once it has held still for three
 frames, as vision's tracker does); the page is the real Flask app, asked and tapped as the page's script
-does (its snapshot, ``/api/press``, ``/api/submit``, ``/api/choose``, with CSRF and Origin). Per game it
-prints how many games ended with the true final score (the score of the game the people really played),
-taps per game, objections that were right (a slip to object to) and false (none), and the seconds each
+does (its snapshot, ``/api/press``, ``/api/submit``, ``/api/choose``, with CSRF and Origin), or with
+``--browser`` served over loopback to two tabs of Debian's chromium that tap the page's own buttons. The
+table is a real one: the people shuffle and draw the cards, so every draw is unseen. Per game it prints
+how many games ended with the true final score (the score of the game the people really played), taps per
+game, objections that were right (a slip to object to) and false (none), and the seconds each
 slip took to recover from (camera frames at 15 fps plus 3 s a tap).
 
-Usage: ``python benchmarks/bench_people.py [--seeds N] [--game G]``; the last line reads
+Usage: ``python benchmarks/bench_people.py [--seeds N] [--game G] [--browser]``; the last line reads
 ``people: X/Y games ended with the true score, Z false objections, T taps per game``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import statistics
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -38,12 +42,40 @@ from companion.web import WebConfig, create_app
 from engines.core import Action, State, available_games, get_game
 from hw.panel import Panel
 from sim.ideal import IdealPipeline, SceneSource, ideal_observation
-from sim.people import NotRecovered, People, PeopleReport, SlipRates
+from sim.people import NotRecovered, PageSide, People, PeopleReport, SlipRates
+from sim.phones import ApiPhone, BrowserPhone
 from vision.observation import Observation
 from vision.scene import SEAT_RGB, Scene
 
-HOST = {"Host": "localhost"}
-ORIGIN = "http://localhost"
+#: a game's two phones on its page (the app), opened for one game; what they hold is closed with ``stack``
+Phones = Callable[[Any, contextlib.ExitStack], tuple[PageSide, PageSide]]
+
+
+def api_phones(app: Any, stack: contextlib.ExitStack) -> tuple[PageSide, PageSide]:
+    """Two phones asking the page's routes through a WSGI test client (fast)."""
+    return ApiPhone(app), ApiPhone(app)
+
+
+class BrowserPhones:
+    """Two phones as browser tabs of ``browser`` (Playwright's chromium), each its own context (cookie),
+    on the page served over loopback as the table serves it; ``opened`` keeps every tab (its errors)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.opened: list[BrowserPhone] = []
+
+    def __call__(self, app: Any, stack: contextlib.ExitStack) -> tuple[PageSide, PageSide]:
+        from companion.web import serving
+
+        server = serving.start(app, WebConfig(host="127.0.0.1", port=0))
+        stack.callback(server.stop)
+        phones = []
+        for _ in range(2):
+            context = self.browser.new_context(viewport={"width": 390, "height": 844})
+            stack.callback(context.close)
+            phones.append(BrowserPhone(context.new_page(), server.url))
+        self.opened.extend(phones)
+        return phones[0], phones[1]
 
 
 class SteadyCamera(IdealPipeline):
@@ -61,45 +93,6 @@ class SteadyCamera(IdealPipeline):
         self._last = frame
         observation = ideal_observation(frame, self.game, self.is_back, index, timestamp)
         return replace(observation, stable=self._held >= self.window, held=bool(frame.occluders))
-
-
-class Phone:
-    """One phone on the page: a browser session with its own cookie and CSRF token."""
-
-    def __init__(self, app: Any) -> None:
-        self.client = app.test_client()
-        self.token = self._token()
-
-    def _token(self) -> str:
-        html: str = self.client.get("/", headers=HOST).get_data(as_text=True)
-        marker = 'name="csrf-token" content="'
-        start = html.index(marker) + len(marker)
-        return html[start:html.index('"', start)]
-
-    def _post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
-        headers = {**HOST, "X-CSRF-Token": self.token, "Origin": ORIGIN}
-        answer = self.client.post(url, json=body, headers=headers)
-        data: dict[str, Any] = answer.get_json() or {"ok": False, "error": answer.status}
-        return data
-
-    def look(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.client.get("/api/snapshot", headers=HOST).get_json()
-        return data
-
-    def press(self, button: str) -> dict[str, Any]:
-        return self._post("/api/press", {"button": button})
-
-    def tap_move(self, action: dict[str, Any]) -> dict[str, Any]:
-        return self._post("/api/submit", {"action": action})
-
-    def choose(self, index: int) -> dict[str, Any]:
-        return self._post("/api/choose", {"index": index})
-
-    def reload(self) -> dict[str, Any]:
-        page = self.client.get("/", headers=HOST)
-        if page.status_code != 200:
-            raise RuntimeError(f"the page did not load again: {page.status}")
-        return self.look()
 
 
 class CameraTable:
@@ -196,29 +189,34 @@ def seats_of(game: str) -> list[str]:
     return list(kit_for(game).demo_colours)
 
 
-def play(game: str, seed: int, rates: SlipRates | None = None) -> PeopleReport:
-    """One game of ``game`` with people, seeded (``rates``: how often they slip; the default rates)."""
+def play(game: str, seed: int, rates: SlipRates | None = None, phones: Phones = api_phones) -> PeopleReport:
+    """One game of ``game`` with people, seeded (``rates``: how often they slip, the default rates;
+    ``phones``: how they reach the page)."""
     colours = seats_of(game)
     config = config_from_dict({"game": game, "seed": seed, "seats": colours}, source="<people>")
     factory = MockFactory(pin_class=MockPWMPin)
     panel = Panel(config.pins, colours, pin_factory=factory, start=False)
     source, clock = SceneSource(), FrameClock()
     loop = TableLoop(config, store=Store(Path(tempfile.mkdtemp(prefix="people-"))), panel=panel,
-                     source=source, pipeline=SteadyCamera(config.game, kit_for(game).is_back), clock=clock)
+                     source=source, pipeline=SteadyCamera(config.game, kit_for(game).is_back), clock=clock,
+                     real_table=True)  # the people shuffle and draw the cards: each draw is unseen
     try:
-        app = create_app(loop, WebConfig())
-        engine = get_game(game)
-        truth = engine.new_initial_state(config.players, rng=random.Random(config.seed),
-                                         options=engine.resolve_options(config.engine_options))
-        bots = SeededBots(seed, None, loop.model)
-        people = People(truth, CameraTable(loop, source, clock), Phone(app), Phone(app),
-                        choose=lambda state, _rng: bots.choose(state, state.legal_actions()), seed=seed,
-                        rates=rates)
-        try:
-            return people.play()
-        except NotRecovered as error:
-            people.report.unrecovered.append(str(error))
-            return people.report
+        with contextlib.ExitStack() as stack:
+            app = create_app(loop, WebConfig())
+            engine = get_game(game)
+            options = {**config.engine_options, **kit_for(game).real_table_options}
+            truth = engine.new_initial_state(config.players, rng=random.Random(config.seed),
+                                             options=engine.resolve_options(options))
+            bots = SeededBots(seed, None, loop.model)
+            phone, second_phone = phones(app, stack)
+            people = People(truth, CameraTable(loop, source, clock), phone, second_phone,
+                            choose=lambda state, _rng: bots.choose(state, state.legal_actions()), seed=seed,
+                            rates=rates)
+            try:
+                return people.play()
+            except NotRecovered as error:
+                people.report.unrecovered.append(str(error))
+                return people.report
     finally:
         loop.close()
         factory.reset()
@@ -243,13 +241,32 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=20, help="games of each game (default 20)")
     parser.add_argument("--game", choices=available_games(), help="one game only")
+    parser.add_argument("--browser", action="store_true",
+                        help="the phones are chromium tabs (Playwright) tapping the page's buttons")
     args = parser.parse_args()
     games = [args.game] if args.game else available_games()
+    with contextlib.ExitStack() as stack:
+        phones = BrowserPhones(open_chromium(stack)) if args.browser else api_phones
+        return play_all(games, args.seeds, phones)
+
+
+def open_chromium(stack: contextlib.ExitStack) -> Any:
+    """Debian's headless chromium through Playwright (no browser is downloaded)."""
+    from playwright.sync_api import sync_playwright
+
+    playwright = stack.enter_context(sync_playwright())
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                         args=["--headless", "--no-sandbox", "--disable-gpu"])
+    stack.callback(browser.close)
+    return browser
+
+
+def play_all(games: list[str], seeds: int, phones: Phones) -> int:
     everyone: list[PeopleReport] = []
     for game in games:
         reports = []
-        for seed in range(1, args.seeds + 1):
-            report = play(game, seed)
+        for seed in range(1, seeds + 1):
+            report = play(game, seed, phones=phones)
             reports.append(report)
             status = "true score" if report.ended_true else "NOT the true score"
             print(f"  {game} seed {seed}: {report.moves} moves, {report.taps} taps, {status}, slips "
