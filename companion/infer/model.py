@@ -111,18 +111,29 @@ class TableModel:
         """Actions the players may have tried that the rules refuse (to cite the rule); none by default."""
         return []
 
-    def actor(self, state: State, differences: Sequence[Difference]) -> str | None:
-        """Who made the change: the owner of the seat zone or the peg colour involved (None: unknown)."""
-        for difference in differences:
-            for place in (difference.seen, difference.expected):
-                if place is not None and place.zone and place.zone.startswith("seat:"):
-                    colour = place.zone.split(":", 1)[1]
-                    if colour in self.players_by_colour:
-                        return self.players_by_colour[colour]
-            appeared = difference.what == "peg" and difference.change == "appeared"
-            if appeared and difference.item in self.players_by_colour:
-                return self.players_by_colour[difference.item]
+    def owner(self, component_id: str) -> str | None:
+        """The seat colour whose own piece this is (a figure in a team's colour); None: nobody's."""
         return None
+
+    def actor(self, state: State, differences: Sequence[Difference]) -> str | None:
+        """Who made the change (None: unknown): of the players whose seat zone, new peg or own piece it
+        involves, the player to act if among them (a move may reach into another's area: a figure sent
+        home, a piece taken from there), else the first."""
+        involved: list[str] = []
+        for difference in differences:
+            colours = [place.zone.split(":", 1)[1] for place in (difference.seen, difference.expected)
+                       if place is not None and place.zone and place.zone.startswith("seat:")]
+            if difference.what == "peg" and difference.change == "appeared":
+                colours.append(difference.item)
+            elif difference.what == "front" and (owner := self.owner(difference.item)) is not None:
+                colours.append(owner)
+            for colour in colours:
+                player = self.players_by_colour.get(colour)
+                if player is not None and player not in involved:
+                    involved.append(player)
+        if state.current_player() in involved:
+            return str(state.current_player())
+        return involved[0] if involved else None
 
 
 class LaidOutModel(TableModel):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from companion.drawing import attr, cell_of_value, marked, rgb
 from companion.kits.jurassic_brunch.table import BrunchLayout
+from companion.kits.jurassic_brunch.tags import FIGURE_TAG
 from companion.words import counted
 from engines.jurassic_brunch.components import TOKEN_TITLES
 
@@ -17,13 +17,10 @@ def _area_cells(view: Mapping[str, Any]) -> set[tuple[int, int]]:
     return {(x + dx, y + dy) for x, y in centres for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
 
 
-_FIGURE = re.compile(r"^TRI-([A-Z]+)-(\d+)$")
-
-
 def piece_words(name: str) -> str | None:
     """``TRI-BLUE-2`` -> "blue triceratops 2", ``RAPTOR`` -> "the raptor", ``BOARD-3`` -> "pasture board
     3", a grass token's printed id (``SUPER-YUMMY-04``) -> its kind's title; None for anything else."""
-    figure = _FIGURE.match(name)
+    figure = FIGURE_TAG.match(name)
     if figure:
         return f"{figure.group(1).lower()} triceratops {figure.group(2)}"
     if name == "RAPTOR":

@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.infer import Difference, LaidOutModel
 from companion.kits.jurassic_brunch import table
+from companion.kits.jurassic_brunch.tags import FIGURE_TAG
 from engines.core import Action, State
 from vision.scene import Scene
 
@@ -39,6 +40,16 @@ class BrunchModel(LaidOutModel):
             laid = table.BrunchLayout.for_area(area) if on is None else on.layout_for(area)
             kept = self._layout_for = (area, laid)
         return kept[1]
+
+    def owner(self, component_id: str) -> str | None:
+        figure = FIGURE_TAG.match(component_id)
+        return figure.group(1).lower() if figure else None
+
+    def actor(self, state: State, differences: Sequence[Difference]) -> str | None:
+        if any(action.kind == "expel" for action in state.legal_actions()):
+            # the charging player puts the expelled dinosaur down, whoever's it is
+            return str(state.current_player())
+        return super().actor(state, differences)
 
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
         actions = state.legal_actions()

@@ -4,6 +4,8 @@ the engine."""
 
 from __future__ import annotations
 
+import re
+
 from companion.kits.kit import printed_set
 from engines.jurassic_brunch.board import BOARD_IDS, COLOURS
 from engines.jurassic_brunch.components import SUPER_YUMMY, TOKEN_COUNTS, TRICERATOPS_PER_PLAYER, YUMMY
@@ -24,6 +26,10 @@ def token_tag(kind: str, number: int) -> str:
 
 def figure_tag(colour: str, number: int) -> str:
     return f"TRI-{colour.upper()}-{number}"
+
+
+#: a figure's printed id: its team's colour and number (``TRI-BLUE-2``)
+FIGURE_TAG = re.compile(r"^TRI-([A-Z]+)-(\d+)$")
 
 
 RAPTOR_TAG = "RAPTOR"
