@@ -7,7 +7,8 @@ asks the referee and acts on its answer.
   or an objection. The loop judges in three steps so that the thinking holds no lock:
   :meth:`Referee.ticket` (under the loop's lock: what to judge against), :meth:`Ticket.think` (no lock;
   bounded by the model's search budget), :meth:`Referee.still_current` (under the lock again: the game did
-  not move meanwhile, else the picture is judged again on the next frame);
+  not move meanwhile, else the picture is judged again on the next frame, and no later picture was taken
+  up meanwhile, whose judgement then stands);
 - :meth:`Referee.hold` keeps a question or objection pending until the table is put right, it is answered,
   or it is accepted as it is (:meth:`Referee.put_aside`: that table picture is then ignored);
 - :meth:`Referee.invisible_endings`: the moves the Next button can mean (a legal move that changes nothing
@@ -64,6 +65,8 @@ class Ticket:
     observation: Observation
     version: int
     seen: Picture | None = None  # the observation's picture, when the referee drew it already
+    #: which ticket this is: one issued later is of a later picture, whose judgement supersedes this one
+    number: int = 0
     #: False when the picture is judged again after a move tapped on the page: nothing was moved since it
     #: was last read, so no further move is read into it (the table not showing the tap is objected to)
     moves: bool = True
@@ -139,6 +142,8 @@ class Referee:
         self.accepted = Accepted()
         #: grows whenever the game or what is put aside changes: a ticket of an older version is stale
         self.version = 0
+        #: tickets issued so far (the page's thread and the frame thread both judge pictures)
+        self._issued = 0
 
     def restart(self, state: State, model: TableModel | None = None) -> None:
         """A new game (or another game's model): nothing pending, nothing seen yet."""
@@ -194,15 +199,19 @@ class Referee:
         if (pending is not None and pending.picture is not None and pending.kind in ("question", "objection")
                 and not compare(pending.picture, seen, self.model.tolerance)):
             return None  # the table it is pending on, read again with other jitter: nothing new
-        return Ticket(self.state, self.model, observation, self.version, seen, moves=not tapped)
+        self._issued += 1
+        return Ticket(self.state, self.model, observation, self.version, seen, moves=not tapped,
+                      number=self._issued)
 
     def still_current(self, ticket: Ticket) -> bool:
-        """Whether a judgement made on ``ticket`` may be acted on; when the game moved meanwhile, the
-        picture will be judged again (against the new state) on the next stable frame."""
-        if ticket.version == self.version:
-            return True
-        self._last_seen_key = None
-        return False
+        """Whether a judgement made on ``ticket`` may be acted on. When the game moved meanwhile, the
+        picture will be judged again (against the new state) on the next stable frame; when a later
+        picture was taken to be judged meanwhile (the page re-reads the last one as the camera reads a new
+        one), that later judgement stands, never this older one."""
+        if ticket.version != self.version:
+            self._last_seen_key = None
+            return False
+        return ticket.number == self._issued
 
     def look_again(self, tapped: bool = False) -> None:
         """Judge the next observation even when the table picture has not changed (the state has).
