@@ -18,8 +18,9 @@ class IllegalAction(EngineError):
 
     def __init__(self, rule: Rule, detail: str) -> None:
         self.rule = rule
-        self.detail = detail
-        super().__init__(f"{rule.rule_id}: {detail} [{rule.title}]")
+        # a detail may quote what a player sent (a name with a line break in it): one line, escaped
+        self.detail = "".join(c if c.isprintable() else repr(c)[1:-1] for c in detail)
+        super().__init__(f"{rule.rule_id}: {self.detail} [{rule.title}]")
 
     def to_dict(self) -> dict[str, object]:
         return {"illegal": True, "detail": self.detail, "rule": self.rule.to_dict()}

@@ -195,3 +195,11 @@ def test_options_and_players_are_validated() -> None:
     for bad in (["a", ["b"]], "ab", [None, "b"], ["a", ""], ["a", "\ud800"], ["a", "b\n"]):
         with pytest.raises(StateFormatError):
             game.check_players(bad)  # type: ignore[arg-type]
+
+
+def test_a_refusal_quoting_what_a_player_sent_is_one_line() -> None:
+    """A player name with a line break (from a page or a file) is quoted escaped: a refusal is one line."""
+    refusal = IllegalAction(Rule("NIM-TURN", "Turn order", "toy.txt", "players take turns"),
+                            "it is ana's turn, not \n\t's")
+    assert "\n" not in str(refusal) and "\t" not in refusal.detail
+    assert refusal.detail == "it is ana's turn, not \\n\\t's"
