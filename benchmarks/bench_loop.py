@@ -59,7 +59,7 @@ def bench_game(game: str, moves: int, seed: int) -> dict[str, float]:
     panel = Panel(config.pins, colours, pin_factory=factory, start=False)
     camera = SyntheticCamera(camera=recommended_camera(tilt=8.0), seed=seed)
     loop = TableLoop(config, store=Store(directory), panel=panel, pipeline=vision_pipeline(config, camera))
-    camera.show(loop.model.scene(loop.state))
+    camera.show(loop.referee.model.scene(loop.referee.state))
     driver = BotDriver(
         loop, camera.show, seed=seed, pump=lambda: loop.process_read(camera.read()), max_frames=60
     )
@@ -77,7 +77,7 @@ def bench_game(game: str, moves: int, seed: int) -> dict[str, float]:
     commits = []
     for _ in range(20):
         t0 = time.perf_counter()
-        loop.store.add_notice(loop.game_id, 0, "bench", "commit timing", {})
+        loop.keeper.store.add_notice(loop.keeper.game_id, 0, "bench", "commit timing", {})
         commits.append(time.perf_counter() - t0)
     rss = psutil.Process().memory_info().rss / 2**20
     loop.close()

@@ -100,7 +100,7 @@ class CameraTable:
 
     def __init__(self, loop: TableLoop, source: SceneSource, clock: FrameClock) -> None:
         self.loop, self.source, self.clock = loop, source, clock
-        self.model = loop.model
+        self.model = loop.referee.model
         self.frames = 0
 
     def show(self, scene: Scene) -> None:
@@ -156,7 +156,8 @@ class CameraTable:
         return replace(moved, tags=tags, pegs=pegs) if changed else None
 
     def same_picture(self, scene: Scene, state: State) -> bool:
-        seen = self.model.seen(ideal_observation(scene, self.loop.game.name, self.model.is_back, 0, 0.0))
+        observation = ideal_observation(scene, self.loop.keeper.game.name, self.model.is_back, 0, 0.0)
+        seen = self.model.seen(observation)
         return bool(seen.key(self.model.tolerance) == self.model.expected(state).key(self.model.tolerance))
 
 
@@ -207,7 +208,7 @@ def play(game: str, seed: int, rates: SlipRates | None = None, phones: Phones = 
             options = {**config.engine_options, **kit_for(game).real_table_options}
             truth = engine.new_initial_state(config.players, rng=random.Random(config.seed),
                                              options=engine.resolve_options(options))
-            bots = SeededBots(seed, None, loop.model)
+            bots = SeededBots(seed, None, loop.referee.model)
             phone, second_phone = phones(app, stack)
             people = People(truth, CameraTable(loop, source, clock), phone, second_phone,
                             choose=lambda state, _rng: bots.choose(state, state.legal_actions()), seed=seed,

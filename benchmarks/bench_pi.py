@@ -146,14 +146,14 @@ def build(game: str, resolution: tuple[int, int], seed: int, tag_mm: float = 40.
     camera = PrintedAt(synthetic, tag_mm)
     directory = Path(tempfile.mkdtemp(prefix="bench-pi-"))
     loop = TableLoop(config, store=Store(directory), panel=panel, pipeline=vision_pipeline(config, synthetic))
-    camera.show(loop.model.scene(loop.state))
+    camera.show(loop.referee.model.scene(loop.referee.state))
     return loop, camera, factory
 
 
 def instrument(loop: TableLoop, clock: StageClock) -> list[Callable[[], None]]:
     undo = [
         clock.wrap(Ticket, "think", "inference"),
-        clock.wrap(loop.store, "append", "commit"),
+        clock.wrap(loop.keeper.store, "append", "commit"),
         clock.wrap(frame_module, "photo_jpeg", "photo"),
         clock.wrap(keeper_module, "photo_jpeg", "photo"),
         clock.wrap(loop.pipeline, "process", "vision"),
@@ -273,10 +273,10 @@ def _messy(case: str, loop: TableLoop, camera: Any, seed: int) -> str:
         for _ in range(3):
             if after.is_terminal():
                 break
-            after = after.apply(bot_action(after, seed, model=loop.model))
-        camera.show(loop.model.scene(after))
+            after = after.apply(bot_action(after, seed, model=loop.referee.model))
+        camera.show(loop.referee.model.scene(after))
     else:
-        scene: Scene = loop.model.scene(state)
+        scene: Scene = loop.referee.model.scene(state)
         rng = random.Random(seed)
         for index in rng.sample(range(len(scene.tags)), min(3, len(scene.tags))):
             tag = scene.tags[index]
@@ -286,8 +286,8 @@ def _messy(case: str, loop: TableLoop, camera: Any, seed: int) -> str:
         camera.show(scene)
     for _ in range(12):
         loop.process_read(camera.read())
-    if loop.pending is not None:
-        return loop.pending.kind
+    if loop.referee.pending is not None:
+        return loop.referee.pending.kind
     return "move" if len(loop.records.history()) > count else "nothing"
 
 

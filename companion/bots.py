@@ -125,10 +125,10 @@ class BotDriver:
         self.frames = 0
 
     def choose(self, state: State) -> Action:
-        return SeededBots(self.seed, self.policy, self.loop.model).action(state)
+        return SeededBots(self.seed, self.policy, self.loop.referee.model).action(state)
 
     def show_state(self, state: State) -> None:
-        self.show(self.loop.model.scene(state))
+        self.show(self.loop.referee.model.scene(state))
 
     def _wait_for_storage(self) -> bool:
         """One frame's wait while a move waits to be saved (True), else False."""
@@ -141,7 +141,7 @@ class BotDriver:
 
     def _set_up(self) -> bool:
         """A new game's table being set up: the bots lay it out as the setup says (True), else False."""
-        pending = self.loop.pending
+        pending = self.loop.referee.pending
         if pending is None or pending.kind != "setup":
             return False
         self.show_state(self.loop.current_state())
@@ -151,14 +151,14 @@ class BotDriver:
             else:
                 time.sleep(self.frame_wait)
             self.frames += 1
-            pending = self.loop.pending
+            pending = self.loop.referee.pending
             if pending is None or pending.kind != "setup":
                 return True
         raise BotStuck("the loop did not see the table set up for the new game")
 
     def taking_back(self) -> bool:
         """Whether the table is asked to follow an undo (the bots are the table: they put it back)."""
-        pending = self.loop.pending
+        pending = self.loop.referee.pending
         rule = None if pending is None else pending.inference.rule
         return pending is not None and pending.kind == "objection" and rule == UNDO_RULE
 
@@ -179,7 +179,7 @@ class BotDriver:
 
     def _moved_by_someone_else(self) -> bool:
         """Whether the game changed under the bots by a person's hand (an undo, a tap on the page)."""
-        event = self.loop.last_event
+        event = self.loop.keeper.last_event
         return event is not None and (event.kind == "undo" or event.source not in ("camera", "bot", "choice"))
 
     def step(self) -> bool:
@@ -193,7 +193,7 @@ class BotDriver:
             return False
         action = self.choose(state)
         after = self.loop.keeper.settled(state.apply(action))  # a card drawn unseen follows by itself
-        model = self.loop.model
+        model = self.loop.referee.model
         if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):
             result = self.submit(action)
             if result.get("storage"):
@@ -223,7 +223,7 @@ class BotDriver:
                 raise BotStuck(
                     f"the loop read {self._last_event_words()} instead of {describe_action(action)}"
                 )
-            pending = self.loop.pending
+            pending = self.loop.referee.pending
             if pending is not None and pending.kind == "question":
                 self.questions += 1
                 for index, option in enumerate(pending.options):
@@ -236,14 +236,15 @@ class BotDriver:
                     if state_key(self.loop.keeper.settled(result_state)) == target:
                         self.answer(index)
                         break
+        pending = self.loop.referee.pending
         raise BotStuck(
             f"the loop did not read {describe_action(action)} within {self.max_frames} frames "
-            f"(pending: {None if self.loop.pending is None else self.loop.pending.inference.text})"
+            f"(pending: {None if pending is None else pending.inference.text})"
         )
 
     def _last_event_words(self) -> str:
-        event = self.loop.last_event
-        return "nothing" if event is None else event_label(event_dict(event, self.loop.game.name))
+        event = self.loop.keeper.last_event
+        return "nothing" if event is None else event_label(event_dict(event, self.loop.keeper.game.name))
 
     def run(self, max_steps: int = 20_000) -> State:
         for _ in range(max_steps):

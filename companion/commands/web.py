@@ -90,7 +90,7 @@ def open_camera(config: Any, loop: Any = None) -> Any:
 
             synthetic = SyntheticCamera(fps=camera.fps)
             if loop is not None:
-                synthetic.show(loop.model.scene(loop.current_state()))
+                synthetic.show(loop.referee.model.scene(loop.current_state()))
             return TupleSource(synthetic)
         raise ValueError(f"unknown camera source {camera.source!r}")
 

@@ -54,7 +54,7 @@ from companion.table.runner import (
     source_fault,
     table_faults,
 )
-from engines.core import CHANCE, TERMINAL, Game, State
+from engines.core import CHANCE, TERMINAL, State
 from hw.panel import Panel, open_panel
 from hw.signals import BUTTONS, PanelSignals
 from vision.observation import Observation
@@ -136,36 +136,8 @@ class TableLoop:
         return self.keeper.referee
 
     @property
-    def store(self) -> Store:
-        return self.keeper.store
-
-    @property
-    def game(self) -> Game:
-        return self.keeper.game
-
-    @property
-    def game_id(self) -> int:
-        return self.keeper.game_id
-
-    @property
     def problems(self) -> list[str]:
         return self.keeper.problems + ([self._area_problem] if self._area_problem else [])
-
-    @property
-    def state(self) -> State:
-        return self.keeper.referee.state
-
-    @property
-    def model(self) -> TableModel:
-        return self.keeper.referee.model
-
-    @property
-    def pending(self) -> Pending | None:
-        return self.keeper.referee.pending
-
-    @property
-    def last_event(self) -> StoredEvent | None:
-        return self.keeper.last_event
 
     def current_state(self) -> State:
         with self._lock:
@@ -173,7 +145,7 @@ class TableLoop:
 
     def _attach_pipeline(self) -> None:
         if self.pipeline is not None:
-            self.pipeline.attach(PlayArea.of(self.config, self.model, self.current_state()))
+            self.pipeline.attach(PlayArea.of(self.config, self.referee.model, self.current_state()))
 
     def new_game(self, settings: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
@@ -185,11 +157,11 @@ class TableLoop:
             self.panel.set_seat_colours([s.colour for s in config.seats])
             self.keeper.new_game(config, self._model_factory(config))
             self.keeper.start_setup()  # the last game's pieces may still lie there: a checklist, no blame
-            self.records.current = self.game_id
+            self.records.current = self.keeper.game_id
             self._attach_pipeline()
             self._show()
-            self._publish({"type": "new_game", "game_id": self.game_id})
-            return {"ok": True, "game_id": self.game_id}
+            self._publish({"type": "new_game", "game_id": self.keeper.game_id})
+            return {"ok": True, "game_id": self.keeper.game_id}
 
     # -- frames -----------------------------------------------------------------------------------------
     def process_read(self, read: Any) -> Inference | None:
@@ -326,7 +298,7 @@ class TableLoop:
             for event in events:
                 self.on_commit(event)
         for event in events:
-            self._publish({"type": "event", "event": event_dict(event, self.game.name)})
+            self._publish({"type": "event", "event": event_dict(event, self.keeper.game.name)})
         if state.is_terminal():
             self._publish({"type": "over", "scores": state.scores().to_dict()})
 
@@ -340,7 +312,7 @@ class TableLoop:
 
     def undone(self, event: StoredEvent) -> None:
         self._show()
-        self._publish({"type": "event", "event": event_dict(event, self.game.name)})
+        self._publish({"type": "event", "event": event_dict(event, self.keeper.game.name)})
 
     def storage_changed(self, unsaved: Unsaved | None) -> None:
         self._show()
@@ -461,7 +433,7 @@ class TableLoop:
         self._mismatch = None
         if option_index == 0:
             self.keeper.clear_pending(f"carrying on game {mismatch.game_id}")
-            return {"ok": True, "game_id": self.game_id}
+            return {"ok": True, "game_id": self.keeper.game_id}
         return self.new_game(mismatch.configured.settings())
 
     # -- the shared view --------------------------------------------------------------------------------
@@ -474,9 +446,9 @@ class TableLoop:
             shares = split_shares(self.referee.model, state)
             current = state.current_player()
             return {
-                "game": self.game.name,
-                "title": self.game.title,
-                "game_id": self.game_id,
+                "game": self.keeper.game.name,
+                "title": self.keeper.game.title,
+                "game_id": self.keeper.game_id,
                 "players": [seat.to_dict() for seat in self.config.seats],
                 "current": None if current in (CHANCE, TERMINAL) else current,
                 "chance": current == CHANCE,
@@ -484,8 +456,8 @@ class TableLoop:
                 "scores": state.scores().to_dict(),
                 "view": state.view(None),
                 "legal": shared_legal_actions(state),
-                "last_event": (None if self.last_event is None
-                               else event_dict(self.last_event, state.game.name)),
+                "last_event": (None if self.keeper.last_event is None
+                               else event_dict(self.keeper.last_event, state.game.name)),
                 "pending": None if pending is None else pending.to_dict(),
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},
                 "splits": isinstance(self.referee.model, SharesSplits),
@@ -517,7 +489,7 @@ class TableLoop:
 
     def events(self, timeout: float = 15.0) -> Iterator[dict[str, Any]]:
         return self._publisher.stream(
-            lambda: {"type": "hello", "game_id": self.game_id, "event_count": self._seq()}, timeout
+            lambda: {"type": "hello", "game_id": self.keeper.game_id, "event_count": self._seq()}, timeout
         )
 
     def _publish(self, message: dict[str, Any]) -> None:
@@ -532,7 +504,8 @@ class TableLoop:
             state = self.referee.state
             pending = self.referee.pending
             current = state.current_player()
-            return {"game": self.game.name, "title": self.game.title, "game_id": self.game_id,
+            game = self.keeper.game
+            return {"game": game.name, "title": game.title, "game_id": self.keeper.game_id,
                     "players": [seat.to_dict() for seat in self.config.seats],
                     "current": None if current in (CHANCE, TERMINAL) else current,
                     "over": state.is_terminal(), "scores": state.scores().to_dict(),

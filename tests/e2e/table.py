@@ -88,7 +88,7 @@ def build_table(
         config, store=Store(state_dir), panel=panel, pipeline=pipeline or vision_pipeline(config, camera),
         clock=clock, real_table=real_table,
     )
-    camera.show(loop.model.scene(loop.state))
+    camera.show(loop.referee.model.scene(loop.referee.state))
     table = Table(config, loop, camera, None, factory, clock)  # type: ignore[arg-type]
     table.driver = BotDriver(loop, camera.show, seed=seed, pump=table.frame, max_frames=60)
     return table

@@ -146,18 +146,19 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
                 break
         assert demo.driver.step()
     assert out_of_turn is not None, "no chisel placement to misplay"
-    true_scene = demo.loop.model.scene(demo.loop.current_state())
+    true_scene = demo.loop.referee.model.scene(demo.loop.current_state())
     count = len(demo.loop.records.history())
     demo.camera.show(out_of_turn)
     page.goto(url + "dispute")
     page.wait_for_selector("#dispute-confirm", timeout=20_000)
     assert "Objection" in page.inner_text("#dispute")
-    assert demo.loop.pending is not None and demo.loop.pending.kind == "objection"
+    assert demo.loop.referee.pending is not None and demo.loop.referee.pending.kind == "objection"
     page.wait_for_timeout(700)
     shoot(page, "dispute", full_page=True)
     page.click("#dispute-confirm")
     wait_for(page, "document.getElementById('dispute').innerText.includes('No dispute open')")
-    assert demo.loop.pending is None and len(demo.loop.records.history()) == count  # nothing was applied
+    assert demo.loop.referee.pending is None  # nothing was applied
+    assert len(demo.loop.records.history()) == count
     demo.camera.show(true_scene)  # the player takes the stray chisel back
     play_until(demo, lambda: len(demo.loop.records.history()) >= count + 2, 10)
 
@@ -194,7 +195,7 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
 def chisel_out_of_turn(demo: Any) -> Any:
     """The table scene after a legal chisel placement, with the chisel painted in another player's colour."""
     state = demo.loop.current_state()
-    model = demo.loop.model
+    model = demo.loop.referee.model
     placements = [a for a in state.legal_actions() if a.kind == "place-chisel"]
     if not placements:
         return None

@@ -51,17 +51,19 @@ def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:
         until("the tapped move", lambda: len(loop.records.history()) == 1)
         event = loop.records.history()[0]
         assert event["source"] == "web" and event["action"] == first
-        demo.camera.show(loop.model.scene(loop.current_state()))  # the player does it on the table too
+        # the player does it on the table too
+        demo.camera.show(loop.referee.model.scene(loop.current_state()))
 
         # an objection: the player to act made a legal move, and a hand knocked a tile off meanwhile
         state = loop.current_state()
         move = next(a for a in state.legal_actions() if a.to_dict()["kind"] == "take")
-        scene = loop.model.scene(state.apply(move))
-        moved_payloads = {t.payload for t in loop.model.scene(state).tags} - {t.payload for t in scene.tags}
+        scene = loop.referee.model.scene(state.apply(move))
+        before = loop.referee.model.scene(state)
+        moved_payloads = {t.payload for t in before.tags} - {t.payload for t in scene.tags}
         stray = next(t for t in scene.tags if t.payload not in moved_payloads and "D" in t.payload)
         scene.tags.remove(stray)
         demo.camera.show(scene)
-        until("the objection", lambda: loop.pending is not None and loop.pending.kind == "objection")
+        until("the objection", lambda: getattr(loop.referee.pending, "kind", None) == "objection")
         page.goto(demo.url + "dispute")
         page.wait_for_selector("#choose-0", timeout=20_000)
         assert "closest to what the camera sees" in page.inner_text("#dispute")
@@ -80,7 +82,7 @@ def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
     for _ in range(6):
         demo.driver.step()
     assert loop.new_game(loop.settings())["ok"]  # the old game's pieces still lie on the table
-    until("the checklist", lambda: loop.pending is not None and loop.pending.checklist is not None)
+    until("the checklist", lambda: getattr(loop.referee.pending, "checklist", None) is not None)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
@@ -91,7 +93,7 @@ def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
         assert page.locator("#setup-steps li").count() >= 1
         assert "Objection" not in page.inner_text("main")
         demo.driver.step()  # the bots lay the table out as the setup says
-        until("the game to start", lambda: loop.pending is None)
+        until("the game to start", lambda: loop.referee.pending is None)
         deadline = time.monotonic() + 15  # gone from the page without a reload
         while page.locator("#setup-checklist").count():
             assert time.monotonic() < deadline, "the checklist stayed on the page"

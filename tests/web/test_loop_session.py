@@ -30,7 +30,7 @@ def jp_loop(tmp_path: Path) -> Iterator[TableLoop]:
     source = SceneSource()
     loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
                      pipeline=IdealPipeline(config.game, kit_for(config.game).is_back))
-    source.show(loop.model.scene(loop.state))
+    source.show(loop.referee.model.scene(loop.referee.state))
     yield loop
     loop.close()
     factory.reset()
@@ -113,7 +113,7 @@ def test_undo_takes_back_a_tapped_move_with_the_cards_drawn_unseen_after_it(tmp_
         assert loop.current_state().to_dict() == state.to_dict()  # the move and its draws, all taken back
         undone = [e for e in loop.records.history() if e["kind"] == "undo"]
         assert [e["undoes"] for e in undone] == [e["seq"] for e in reversed(added)]
-        assert loop.store.replay(loop.game_id).state.to_dict() == state.to_dict()
+        assert loop.keeper.store.replay(loop.keeper.game_id).state.to_dict() == state.to_dict()
     finally:
         loop.close()
         factory.reset()

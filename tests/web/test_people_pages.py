@@ -78,7 +78,7 @@ def read_until_pending(demo: Any, frames: int = 30) -> None:
     """Let the demo's camera read the table until something is pending (or the frames run out)."""
     for _ in range(frames):
         demo.loop.process_read(demo.camera.read())
-        if demo.loop.pending is not None:
+        if demo.loop.referee.pending is not None:
             return
 
 
@@ -117,12 +117,12 @@ def test_an_objection_says_what_differs_in_the_games_words(tmp_path: Any) -> Non
         for _ in range(8):
             demo.driver.step()
         loop = demo.loop
-        scene = loop.model.scene(loop.current_state())
+        scene = loop.referee.model.scene(loop.current_state())
         assert scene.pegs, "the walk placed no chisel"
         scene.pegs.pop(0)  # a hand knocks a chisel off the slab
         demo.camera.show(scene)
         read_until_pending(demo)
-        assert loop.pending is not None and loop.pending.kind == "objection"
+        assert loop.referee.pending is not None and loop.referee.pending.kind == "objection"
         page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
         listed = re.search(r'<ul class="differences" id="differences">(.*?)</ul>', page, re.S)
         assert listed is not None
@@ -148,9 +148,10 @@ def test_a_card_laid_face_up_asks_which_way_it_is_played_in_words(tmp_path: Any)
         while loop.current_state().is_chance_node():  # what lies face up at setup, tapped
             loop.submit(loop.current_state().chance_outcomes()[0][0].to_dict(), source="web")
         state = loop.current_state()
-        demo.camera.show(loop.model.scene(state.apply(PlayCard(player="red", card="S-BOXES2", use="none"))))
+        played = state.apply(PlayCard(player="red", card="S-BOXES2", use="none"))
+        demo.camera.show(loop.referee.model.scene(played))
         read_until_pending(demo)
-        assert loop.pending is not None and loop.pending.kind == "question"
+        assert loop.referee.pending is not None and loop.referee.pending.kind == "question"
         page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
         text = re.search(r'id="shared-words">(.*?)</p>', page, re.S)
         assert text is not None and text.group(1) == "play starting card: 2 boxes: which of these?"
