@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import random
 import statistics
@@ -128,9 +129,11 @@ class CameraTable:
     def follows(self, state: State) -> State:
         return self.loop.keeper.settled(state)
 
-    def out_of_turn(self, before: State, action: Action, after: State, rng: random.Random) -> Scene | None:
-        """``action`` made by another seat: what came to the mover's place lies in the other's, a peg in
-        the mover's colour is in the other's."""
+    def out_of_turn(self, before: State, action: Action, after: State,
+                    rng: random.Random) -> tuple[Scene, str] | None:
+        """``action`` made by another seat (and that seat's player): where the mover moved a piece of
+        their own, one of the other's own pieces moves so instead; else what came to the mover's place
+        lies in the other's, a peg in the mover's colour is in the other's."""
         colour_of = {player: colour for colour, player in self.model.players_by_colour.items()}
         mine = colour_of.get(str(before.current_player()))
         others = sorted(c for c in colour_of.values() if c != mine)
@@ -138,6 +141,33 @@ class CameraTable:
             return None
         theirs = rng.choice(others)
         start, moved = self.scene(before), self.move_scene(before, action, after)
+        wrong = self._their_piece_moved(start, moved, mine, theirs, rng) or self._laid_in_their_place(
+            start, moved, mine, theirs)
+        return None if wrong is None else (wrong, self.model.players_by_colour[theirs])
+
+    def _their_piece_moved(self, start: Scene, moved: Scene, mine: str, theirs: str,
+                           rng: random.Random) -> Scene | None:
+        """The other's own piece moved as the mover's own piece was (a figure in a team's colour)."""
+        def owner(tag: Any) -> str | None:
+            return self.model.owner(tag.payload.rsplit(":", 1)[-1])
+
+        placed = {tag.payload: tag.center for tag in start.tags}
+        mover = next((tag for tag in moved.tags
+                      if owner(tag) == mine and placed.get(tag.payload, tag.center) != tag.center), None)
+        if mover is None:
+            return None
+        dx, dy = mover.center[0] - placed[mover.payload][0], mover.center[1] - placed[mover.payload][1]
+        candidates = [i for i, tag in enumerate(start.tags) if owner(tag) == theirs]
+        for index in rng.sample(candidates, len(candidates)):
+            tag = start.tags[index]
+            to = (tag.center[0] + dx, tag.center[1] + dy)
+            clear = all(math.dist(to, other.center) > 0.6 * math.hypot(dx, dy) for other in start.tags)
+            if 0 < to[0] < start.width and 0 < to[1] < start.height and clear:
+                tags = [*start.tags[:index], replace(tag, center=to), *start.tags[index + 1:]]
+                return replace(start, tags=tags)
+        return None
+
+    def _laid_in_their_place(self, start: Scene, moved: Scene, mine: str, theirs: str) -> Scene | None:
         zones = {zone.name: zone for zone in moved.zones}
         here, there = zones.get(f"seat:{mine}"), zones.get(f"seat:{theirs}")
         shift = None if here is None or there is None else _offset(here.polygon, there.polygon)

@@ -68,9 +68,10 @@ class TableSide(Protocol):
 
     def follows(self, state: State) -> State: ...
 
-    def out_of_turn(self, before: State, action: Action, after: State, rng: random.Random) -> Scene | None:
-        """The table after ``action`` made by a player whose turn it is not (None: the game cannot show
-        who made it)."""
+    def out_of_turn(self, before: State, action: Action, after: State,
+                    rng: random.Random) -> tuple[Scene, str] | None:
+        """The table after ``action`` made by a player whose turn it is not, and that player (None: the
+        game cannot show who made it)."""
 
     def same_picture(self, scene: Scene, state: State) -> bool:
         """Whether ``scene`` reads as ``state`` lies (a slip the game does not care about)."""
@@ -320,12 +321,13 @@ class People:
 
     def _out_of_turn(self, before: State, action: Action, after: State) -> None:
         """The move made by a player whose turn it is not: the page must object; the pieces go back."""
-        wrong = self.table.out_of_turn(before, action, after, self.rng)
-        if wrong is None:
+        made = self.table.out_of_turn(before, action, after, self.rng)
+        if made is None:
             return
+        wrong, by = made
         self.report.slips["out_of_turn"] += 1
         self.table.show(wrong)
-        self._settle(slip="out_of_turn")
+        self._settle(slip="out_of_turn", blame=by)
 
     def _left_on_table(self, before: State, action: Action, after: State, moved: Scene) -> None:
         """The move made but one piece it takes off the table (a played card picked up, a tile taken)
@@ -410,9 +412,10 @@ class People:
         self.report.recoveries.append(frames / FPS + (self.report.taps - taps) * TAP_S)
 
     # -- following the page ----------------------------------------------------------------------------
-    def _settle(self, slip: str | None, made: Action | None = None) -> int:
+    def _settle(self, slip: str | None, made: Action | None = None, blame: str | None = None) -> int:
         """Frames pass; what the page says is answered until it agrees with the game played (the frames
-        it took). An objection with no slip to object to is a false one."""
+        it took). An objection with no slip to object to is a false one, and so is one blaming a player
+        who did not move (``blame``: who did)."""
         dwell = self.dwell if slip is not None else 0  # a slip lies there a moment before it is seen to
         self.table.wait(dwell)
         frames, snap = self._frames_until(lambda s: self._agrees(s) or s["pending"] is not None)
@@ -423,7 +426,10 @@ class People:
             more, snap = self._frames_until(lambda s: self._agrees(s) or s["pending"] is not None)
             frames += more
             pending = snap["pending"]
-        if pending is not None and slip is None:
+        text = "" if pending is None else str(pending["text"])
+        wrongly_blamed = blame is not None and " moved out of turn" in text and not text.startswith(
+            f"{blame} moved out of turn")
+        if pending is not None and (slip is None or wrongly_blamed):
             self.report.objections_false += 1
             self.report.false_texts.append(str(pending["text"]))
         elif pending is not None:
