@@ -1,4 +1,5 @@
-"""Rulings from JSON files: `split`, `score`, `legal` (`explain` lives with the loop commands).
+"""Rulings from JSON files: `score`, `legal`, and each game's own (Jurassic Parts' `split`); `explain`
+lives with the loop commands.
 
 Contract shared by all of them: FILE ``-`` reads standard input; the answer is JSON on stdout; bad input
 exits with status 2 and exactly one line on stderr naming the problem, with nothing on stdout.
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.commands.arguments import EXIT_BAD_INPUT, BadInput
-from engines.core import EngineError, get_game
+from engines.core import EngineError, Ruling, available_games, get_game
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_NESTING = 64
@@ -103,13 +104,8 @@ def game_named(name: str) -> Any:
         raise BadInput(str(error.args[0] if error.args else error)) from None
 
 
-def _split(args: argparse.Namespace) -> int:
-    def compute() -> Any:
-        from engines.jurassic_parts import split_ruling
-
-        return split_ruling(read_json(args.file))
-
-    return run_ruling(compute)
+def _ruled_by(ruling: Ruling) -> Callable[[argparse.Namespace], int]:
+    return lambda args: run_ruling(lambda: ruling.rule(read_json(args.file)))
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -121,21 +117,19 @@ def _legal(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    split = subparsers.add_parser(
-        "split",
-        help="rule on a Jurassic Parts slab: is it split, who takes how many tiles",
-        description="Read a slab (players, current player, tiles at axial q,r, chisels on gaps) and print "
-        "the split ruling as JSON.",
-    )
-    split.add_argument("file", help="JSON slab description, or - for standard input")
-    split.set_defaults(handler=_split)
-
+    games = ", ".join(available_games())
     score = subparsers.add_parser("score", help="score players' holdings for a game")
-    score.add_argument("game", help="jurassic-parts, jurassik, jurassic-brunch or isla-nublar")
+    score.add_argument("game", help=games)
     score.add_argument("file", help="JSON holdings, or - for standard input")
     score.set_defaults(handler=_score)
 
     legal = subparsers.add_parser("legal", help="list the legal actions in a position")
-    legal.add_argument("game", help="jurassic-parts, jurassik, jurassic-brunch or isla-nublar")
+    legal.add_argument("game", help=games)
     legal.add_argument("file", help="JSON position or engine state, or - for standard input")
     legal.set_defaults(handler=_legal)
+
+    for name in available_games():  # a game's own rulings: each a command
+        for ruling in get_game(name).rulings():
+            command = subparsers.add_parser(ruling.name, help=ruling.help, description=ruling.description)
+            command.add_argument("file", help="JSON document, or - for standard input")
+            command.set_defaults(handler=_ruled_by(ruling))

@@ -17,7 +17,7 @@ any other action.
 
 from engines.core.actions import Action, ActionCodec, Correct
 from engines.core.errors import EngineError, IllegalAction, InputError, StateFormatError
-from engines.core.game import CHANCE, TERMINAL, Explanation, Game, GameInfo, Outcome, State
+from engines.core.game import CHANCE, TERMINAL, Explanation, Game, GameInfo, Outcome, Ruling, State
 from engines.core.playout import (
     Policy,
     playout_states,
@@ -45,6 +45,7 @@ __all__ = [
     "Policy",
     "Rule",
     "RuleBook",
+    "Ruling",
     "State",
     "StateFormatError",
     "available_games",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -75,6 +75,17 @@ class GameInfo:
     title: str
     aliases: tuple[str, ...] = ()
     editions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A ruling of one game's own beyond score and legal (``companion NAME FILE``): a JSON document in,
+    a JSON report out; InputError when the document cannot be ruled on."""
+
+    name: str
+    help: str
+    description: str
+    rule: Callable[[Any], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -173,6 +184,10 @@ class Game(abc.ABC):
     def legal_report(self, data: Any) -> dict[str, Any]:
         """`companion legal GAME FILE`: the legal actions in the position ``data``; InputError when bad."""
         raise InputError(f"{self.name} has no legal-actions ruling yet")
+
+    def rulings(self) -> tuple[Ruling, ...]:
+        """The rulings of this game's own, each a command of its own (none by default)."""
+        return ()
 
     def report_state(self, data: Any) -> State:
         """The position a ruling is asked about: an engine state in its JSON format (a game that also

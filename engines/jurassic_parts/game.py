@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.core import Game, StateFormatError
-from engines.core.game import GameInfo, Option
+from engines.core.game import GameInfo, Option, Ruling
 from engines.core.schema import Node, distinct
 from engines.jurassic_parts.actions import CODEC
 from engines.jurassic_parts.board import NO_CHISEL, Cell, Layout
@@ -22,7 +22,7 @@ from engines.jurassic_parts.components import (
 )
 from engines.jurassic_parts.moves import start_turn
 from engines.jurassic_parts.rules import RULEBOOK
-from engines.jurassic_parts.rulings import legal_report, score_report
+from engines.jurassic_parts.rulings import legal_report, score_report, split_ruling
 from engines.jurassic_parts.state import JurassicPartsState
 
 SPECIES_INDEX = {species.name: i for i, species in enumerate(SPECIES)}
@@ -214,3 +214,12 @@ class JurassicPartsGame(Game):
 
     def legal_report(self, data: Any) -> dict[str, Any]:
         return legal_report(self, data)
+
+    def rulings(self) -> tuple[Ruling, ...]:
+        return (Ruling(
+            "split",
+            help="rule on a Jurassic Parts slab: is it split, who takes how many tiles",
+            description="Read a slab (players, current player, tiles at axial q,r, chisels on gaps) and "
+                        "print the split ruling as JSON.",
+            rule=split_ruling,
+        ),)

@@ -19,9 +19,11 @@ from engines.core import (
     ActionCodec,
     Game,
     GameInfo,
+    InputError,
     Outcome,
     Rule,
     RuleBook,
+    Ruling,
     State,
     StateFormatError,
     register_game,
@@ -85,6 +87,10 @@ class Grab(Game):
         slots = int(self.resolve_options(options)["slots"])
         return GrabState(self, self.check_players(players), [True] * slots, {}, None, 0, [])
 
+    def rulings(self) -> tuple[Ruling, ...]:
+        return (Ruling("tiles-left", "count the tiles left in a toy row",
+                       "Read a row of tiles ([true, false, ...]) and print how many are left.", tiles_left),)
+
     def state_from_dict(self, data: Mapping[str, Any]) -> GrabState:
         self.check_format(data)
         try:
@@ -99,6 +105,13 @@ class Grab(Game):
             )
         except (KeyError, TypeError, ValueError) as error:
             raise StateFormatError(f"bad toy state: {error}") from error
+
+
+def tiles_left(data: Any) -> dict[str, Any]:
+    """The toy's own ruling: the tiles still in a row."""
+    if not isinstance(data, list) or not all(isinstance(tile, bool) for tile in data):
+        raise InputError("a row is a list of true (a tile) and false (taken)")
+    return {"left": sum(data), "taken": len(data) - sum(data)}
 
 
 class GrabState(State):

@@ -72,3 +72,26 @@ def test_a_game_defined_in_the_tests_plays_through_the_loop_and_the_page(
             assert client.get(path, headers=HOST).status_code == 200, path
     finally:
         loop.close()
+
+
+def test_a_game_s_own_ruling_is_a_command_of_its_own(capsys: Any) -> None:
+    """The toy declares a ruling in its engine only; the command line offers it beside split, score and
+    legal, with the one-line refusal contract of every ruling."""
+    import io
+    import json
+    import sys
+
+    from companion.cli import build_parser, main
+
+    assert "tiles-left" in build_parser().format_help()
+    stdin = sys.stdin
+    try:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(b"[true, false, true]"))
+        assert main(["tiles-left", "-"]) == 0
+        assert json.loads(capsys.readouterr().out) == {"left": 2, "taken": 1}
+        sys.stdin = io.TextIOWrapper(io.BytesIO(b'{"row": 3}'))
+        assert main(["tiles-left", "-"]) == 2
+        refused = capsys.readouterr()
+        assert refused.out == "" and refused.err.count("\n") == 1 and "list of true" in refused.err
+    finally:
+        sys.stdin = stdin
