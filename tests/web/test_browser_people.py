@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from engines.core import available_games, get_game
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
@@ -26,8 +28,12 @@ def _bench() -> Any:
     return bench_people
 
 
+#: the product's games (a test game registered by other tests has no table of its own to play at)
+GAMES = [name for name in available_games() if type(get_game(name)).__module__.startswith("engines.")]
+
+
 @pytest.mark.timeout(2400)
-@pytest.mark.parametrize("game", ["jurassik", "jurassic-brunch", "jurassic-parts", "isla-nublar"])
+@pytest.mark.parametrize("game", GAMES)
 def test_people_play_a_whole_game_by_taps_on_the_page(browser: Any, game: str) -> None:
     bench = _bench()
     phones = bench.BrowserPhones(browser)
