@@ -2,13 +2,13 @@
 the table, and what a stable observation means for the game. No threads, no store, no panel: the loop
 asks the referee and acts on its answer.
 
-- :meth:`Referee.judge`: a stable observation -> None (the same table picture as the last one judged, or
-  one that was put aside) or an :class:`~companion.infer.Inference`: unchanged, a move to apply, a question
-  or an objection. The loop judges in three steps so that the thinking holds no lock:
-  :meth:`Referee.ticket` (under the loop's lock: what to judge against), :meth:`Ticket.think` (no lock;
-  bounded by the model's search budget), :meth:`Referee.still_current` (under the lock again: the game did
-  not move meanwhile, else the picture is judged again on the next frame, and no later picture was taken
-  up meanwhile, whose judgement then stands);
+- judging a stable observation: None (the same table picture as the last one judged, or one that was
+  put aside) or an :class:`~companion.infer.Inference`: unchanged, a move to apply, a question or an
+  objection. It takes three steps so that the thinking holds no lock: :meth:`Referee.ticket` (under the
+  loop's lock: what to judge against), :meth:`Ticket.think` (no lock; bounded by the model's search
+  budget), :meth:`Referee.still_current` (under the lock again: the game did not move meanwhile, else the
+  picture is judged again on the next frame, and no later picture was taken up meanwhile, whose judgement
+  then stands);
 - :meth:`Referee.hold` keeps a question or objection pending until the table is put right, it is answered,
   or it is accepted as it is (:meth:`Referee.put_aside`: that table picture is then ignored);
 - :meth:`Referee.invisible_endings`: the moves the Next button can mean (a legal move that changes nothing
@@ -176,11 +176,6 @@ class Referee:
                                         self.model.tolerance)
         self._last_seen_key = None
         self.version += 1
-
-    def judge(self, observation: Observation) -> Inference | None:
-        """What a stable observation means, or None when this table picture was judged (or put aside)."""
-        ticket = self.ticket(observation)
-        return None if ticket is None else ticket.think()
 
     def ticket(self, observation: Observation) -> Ticket | None:
         """What to judge a stable observation against, or None when this table picture was judged (or put
