@@ -47,6 +47,7 @@ from sim.people import NotRecovered, PageSide, People, PeopleReport, SlipRates
 from sim.phones import ApiPhone, BrowserPhone
 from vision.observation import Observation
 from vision.scene import SEAT_RGB, Scene
+from vision.tags import ParsedPayload, parse_payload
 
 #: a game's two phones on its page (the app), opened for one game; what they hold is closed with ``stack``
 Phones = Callable[[Any, contextlib.ExitStack], tuple[PageSide, PageSide]]
@@ -149,7 +150,8 @@ class CameraTable:
                            rng: random.Random) -> Scene | None:
         """The other's own piece moved as the mover's own piece was (a figure in a team's colour)."""
         def owner(tag: Any) -> str | None:
-            return self.model.owner(tag.payload.rsplit(":", 1)[-1])
+            parsed = parse_payload(tag.payload)
+            return self.model.owner(parsed.component_id) if isinstance(parsed, ParsedPayload) else None
 
         placed = {tag.payload: tag.center for tag in start.tags}
         mover = next((tag for tag in moved.tags

@@ -14,6 +14,7 @@ from companion.kits import kit_for
 from engines.core import State, get_game
 from sim.ideal import ideal_observation
 from vision.scene import Scene
+from vision.tags import parse_payload
 
 COLOURS = ("blue", "orange")
 
@@ -78,7 +79,7 @@ def test_a_figure_moved_by_the_player_who_is_not_to_act_is_called_out_of_turn() 
         other = next(c for c in COLOURS if c != mover)
         scene = model.scene(state)
         theirs = [i for i, tag in enumerate(scene.tags)
-                  if model.owner(tag.payload.rsplit(":", 1)[-1]) == other]
+                  if model.owner(getattr(parse_payload(tag.payload), "component_id", "")) == other]
         if not theirs:
             continue
         index = theirs[0]

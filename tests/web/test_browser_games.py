@@ -18,27 +18,12 @@ from typing import Any
 import pytest
 from helpers.waiting import until
 
+from sim.phones import TAP_CONTROL
+
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")]
 
-#: taps the control whose posted action is ``target`` (opening the folds around it, as a player would);
-#: finding and tapping in one go, since live updates may swap the list between two calls; false if none
-TAP_MOVE = """(target) => {
-  const canon = (value) => JSON.stringify(value, Object.keys(value).sort());
-  const want = canon(target);
-  const buttons = [...document.querySelectorAll("button.move")];
-  for (let i = 0; i < buttons.length; i++) {
-    const action = JSON.parse(buttons[i].dataset.body).action;
-    if (canon(action) === want) {
-      for (let d = buttons[i].closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
-      buttons[i].scrollIntoView({block: "center"});
-      buttons[i].click();
-      return true;
-    }
-  }
-  return false;
-}"""
 #: every piece of visible text drawn under 12 px (CSS pixels of the page as shown: an SVG's text scaled by
 #: its drawing's size on the page), as "size: words"
 SMALL_TEXT = """async () => {
@@ -107,7 +92,8 @@ class Players:
             self.page.wait_for_selector("button.move", timeout=30_000)
             self.shoot("turned-up")
         deadline = time.monotonic() + 30
-        while not self.page.evaluate(TAP_MOVE, data):  # the page swaps its live parts as moves arrive
+        # the page swaps its live parts as moves arrive
+        while not self.page.evaluate(TAP_CONTROL, ["button.move", data]):
             assert time.monotonic() < deadline, f"no control on the page for {data}"
             self.page.wait_for_timeout(50)
         until(f"the tapped {data['kind']}", lambda: len(self.loop.records.history()) > count)

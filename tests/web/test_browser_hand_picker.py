@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from helpers.waiting import until
 
+from sim.phones import TAP_CONTROL
+
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")]
@@ -25,18 +27,6 @@ BUTTON_INDEX = """([sel, target]) => {
   const canon = (value) => JSON.stringify(value, Object.keys(value).sort());
   const buttons = [...document.querySelectorAll(sel + " button.move")];
   return buttons.findIndex((b) => canon(JSON.parse(b.dataset.body).action) === canon(target));
-}"""
-#: any move control on the page posting ``target`` (moves the camera cannot see), tapped
-TAP_MOVE = """(target) => {
-  const canon = (value) => JSON.stringify(value, Object.keys(value).sort());
-  for (const b of document.querySelectorAll("#legal-moves button.move, #dispute button.move")) {
-    if (canon(JSON.parse(b.dataset.body).action) === canon(target)) {
-      for (let d = b.closest("details"); d; d = d.parentElement.closest("details")) d.open = true;
-      b.click();
-      return true;
-    }
-  }
-  return false;
 }"""
 
 
@@ -114,7 +104,7 @@ class Phone:
         if data["kind"] == "end-turn":
             self.shoot("turn-end")
         deadline = time.monotonic() + 30
-        while not self.page.evaluate(TAP_MOVE, data):
+        while not self.page.evaluate(TAP_CONTROL, ["#legal-moves button.move, #dispute button.move", data]):
             assert time.monotonic() < deadline, f"no control on the page for {data}"
             self.page.wait_for_timeout(50)
         until(f"the tapped {data['kind']}", lambda: len(self.loop.records.history()) > count)
