@@ -5,10 +5,11 @@ The camera is the ideal one with a tracker's patience (a change is read once it 
 frames, as vision's tracker does); the page is the real Flask app, asked and tapped as the page's script
 does (its snapshot, ``/api/press``, ``/api/submit``, ``/api/choose``, with CSRF and Origin), or with
 ``--browser`` served over loopback to two tabs of Debian's chromium that tap the page's own buttons. The
-table is a real one: the people shuffle and draw the cards, so every draw is unseen. Per game it prints
-how many games ended with the true final score (the score of the game the people really played), taps per
-game, objections that were right (a slip to object to) and false (none), and the seconds each
-slip took to recover from (camera frames at 15 fps plus 3 s a tap).
+table is a real one: the people shuffle and draw the cards, so every draw is unseen, and where the rules
+leave the set-up to the players (Jurassik's square) they deal and lay it with a shuffle of their own. Per
+game it prints how many games ended with the true final score (the score of the game the people really
+played), taps per game, objections that were right (a slip to object to) and false (none), and the seconds
+each slip took to recover from (camera frames at 15 fps plus 3 s a tap).
 
 Usage: ``python benchmarks/bench_people.py [--seeds N] [--game G] [--browser]``; the last line reads
 ``people: X/Y games ended with the true score, Z false objections, T taps per game``.
@@ -37,6 +38,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from companion.bots import SeededBots
 from companion.config import config_from_dict
 from companion.kits import kit_for
+from companion.setup_check import reads_setups
 from companion.store import Store
 from companion.table.loop import TableLoop
 from companion.web import WebConfig, create_app
@@ -102,8 +104,11 @@ class CameraTable:
 
     def __init__(self, loop: TableLoop, source: SceneSource, clock: FrameClock) -> None:
         self.loop, self.source, self.clock = loop, source, clock
-        self.model = loop.referee.model
         self.frames = 0
+        # the people's own pieces: drawn by a model of their own, so which printed back lies where is
+        # theirs, not the companion's bookkeeping
+        table = loop.referee.model
+        self.model = kit_for(loop.keeper.game.name).model(table.players_by_colour, table.layout)
 
     def show(self, scene: Scene) -> None:
         self.source.show(scene)
@@ -238,7 +243,9 @@ def play(game: str, seed: int, rates: SlipRates | None = None, phones: Phones = 
             app = create_app(loop, WebConfig())
             engine = get_game(game)
             options = {**config.engine_options, **kit_for(game).real_table_options}
-            truth = engine.new_initial_state(config.players, rng=random.Random(config.seed),
+            # a game whose set-up the players lay is dealt with the people's own shuffle, not the table's
+            deal = random.Random(f"people-{seed}") if reads_setups(game) else random.Random(config.seed)
+            truth = engine.new_initial_state(config.players, rng=deal,
                                              options=engine.resolve_options(options))
             bots = SeededBots(seed, None, loop.referee.model)
             phone, second_phone = phones(app, stack)

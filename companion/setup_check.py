@@ -3,11 +3,14 @@ steps for the players (nothing is objected to, nobody is blamed, until the table
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.infer import Difference, TableModel, compare
-from engines.core import Action, State
+from companion.kits import find_kit
+from companion.kits.kit import ReadsSetup
+from engines.core import Action, IllegalAction, LaidByPlayers, State, StateFormatError, get_game
 from vision.observation import Observation
 
 
@@ -49,7 +52,7 @@ class SetupCheck:
 
     @property
     def done(self) -> bool:
-        return not self.differences
+        return not self.differences and not self.steps
 
     def text(self, title: str) -> str:
         if self.done:
@@ -96,3 +99,42 @@ def reveals_seen(state: State, observation: Observation, model: TableModel,
         distance, action, state = scored[0]
         found.append(action)
     return found
+
+
+@dataclass(frozen=True)
+class LaidSetup:
+    """A set-up the players laid that the game can start from: its ``state``, where it lies on the table
+    (``placement``, the kit's), and whether the rulebook's set-up allows it (``strict``) or it is the
+    group's own variant, started because they asked."""
+
+    state: State
+    placement: Mapping[str, Any]
+    strict: bool = True
+
+
+def reads_setups(game_name: str) -> bool:
+    """Whether the table's set-up is read as the game (the players deal and lay it themselves)."""
+    return isinstance(find_kit(game_name), ReadsSetup) and isinstance(get_game(game_name), LaidByPlayers)
+
+
+def read_laid_setup(state: State, observation: Observation, model: TableModel, options: Mapping[str, Any],
+                    strict: bool = True) -> LaidSetup | SetupCheck:
+    """The set-up on the table as the game (a game that reads set-ups: :func:`reads_setups`), or the
+    checklist of what the table lacks, in the rule's and the diagram's words. ``state``: the game as
+    started (its players; what it expects tells how many pieces a set-up has)."""
+    kit, game = find_kit(state.game.name), state.game
+    if not isinstance(kit, ReadsSetup) or not isinstance(game, LaidByPlayers):
+        raise TypeError(f"{state.game.title} deals its own set-up")
+    seen = kit.read_setup(observation, model.layout)
+    expected = sum(len(places) for places in model.expected(state).items.values())
+    steps = seen.steps
+    if seen.laid is not None:
+        try:
+            laid = game.state_as_laid(state.players, seen.laid, options, strict)
+        except IllegalAction as error:
+            steps = (error.detail,)
+        except StateFormatError as error:
+            steps = (" ".join(str(error).split()),)
+        else:
+            return LaidSetup(laid, seen.placement, strict)
+    return SetupCheck(min(seen.pieces, expected), expected, tuple(steps), ())

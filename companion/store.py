@@ -379,6 +379,16 @@ class Store:
                 (time.time(), _dumps(dict(outcome)), game_id),
             )
 
+    def lay_out(self, game_id: int, state: State, options: Mapping[str, Any], at: Mapping[str, Any]) -> None:
+        """A game not yet begun starts as the players laid it: its initial state, options and where it
+        lies, ``at`` (``settings["laid"]``); StoreError once a move of it is stored."""
+        with self._transaction() as db:
+            settings = {**self.game(game_id).settings, "laid": dict(at)}
+            if db.execute("UPDATE games SET initial_state=?, options=?, settings=? WHERE id=? AND NOT EXISTS"
+                          " (SELECT 1 FROM events WHERE game_id=?)", (_dumps(state.to_dict()), _dumps(
+                              dict(options)), _dumps(settings), game_id, game_id)).rowcount != 1:
+                raise StoreError(f"game {game_id} has begun: its set-up is what it was")
+
     def reopen(self, game_id: int) -> None:
         """An undo after the end makes the game run again."""
         with self._transaction() as db:

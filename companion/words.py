@@ -152,8 +152,7 @@ def _place(kit: Any, snap: Any, place: Any) -> str:
         return "nowhere"
     zone, at = place.get("zone"), list(place.get("at") or ())
     view = (snap or {}).get("view") or {}
-    colours = [str(p.get("colour", "")) for p in (snap or {}).get("players") or []]
-    words = kit.place_words(view, colours, zone, at) if len(at) == 2 else None
+    words = kit.place_words(view, kit.table_layout(snap or {}), zone, at) if len(at) == 2 else None
     if words:
         return str(words)
     if isinstance(zone, str) and zone.startswith("seat:"):

@@ -208,8 +208,8 @@ class People:
                 self.report.objections_right += 1
             if snap["pending"] is not None and self.rng.random() < self.rates.as_it_is:
                 self.report.slips["started_as_it_is"] += 1  # the piece turns up with the first move
-                self.tap(lambda: self.page.press("confirm"))
-                return
+                if self.tap(lambda: self.page.press("confirm")).get("ok"):
+                    return  # else the page says why the table is no game yet: they lay it right
         self.table.show(laid)
         _, snap = self._frames_until(lambda s: s["pending"] is None)
         if snap["pending"] is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -11,6 +12,7 @@ from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
 from engines.core import Game, GameInfo, State, get_game
 from vision.detect import GeometryHints
+from vision.observation import Observation
 from vision.scene import Scene, Zone
 from vision.tags import DEFAULT_SEED, Manifest, PrintedSet, TagInventory, build_printed_set
 
@@ -166,11 +168,21 @@ class Kit(abc.ABC):
     #: what the page calls a piece lying face down (its back tells nothing more)
     back_words: ClassVar[str] = "a face-down piece"
 
-    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+    def place_words(self, view: Mapping[str, Any], layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:
         """Where a table point (mm, in ``zone``) lies as players say it ("between row 2, tile 3 and row 3,
-        tile 3"), for the default layout of these seats; None to say it by zone and millimetres."""
+        tile 3") on ``layout`` (:meth:`table_layout`); None to say it by zone and millimetres."""
         return None
+
+    def table_layout(self, snapshot: Mapping[str, Any]) -> Any:
+        """The layout of the table a snapshot shows: its seats, and the play area where the players laid
+        it (``snapshot["laid"]``) in a game whose set-up they lay themselves."""
+        colours = [str(p.get("colour", "")) for p in snapshot.get("players") or []]
+        layout = self.layout(colours)
+        placement = snapshot.get("laid")
+        if isinstance(placement, Mapping) and isinstance(self, ReadsSetup):
+            layout = self.laid_layout(layout, placement)
+        return layout
 
     def component_words(self, name: str) -> str | None:
         """What players call a component, field or score part the engine names by id (``DINO-2`` ->
@@ -216,3 +228,29 @@ def hand_cards(kit: object, view: Mapping[str, Any], player: str) -> list[dict[s
     for card in cards:
         card["face"] = kit.face_svg(str(card["card"]))
     return cards
+
+
+@dataclass(frozen=True)
+class TableAsLaid:
+    """What the camera sees of a set-up the players laid themselves: ``laid``, the engine's set-up
+    document (None while the table cannot be one yet); ``placement``, where on the table it lies (the kit's
+    own JSON, kept with the game); ``steps``, what to do to the table first, in the diagram's words; and
+    how many ``pieces`` were seen laid out."""
+
+    laid: Mapping[str, Any] | None
+    placement: Mapping[str, Any]
+    steps: tuple[str, ...] = ()
+    pieces: int = 0
+
+
+@runtime_checkable
+class ReadsSetup(Protocol):
+    """A kit of a game the players deal and lay themselves (the engine is a
+    :class:`engines.core.LaidByPlayers`): the camera's picture of the set-up read as the game, wherever
+    and however the rules let the group lay it."""
+
+    def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:
+        """The set-up on the table in ``observation``, for a table laid out by ``layout`` by default."""
+
+    def laid_layout(self, layout: Any, placement: Mapping[str, Any]) -> Any:
+        """``layout`` with the play area where the group laid it (``placement`` from :meth:`read_setup`)."""

@@ -22,9 +22,17 @@ from typing import Any, Protocol
 from companion.config import Config
 from companion.infer import Accepted, Inference, TableModel
 from companion.kits import find_kit
+from companion.kits.kit import ReadsSetup
 from companion.privacy import privacy_for
 from companion.records import event_dict
-from companion.setup_check import SetupCheck, check_setup, reveals_seen
+from companion.setup_check import (
+    LaidSetup,
+    SetupCheck,
+    check_setup,
+    read_laid_setup,
+    reads_setups,
+    reveals_seen,
+)
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from companion.table.frames import photo_jpeg
 from companion.table.referee import Pending, PendingKind, Referee
@@ -78,6 +86,9 @@ class Announcer(Protocol):
 
     def storage_changed(self, unsaved: Unsaved | None) -> None: ...
 
+    def laid_out(self, state: State) -> None:
+        """The game now lies where the players laid it (the table's zones and lattice moved with it)."""
+
 
 class StorageWaiting(Exception):
     """A change refused because earlier moves are still waiting to be saved."""
@@ -112,9 +123,11 @@ class GameKeeper:
         self.game_id = 0
         self.last_event: StoredEvent | None = None
         self.unsaved: Unsaved | None = None
+        self.options: dict[str, Any] = {}
+        self.placement: dict[str, Any] | None = None
         resumed = self._resume() if resume else None
         state = resumed or self._start(config)
-        self.referee = Referee(model, state)
+        self.referee = Referee(self._laid_model(model), state)
         self._saved_accepted = self.referee.accepted
         if resumed is not None:
             self._restore_accepted()
@@ -146,6 +159,9 @@ class GameKeeper:
             return None
         self.problems += [p for p in self.store.problems if p not in self.problems]
         self.game_id = game_id
+        self.options = dict(record.options)
+        laid = record.settings.get("laid")
+        self.placement = dict(laid) if isinstance(laid, dict) else None
         events = self.store.events(game_id)
         self.last_event = events[-1] if events else None
         outcome = result.state.outcome()
@@ -166,7 +182,15 @@ class GameKeeper:
         seats = [seat.to_dict() for seat in config.seats]
         self.game_id = self.store.new_game(self.game, state, seats, options, seed, settings=settings)
         self.last_event = None
+        self.options, self.placement = dict(options), None
         return state
+
+    def _laid_model(self, model: TableModel) -> TableModel:
+        """``model`` with the play area where the players laid this game's set-up (as it is otherwise)."""
+        kit = find_kit(self.game.name)
+        if self.placement is None or not isinstance(kit, ReadsSetup):
+            return model
+        return kit.model(model.players_by_colour, kit.laid_layout(model.layout, self.placement))
 
     def _table_options(self, config: Config) -> dict[str, Any]:
         """The kit's options for a real table; a synthetic one is dealt by the engine (its bots see all)."""
@@ -329,9 +353,17 @@ class GameKeeper:
         return pending
 
     def look_at_setup(self, observation: Observation, frame: Any = None) -> None:
-        """A picture of a table being set up: the cards turned face up on it are read, then the checklist
-        follows what is left to do."""
+        """A picture of a table being set up: a set-up the players laid that the rules allow starts the
+        game as laid; else the cards turned face up on it are read, then the checklist follows what is
+        left to do."""
         self.referee.last_observation = observation
+        if reads_setups(self.game.name):
+            laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options)
+            if isinstance(laid, LaidSetup):
+                self.lay_out(laid)
+            else:
+                self.setup_seen(laid)
+            return
         open_chance = privacy_for(self.game.name).open_chance
         reveals = reveals_seen(self.referee.state, observation, self.referee.model, open_chance)
         if reveals and self.unsaved is None:
@@ -354,6 +386,26 @@ class GameKeeper:
                                       differences=list(check.differences))
         pending.checklist = checklist
         self.announcer.pending_changed(pending, "")
+
+    def lay_out(self, laid: LaidSetup) -> bool:
+        """Start the game as the players laid it (kept in the store before it is shown); False when the
+        store cannot take it (the checklist stays, and says why)."""
+        try:
+            self.store.lay_out(self.game_id, laid.state, self.options, laid.placement)
+        except (StoreError, *STORAGE_ERRORS) as error:
+            log.error("game %s: the set-up as laid cannot be kept: %s", self.game_id, error)
+            return False
+        self.placement = dict(laid.placement)
+        model = self.referee.model
+        moved = self._laid_model(model)  # a fresh model: none of the printed ids it kept for the deal
+        self.referee.restart(laid.state, moved)
+        text = ("the game starts as laid on the table" if laid.strict else
+                "the game starts as laid on the table, a set-up of the group's own")
+        self._notice("setup", text, {"placement": self.placement, "strict": laid.strict})
+        if moved.layout != model.layout:
+            self.announcer.laid_out(laid.state)
+        self.announcer.pending_changed(None, text)
+        return True
 
     def clear_pending(self, reason: str) -> None:
         self.referee.pending = None
@@ -391,6 +443,8 @@ class GameKeeper:
         if pending.kind == "question":
             return self.choose(0, frame)
         if pending.kind == "setup":
+            if reads_setups(self.game.name):
+                return self._lay_out_as_it_is()
             self.referee.accept_as_it_is()
             self._notice("setup", "the game starts with the table as it is", pending.checklist or {})
             self._save_accepted()
@@ -400,6 +454,28 @@ class GameKeeper:
         self._notice("accepted", "objection overridden with Confirm", pending.inference.to_dict())
         self.clear_pending("confirmed as it is")
         return {"ok": True, "accepted": True}
+
+    def _lay_out_as_it_is(self) -> Answer:
+        """Confirm on a table the players lay themselves: the game rebuilt from the table, the rulebook's
+        set-up or else any the rules can start from (the group's own; a place not laid yet is nobody's
+        move until its tile is laid); refused, saying why, where the table is no game yet."""
+        observation = self.referee.last_observation
+        if observation is None:
+            return {"ok": False, "error": "the camera has not seen the table yet"}
+        why: tuple[str, ...] = ()
+        for strict in (True, False):
+            laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options, strict)
+            if isinstance(laid, SetupCheck):
+                why = why or laid.steps
+                continue
+            if not self.lay_out(laid):
+                return {"ok": False, "error": "the set-up as laid cannot be saved: see the storage card"}
+            if not strict:
+                self.referee.accept_as_it_is()
+                self._save_accepted()
+            return {"ok": True, "laid": True}
+        return {"ok": False, "error": "the table is not a set-up a game can start from yet: "
+                                      + "; ".join(why or ("nothing is laid out",))}
 
     def next_move(self) -> Answer:
         """End the turn / pass: the one legal action that changes nothing the camera sees (a question when

@@ -318,6 +318,10 @@ class TableLoop:
         self._show()
         self._publish({"type": "storage", "storage": self.keeper.storage_status()})
 
+    def laid_out(self, state: State) -> None:
+        self._attach_pipeline()  # the play area's zones and lattice are where the players laid them
+        self._publish({"type": "laid_out", "game_id": self.keeper.game_id})
+
     def _seq(self) -> int:
         return self.keeper.seq()
 
@@ -468,6 +472,7 @@ class TableLoop:
                 "mode": self._mode,
                 "storage": self.keeper.storage_status(),
                 "problems": list(self.problems),
+                "laid": self.keeper.placement,
                 "faults": table_faults(self.source, self.panel.report),
                 "links": [link.status() for link in self.links],
             }

@@ -17,7 +17,17 @@ any other action.
 
 from engines.core.actions import Action, ActionCodec, Correct
 from engines.core.errors import EngineError, IllegalAction, InputError, StateFormatError
-from engines.core.game import CHANCE, TERMINAL, Explanation, Game, GameInfo, Outcome, Ruling, State
+from engines.core.game import (
+    CHANCE,
+    TERMINAL,
+    Explanation,
+    Game,
+    GameInfo,
+    LaidByPlayers,
+    Outcome,
+    Ruling,
+    State,
+)
 from engines.core.playout import (
     Policy,
     playout_states,
@@ -41,6 +51,7 @@ __all__ = [
     "GameInfo",
     "IllegalAction",
     "InputError",
+    "LaidByPlayers",
     "Outcome",
     "Policy",
     "Rule",

@@ -6,7 +6,7 @@ import abc
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engines.core.actions import Action, ActionCodec, Correct
 from engines.core.errors import IllegalAction, InputError, StateFormatError
@@ -97,6 +97,19 @@ class Option:
     choices: tuple[Any, ...]
     help: str
     house_rule: bool = False
+
+
+@runtime_checkable
+class LaidByPlayers(Protocol):
+    """A game whose set-up the players deal and lay themselves: the table as laid is the game. A
+    :class:`Game` that can read such a set-up is one of these (a capability, asked with ``isinstance``)."""
+
+    def state_as_laid(self, players: Sequence[str], laid: Mapping[str, Any],
+                      options: Mapping[str, Any] | None = None, strict: bool = True) -> State:
+        """The state at the start of play with the components where ``laid`` (the game's own set-up
+        document) has them. ``strict``: :class:`IllegalAction` naming the set-up rule when the rulebook
+        does not allow that set-up; otherwise any position the rules can play from is taken (a group's own
+        variant). :class:`StateFormatError` when ``laid`` cannot be read at all."""
 
 
 def _is_text(name: str) -> bool:

@@ -1,7 +1,8 @@
 """Jurassik (English and Spanish editions): registered as ``"jurassik"`` on import.
 
 Files, in import order: ``rules`` (the rulebook passages), ``board`` (the excavation grid), ``components``,
-``actions``, ``scoring``, ``state``, ``codec`` (the state JSON), ``rulings`` (the command-line
+``actions``, ``scoring``, ``state``, ``codec`` (the state JSON), ``laid`` (the
+square as the players laid it), ``rulings`` (the command-line
 rulings), ``game``.
 """
 

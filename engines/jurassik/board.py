@@ -8,6 +8,11 @@ from functools import lru_cache
 MAX_GRID_SIDE = 20
 
 
+def place_words(row: int, col: int) -> str:
+    """A cell as players and the diagram say it: rows from the north, columns from the west, from 1."""
+    return f"row {row + 1}, column {col + 1}"
+
+
 @lru_cache(maxsize=64)
 def neighbours(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """Orthogonal neighbours of every cell (flat indices); the table edge has none."""

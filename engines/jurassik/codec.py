@@ -234,6 +234,11 @@ def parse_state(game: JurassikGame, data: Mapping[str, Any]) -> JurassikState:
     return state
 
 
+def is_back_id(value: str) -> bool:
+    """Whether ``value`` is an action tile's opaque back id (5 characters 0-9A-Z), which tells nothing."""
+    return value != START and _BACK_ID.match(value) is not None
+
+
 def state_from_observation(
     game: JurassikGame,
     players: Sequence[str],
@@ -252,7 +257,7 @@ def state_from_observation(
     known (otherwise every dinosaur tile not seen elsewhere); the revealed action tiles in the box by face."""
 
     def token(value: str | None) -> str | None:
-        if isinstance(value, str) and value != START and _BACK_ID.match(value):
+        if isinstance(value, str) and is_back_id(value):
             return HIDDEN  # an action tile's back: its id says nothing about the face
         return value
 

@@ -20,6 +20,7 @@ from engines.jurassik.components import (
     dino_id,
     setup_for,
 )
+from engines.jurassik.laid import state_as_laid
 from engines.jurassik.rules import RULEBOOKS
 from engines.jurassik.rulings import legal_report, score_report
 from engines.jurassik.state import JurassikState, Phase
@@ -102,6 +103,12 @@ class JurassikGame(Game):
 
     def state_from_dict(self, data: Mapping[str, Any]) -> JurassikState:
         return parse_state(self, data)
+
+    def state_as_laid(self, players: Sequence[str], laid: Mapping[str, Any],
+                      options: Mapping[str, Any] | None = None, strict: bool = True) -> JurassikState:
+        """The group's own deal: the dinosaurs they chose and every tile where they laid it
+        (:mod:`engines.jurassik.laid`)."""
+        return state_as_laid(self, players, laid, options, strict)
 
     def score_report(self, data: Any) -> dict[str, Any]:
         return score_report(data)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Outcome, Rule, State
 from engines.jurassik.actions import Decline, Discard, Exchange, RemoveStart, ReturnTile, Reveal, Steal, Take
-from engines.jurassik.board import neighbours
+from engines.jurassik.board import neighbours, place_words
 from engines.jurassik.components import FACES, HIDDEN, ROCK, START, dinosaur_of, tile_sort_key
 from engines.jurassik.rules import RULEBOOKS
 from engines.jurassik.scoring import score_hands
@@ -293,17 +293,19 @@ class JurassikState(State):
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (action.row, action.col)):
             raise self._illegal("JK-ACCESS", f"row and col must be integers: {action.row!r}, {action.col!r}")
         if not (0 <= action.row < self.rows and 0 <= action.col < self.cols):
-            raise self._illegal("JK-ACCESS", f"({action.row}, {action.col}) is outside the excavation zone")
+            raise self._illegal("JK-ACCESS", f"{place_words(action.row, action.col)} is outside the "
+                                             f"{self.rows}x{self.cols} excavation zone")
         index = self.cell_index(action.row, action.col)
         token = self.cells[index]
+        where = place_words(action.row, action.col)
         if token is None:
-            raise self._illegal("JK-ACCESS", f"({action.row}, {action.col}) is a free space, no tile there")
+            raise self._illegal("JK-ACCESS", f"{where} is a free space, no tile there")
         if token == ROCK:
-            raise self._illegal("JK-ROCK", f"the Rock at ({action.row}, {action.col}) can never be taken")
+            raise self._illegal("JK-ROCK", f"the Rock at {where} can never be taken")
         if not self._is_accessible(index):
-            raise self._illegal(
-                "JK-ACCESS", f"{token} at ({action.row}, {action.col}) has no side next to a free space"
-            )
+            what = "the face-down action tile" if token == HIDDEN else (
+                "the beginning of excavation tile" if token == START else f"tile {token}")
+            raise self._illegal("JK-ACCESS", f"{what} at {where} has no side next to a free space")
         return index
 
     def _take(self, action: Take) -> None:
@@ -313,7 +315,7 @@ class JurassikState(State):
         if token == HIDDEN:
             self.phase = _REVEAL
             self.reveal_cell = index
-            self.last_event = f"{action.player} took an action tile at ({action.row}, {action.col})"
+            self.last_event = f"{action.player} took an action tile at {place_words(action.row, action.col)}"
             return
         self._take_dinosaur(action, index, token)
 

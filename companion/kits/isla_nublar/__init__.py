@@ -127,13 +127,13 @@ class IslaNublarKit(Kit):
     def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
         return chance_words(view, setting_up)
 
-    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+    def place_words(self, view: Mapping[str, Any], layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:
         if zone and zone.startswith(("pile:", "row:")):
             return market_words(zone)
         if view.get("board", "default") != "default":
             return None
-        found = self.layout(colours).field_at(default_board(), (float(at[0]), float(at[1])))
+        found = layout.field_at(default_board(), (float(at[0]), float(at[1])))
         words = field_words(found) if found else None
         return f"on {words}" if words else None
 

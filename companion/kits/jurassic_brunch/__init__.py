@@ -58,7 +58,7 @@ class JurassicBrunchKit(Kit):
         ringed = {layout.cell_at(at) for at in self.places_to_mark(snapshot)} if layout else set()
         return pasture_svg(view, snapshot, snapshot.get("players") or [], ringed)
 
-    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+    def place_words(self, view: Mapping[str, Any], table_layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:
         layout = pasture_layout(view)
         if zone != "play" or layout is None:

@@ -91,9 +91,9 @@ class JurassicPartsKit(Kit):
     peg_words = "chisel"
     back_words = "a face-down tile"
 
-    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+    def place_words(self, view: Mapping[str, Any], layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:
-        return slab_place_words(view, self.layout(colours), at) if zone == "play" else None
+        return slab_place_words(view, layout, at) if zone == "play" else None
 
 
 KIT = register_kit(JurassicPartsKit())

@@ -9,17 +9,18 @@ from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassik import table
 from companion.kits.jurassik.diagram import excavation_svg
+from companion.kits.jurassik.laid import laid_layout, read_square
 from companion.kits.jurassik.model import JurassikModel
 from companion.kits.jurassik.tags import INFO, INVENTORY
 from companion.kits.jurassik.words import jurassik_words
-from companion.kits.kit import Kit
+from companion.kits.kit import Kit, TableAsLaid
 from companion.kits.tabletop import narrowest_fit, recentred
 from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassik import JurassikState
 from vision.boards import TileLattice
 from vision.detect import GeometryHints
-from vision.observation import LatticeFit
+from vision.observation import LatticeFit, Observation
 from vision.scene import Scene, Zone
 from vision.tags import TagInventory
 
@@ -74,19 +75,26 @@ class JurassikKit(Kit):
         grid = view.get("grid") or []
         if not grid:
             return set()
-        layout = self.layout([str(p.get("colour", "")) for p in players])
+        layout = self.table_layout(snapshot)
         cells = (layout.cell_at(at, len(grid), len(grid[0])) for at in self.places_to_mark(snapshot))
         return {cell for cell in cells if cell is not None}
 
     def component_words(self, name: str) -> str | None:
         return jurassik_words(name)
 
-    def place_words(self, view: Mapping[str, Any], colours: Sequence[str], zone: str | None,
+    # -- the group's own square (a kits.kit.ReadsSetup) -------------------------------------------------
+    def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:
+        return read_square(observation, layout or table.JurassikLayout())
+
+    def laid_layout(self, layout: Any, placement: Mapping[str, Any]) -> Any:
+        return laid_layout(layout or table.JurassikLayout(), placement)
+
+    def place_words(self, view: Mapping[str, Any], layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:
         grid = view.get("grid") or []
         if zone != "play" or not grid:
             return None
-        cell = self.layout(colours).cell_at((float(at[0]), float(at[1])), len(grid), len(grid[0]))
+        cell = layout.cell_at((float(at[0]), float(at[1])), len(grid), len(grid[0]))
         return None if cell is None else f"at row {cell[0] + 1}, column {cell[1] + 1}"
 
 

@@ -1,0 +1,169 @@
+"""The table as laid is the game: a Jurassik square the group dealt and laid itself (its own dinosaurs,
+its own action tiles, wherever it put the square, every tile a little off) starts the game as laid, and
+every take is read as itself; what a square lacks is said in the diagram's words; Confirm starts a
+group's own variant; a restart keeps the game and where it lies. Perfect camera (the real one: tests/e2e)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from group_tables import GroupTable
+
+from companion.config import config_from_dict
+from companion.kits import kit_for
+from companion.store import Store
+from companion.table.loop import TableLoop
+from engines.jurassik import JurassikState
+from hw.panel import DEFAULT_PINS, Panel
+from sim.ideal import IdealPipeline, SceneSource
+
+PLAYERS = ("Ana", "Bruno")
+COLOURS = ("red", "blue")
+
+
+@pytest.fixture
+def panel() -> Iterator[Panel]:
+    factory = MockFactory(pin_class=MockPWMPin)
+    made = Panel(DEFAULT_PINS, list(COLOURS), pin_factory=factory, start=False)
+    yield made
+    made.close()
+    factory.reset()
+
+
+def open_table(tmp_path: Path, panel: Panel, seed: int = 1) -> tuple[TableLoop, SceneSource]:
+    seats = [{"name": name, "colour": colour} for name, colour in zip(PLAYERS, COLOURS)]
+    config = config_from_dict({"game": "jurassik", "seed": seed, "seats": seats}, source="<test>")
+    source = SceneSource()
+    loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
+                     pipeline=IdealPipeline("jurassik", kit_for("jurassik").is_back))
+    return loop, source
+
+
+def look(loop: TableLoop, source: SceneSource, scene: Any = None, frames: int = 3) -> None:
+    if scene is not None:
+        source.show(scene)
+    for _ in range(frames):
+        loop.process_frame(*source.read())
+
+
+def play_takes(loop: TableLoop, source: SceneSource, group: GroupTable, moves: int) -> JurassikState:
+    """The group plays on from ``group.state``, each move read by the camera from the square as the group
+    laid it: every move must be read as itself, with nothing pending."""
+    state = group.state
+    for action, after in group.moves(moves):
+        before = len(loop.records.history())
+        look(loop, source, group.scene(after))
+        history = loop.records.history()
+        assert len(history) == before + 1, (action, loop.referee.pending and loop.referee.pending.to_dict())
+        assert history[-1]["action"] == action.to_dict()
+        assert loop.referee.pending is None
+        state = after
+    return state
+
+
+def test_a_square_the_group_dealt_and_laid_itself_starts_as_laid(tmp_path: Path, panel: Panel) -> None:
+    loop, source = open_table(tmp_path, panel, seed=1)
+    group = GroupTable(PLAYERS, COLOURS, deal=77, shift=(23.0, -17.0))
+    try:
+        dealt = loop.referee.state
+        assert isinstance(dealt, JurassikState) and dealt.cells != group.state.cells
+        look(loop, source, group.scene())
+        assert loop.referee.pending is None and not panel.signals.objection
+        assert loop.referee.state == group.state  # their dinosaurs, their tiles, where they lie
+        notices = [n["text"] for n in loop.keeper.store.notices(loop.keeper.game_id) if n["kind"] == "setup"]
+        assert notices[-1] == "the game starts as laid on the table"
+        play_takes(loop, source, group, moves=9)
+    finally:
+        loop.close()
+
+
+def test_what_a_square_lacks_is_said_in_the_diagram_s_words(tmp_path: Path, panel: Panel) -> None:
+    loop, source = open_table(tmp_path, panel)
+    group = GroupTable(PLAYERS, COLOURS, deal=5, shift=(-30.0, 12.0))
+    try:
+        short = group.state.clone()
+        assert isinstance(short, JurassikState)
+        short.cells[2 * short.cols + 4] = None  # a tile not laid yet
+        look(loop, source, group.scene(short))
+        pending = loop.referee.pending
+        assert pending is not None and pending.kind == "setup" and pending.checklist is not None
+        assert pending.checklist["steps"] == ["the square has a gap at row 3, column 5"]
+        assert pending.checklist["in_place"] == 35 and pending.checklist["expected"] == 36
+        assert loop.records.history() == [] and not panel.signals.objection
+        look(loop, source, group.scene())  # laid
+        assert loop.referee.pending is None and loop.referee.state == group.state
+    finally:
+        loop.close()
+
+
+def test_a_tile_the_wrong_way_up_is_asked_to_be_turned(tmp_path: Path, panel: Panel) -> None:
+    loop, source = open_table(tmp_path, panel)
+    group = GroupTable(PLAYERS, COLOURS, deal=8)
+    try:
+        scene = group.scene()
+        first = next(t for t in scene.tags if t.payload.endswith(("D1-1", "D2-2", "D3-3", "D4-4", "D5-1",
+                                                                  "D6-2", "D7-3", "D8-4", "D9-1")))
+        tile = first.payload.rsplit(":", 1)[-1]
+        index = group.state.cells.index(tile)
+        living = replace(scene, tags=[t if t is not first else replace(t, payload=t.payload + "L")
+                                      for t in scene.tags])
+        look(loop, source, living)
+        pending = loop.referee.pending
+        assert pending is not None and pending.checklist is not None
+        dinosaur, piece = tile[1:].split("-")
+        row, col = divmod(index, group.state.cols)
+        assert pending.checklist["steps"] == [
+            f"turn dinosaur {dinosaur}, piece {piece} skeleton side up (row {row + 1}, column {col + 1})"]
+    finally:
+        loop.close()
+
+
+def test_confirm_starts_a_square_of_the_group_s_own(tmp_path: Path, panel: Panel) -> None:
+    """Seven dinosaurs where the rulebook says six for two players: asked, then started on Confirm."""
+    loop, source = open_table(tmp_path, panel)
+    group = GroupTable(PLAYERS, COLOURS, deal=3)
+    try:
+        own = group.state.clone()
+        assert isinstance(own, JurassikState)
+        action_cell = own.cells.index("?")
+        own.cells[action_cell] = next(f"D{d}-1" for d in range(1, 11)
+                                      if f"D{d}-1" not in own.cells)  # one action tile swapped
+        look(loop, source, group.scene(own))
+        pending = loop.referee.pending
+        assert pending is not None and pending.kind == "setup" and pending.checklist is not None
+        assert pending.checklist["steps"][0].startswith("dinosaur ")  # a dinosaur with 1 of its 4 tiles
+        assert loop.press("confirm")["ok"]
+        assert loop.referee.pending is None
+        state = loop.referee.state
+        assert isinstance(state, JurassikState) and state.cells == own.cells
+        texts = [n["text"] for n in loop.keeper.store.notices(loop.keeper.game_id) if n["kind"] == "setup"]
+        assert texts[-1].endswith("a set-up of the group's own")
+    finally:
+        loop.close()
+
+
+def test_a_restart_keeps_the_game_and_where_it_lies(tmp_path: Path) -> None:
+    group = GroupTable(PLAYERS, COLOURS, deal=41, shift=(35.0, 20.0))
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(DEFAULT_PINS, list(COLOURS), pin_factory=factory, start=False)
+    loop, source = open_table(tmp_path, panel)
+    look(loop, source, group.scene())
+    assert loop.referee.state == group.state
+    group.state = play_takes(loop, source, group, moves=3)
+    loop.close()
+    factory.reset()
+    panel = Panel(DEFAULT_PINS, list(COLOURS), pin_factory=factory, start=False)
+    again, source = open_table(tmp_path, panel)
+    try:
+        assert again.referee.state == group.state and again.referee.pending is None
+        look(again, source, group.scene())
+        assert again.referee.pending is None
+        play_takes(again, source, group, moves=3)
+    finally:
+        again.close()
+        factory.reset()
