@@ -6,6 +6,10 @@
 - **Hands and arms**: the small image is compared with the one of the last committed state; a large changed
   blob that reaches the frame's edge (an arm always does) or is mostly skin-coloured is an occluder: the
   tracker holds the last stable state (``held=True``, the region in ``occluded``) and reads nothing.
+  A hold never lasts for ever: once the picture has been still for ``release_frames`` frames, the table is
+  read whole, and where no piece of the stable state is missing from it (or no skin shows where the hand
+  was) the difference was in the committed picture itself (a hand in the first picture kept): the hold is
+  let go and what the table shows settles as any change does.
 - **Focused reading**: when a change is small, only the changed regions (padded by a tag's size) are
   decoded and every other tag is carried over; the engine's expectations (regions that can change)
   narrow this further. Large changes get a full reading.
@@ -42,7 +46,8 @@ class TrackerConfig:
     treated as no change. ``hand_area``: a changed blob larger than this fraction of the frame is a hand
     candidate; ``skin_fraction`` of skin-coloured pixels, or touching the edge, makes it one.
     ``full_every``: re-read the full frame every so many frames even when nothing changed (0: never).
-    ``focus_limit``: changed area (fraction of frame) above which a full reading is done."""
+    ``focus_limit``: changed area (fraction of frame) above which a full reading is done.
+    ``release_frames``: still frames after which a hold is checked against a reading of the whole table."""
 
     window: int = 3
     vanish_count: int = 3
@@ -55,6 +60,7 @@ class TrackerConfig:
     full_every: int = 0
     focus_limit: float = 0.25
     pad_px: int = 40
+    release_frames: int = 30
 
 
 @dataclass(frozen=True)
@@ -116,6 +122,7 @@ class Tracker:
         self._previous_small: np.ndarray | None = None
         self._reference_small: np.ndarray | None = None
         self._held = False
+        self._still = 0  # frames the picture has not changed while held
         self._occluded: tuple[OccludedRegion, ...] = ()
         self._last_result: Observation | None = None
         self._alert: CalibrationStatus | None = None
@@ -151,6 +158,14 @@ class Tracker:
         # A pending change is confirmed by reading it again (a tag that failed to decode once must not
         # become a removal just because the next frames look the same), so only settled frames are cheap.
         settled = self.pending is None or self._held
+        self._still = self._still + 1 if unchanged and self._held else 0
+        if self._still >= config.release_frames:
+            self._still = 0
+            released = self._release(image, frame_index, timestamp)
+            if released is None:
+                self.last_path = "held on"  # read whole: a hand still lies over pieces
+                return self._result(frame_index, timestamp)
+            return self._consider(released, small, frame_index, timestamp, initial=True)
         if unchanged and settled and self._last_result is not None and not periodic:
             self.stats.unchanged += 1
             self.last_path = "unchanged"
@@ -217,6 +232,27 @@ class Tracker:
             )
         return self._consider(reading, small, frame_index, timestamp)
 
+    def _release(self, image: np.ndarray, frame_index: int, timestamp: float) -> Observation | None:
+        """A hold over a still picture: the whole table read, and the hold let go (the reading returned)
+        where nothing stable is missing from it or no skin shows where the hand was; None to hold on."""
+        self.stats.full += 1
+        self.last_path = "release"
+        reading = self.detector.observe(image, frame_index, timestamp)
+        stable_tags = self.stable.tags if self.stable is not None else {}
+        nothing_missing = all(tag_id in reading.tags for tag_id in stable_tags)
+        skin = any(self._skin_in(image, region.bbox_px) for region in self._occluded)
+        if skin and not nothing_missing:
+            return None  # a hand lies still over pieces
+        self._held, self._occluded = False, ()
+        self._reference_small = None  # the committed picture had the hand in it: the next commit replaces it
+        return reading
+
+    def _skin_in(self, image: np.ndarray, rect: Rect) -> bool:
+        x, y, w, h = rect
+        patch = image[y : y + h : 4, x : x + w : 4]
+        return bool(patch.size) and float(
+            _skin_mask(np.ascontiguousarray(patch)).mean()) > self.config.skin_fraction
+
     def recalibrate(self, image: np.ndarray) -> None:
         """Refit the calibration from this frame (after the camera moved) and read the table afresh."""
         monitor = self.detector.monitor
@@ -269,11 +305,7 @@ class Tracker:
         if touches:
             return True
         x, y, w, h = (int(v * scale) for v in rect)
-        patch = image[y : y + h : 4, x : x + w : 4]
-        return (
-            bool(patch.size)
-            and float(_skin_mask(np.ascontiguousarray(patch)).mean()) > self.config.skin_fraction
-        )
+        return self._skin_in(image, (x, y, w, h))
 
     def _pad(self, rect: Rect, scale: float, shape: Sequence[int], extra: int = 0) -> Rect:
         pad = self.config.pad_px + extra

@@ -143,7 +143,8 @@ def state_as_laid(game: JurassikGame, players: Sequence[str], laid: Mapping[str,
     if not strict and (rows, cols) in (sizes := _sizes(edition, len(names))):
         grid = _filled(grid, setup_for(edition, len(names), sizes[(rows, cols)]))
     if strict:
-        long_game = _long_game(game, edition, len(names), rows, cols)
+        # five players lay every tile either way: there the option as set says which game it is
+        long_game = _long_game(game, edition, len(names), rows, cols) or (long_game and len(names) == 5)
         tokens = [_token(value) for row in grid for value in row]
         if any(len(row) != cols for row in grid):
             raise game.illegal("JK-SETUP", "the tiles do not lie in a square (rows of different lengths)")
