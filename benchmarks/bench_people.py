@@ -105,10 +105,10 @@ class CameraTable:
     def __init__(self, loop: TableLoop, source: SceneSource, clock: FrameClock) -> None:
         self.loop, self.source, self.clock = loop, source, clock
         self.frames = 0
-        # the people's own pieces: drawn by a model of their own, so which printed back lies where is
-        # theirs, not the companion's bookkeeping
-        table = loop.referee.model
-        self.model = kit_for(loop.keeper.game.name).model(table.players_by_colour, table.layout)
+
+    @property
+    def model(self) -> Any:
+        return self.loop.referee.model  # the table's, laid where the players laid it once the game starts
 
     def show(self, scene: Scene) -> None:
         self.source.show(scene)
@@ -191,6 +191,9 @@ class CameraTable:
             if peg not in start.pegs and peg.colour == mine:
                 pegs[index], changed = replace(peg, colour=theirs, rgb=SEAT_RGB.get(theirs, peg.rgb)), True
         return replace(moved, tags=tags, pegs=pegs) if changed else None
+
+    def lays_own_set_up(self) -> bool:
+        return reads_setups(self.loop.keeper.game.name)
 
     def same_picture(self, scene: Scene, state: State) -> bool:
         observation = ideal_observation(scene, self.loop.keeper.game.name, self.model.is_back, 0, 0.0)

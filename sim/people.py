@@ -76,6 +76,10 @@ class TableSide(Protocol):
     def same_picture(self, scene: Scene, state: State) -> bool:
         """Whether ``scene`` reads as ``state`` lies (a slip the game does not care about)."""
 
+    def lays_own_set_up(self) -> bool:
+        """Whether the set-up the players lay is the game (a tile laid elsewhere or turned is then their
+        own layout, not a slip; a piece forgotten still is one)."""
+
 
 @dataclass(frozen=True)
 class SlipRates:
@@ -191,8 +195,10 @@ class People:
             return
         laid = self.table.scene(self.truth)
         forgets = bool(laid.tags) and self.rng.random() < self.rates.forgotten
-        for slip, rate, laid_wrong in (("place_off", self.rates.place_off, self._one_place_off),
-                                       ("turned", self.rates.turned, self._turned)):
+        layout_slips = () if self.table.lays_own_set_up() else (
+            ("place_off", self.rates.place_off, self._one_place_off),
+            ("turned", self.rates.turned, self._turned))
+        for slip, rate, laid_wrong in layout_slips:
             wrong = laid_wrong(laid) if not forgets and self.rng.random() < rate else None
             if wrong is not None:
                 self._set_up_slip(slip, wrong, laid)
@@ -206,7 +212,9 @@ class People:
                 self._missed("forgotten")  # the checklist let a missing piece through
             else:
                 self.report.objections_right += 1
-            if snap["pending"] is not None and self.rng.random() < self.rates.as_it_is:
+            # a table whose set-up is the game starts as it is without the piece, so it cannot turn up later
+            own = self.table.lays_own_set_up()
+            if snap["pending"] is not None and not own and self.rng.random() < self.rates.as_it_is:
                 self.report.slips["started_as_it_is"] += 1  # the piece turns up with the first move
                 if self.tap(lambda: self.page.press("confirm")).get("ok"):
                     return  # else the page says why the table is no game yet: they lay it right

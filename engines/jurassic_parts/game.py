@@ -4,6 +4,7 @@ observed), start bonuses and resource cards."""
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -182,6 +183,31 @@ class JurassicPartsGame(Game):
         state.turn_number = 0
         start_turn(state, first)
         return state
+
+    def state_as_laid(self, players: Sequence[str], laid: Mapping[str, Any],
+                      options: Mapping[str, Any] | None = None, strict: bool = True) -> JurassicPartsState:
+        """The slab as the group laid it (``{"tiles": [...]}`` as :meth:`state_from_layout` reads them): any
+        shape, face up or down as the tiles came. ``strict``: the whole box on the slab, a Pile of Bones face
+        up (JP-SETUP); otherwise any slab the rules can play on. The resource cards are dealt as the
+        engine deals them (seeded by the slab: the same slab deals the same)."""
+        tiles = laid.get("tiles") if isinstance(laid, Mapping) else None
+        if not isinstance(tiles, Sequence) or isinstance(tiles, str):
+            raise StateFormatError("a laid slab needs 'tiles': a list of the tiles as they lie")
+        if strict:
+            bones = [t for t in tiles if isinstance(t, Mapping) and t.get("face_up", True)
+                     and COMPONENT_BY_ID.get(str(t.get("id"))) is not None
+                     and COMPONENT_BY_ID[str(t.get("id"))].fossil == "BONES"]
+            if len(tiles) != len(COMPONENTS):
+                raise self.illegal("JP-SETUP", f"the slab has {len(tiles)} of the {len(COMPONENTS)} tiles")
+            if not bones:
+                raise self.illegal("JP-SETUP", "no Pile of Bones lies face up on the slab")
+        seed = zlib.crc32(repr(sorted(map(repr, tiles))).encode())
+        try:
+            return self.state_from_layout(players, tiles, options=options, rng=random.Random(seed))
+        except StateFormatError as error:
+            if not strict:
+                raise
+            raise self.illegal("JP-SETUP", " ".join(str(error).split())) from None
 
     def _deal(self, names: tuple[str, ...], options: Mapping[str, Any],
               cards: Mapping[str, Sequence[str]] | None, rng: random.Random | None,

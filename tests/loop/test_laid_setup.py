@@ -5,6 +5,8 @@ group's own variant; a restart keeps the game and where it lies. Perfect camera 
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -166,4 +168,55 @@ def test_a_restart_keeps_the_game_and_where_it_lies(tmp_path: Path) -> None:
         play_takes(again, source, group, moves=3)
     finally:
         again.close()
+        factory.reset()
+
+
+def test_a_slab_the_group_laid_itself_starts_as_laid_and_is_played_on(tmp_path: Path) -> None:
+    """Jurassic Parts: the group's own shuffle and layout ("any layout you prefer"), laid off the
+    companion's place by hand, is the game: every tile where it lies, face up or down as it came."""
+    from group_tables import by_hand
+
+    from companion.bots import BotDriver
+    from companion.kits.jurassic_parts import table as tables
+    from companion.kits.jurassic_parts.identities import JurassicPartsIds
+    from companion.kits.tabletop import offset
+    from engines.core import get_game
+
+    colours = ("red", "blue", "green")
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
+    seats = [{"name": c, "colour": c} for c in colours]
+    config = config_from_dict({"game": "jurassic-parts", "seed": 1, "seats": seats}, source="<test>")
+    source = SceneSource()
+    kit = kit_for("jurassic-parts")
+    loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
+                     pipeline=IdealPipeline("jurassic-parts", kit.is_back))
+    try:
+        group = get_game("jurassic-parts").new_initial_state(list(colours), random.Random(55))
+        base = kit.layout(list(colours))
+        laid = replace(base, slab_origin=offset(base.slab_origin, (25.0, -15.0)))
+        look(loop, source, by_hand(tables.scene_for(group, laid, ids=JurassicPartsIds()), 3.0, 2.0))
+        assert loop.referee.pending is None
+        state = loop.referee.state
+
+        def slab(shown: Any) -> dict[Any, Any]:
+            layout = shown.layout
+            return {cell: (layout.rotations[i], layout.backs[i] if layout.backs else None, shown.fossil[i])
+                    for i, cell in enumerate(layout.cells)}
+
+        assert slab(state) == slab(group)  # every tile where the group laid it
+        assert state.to_dict() == group.to_dict()  # numbered from the Pile of Bones in the middle
+        placement = loop.keeper.placement
+        assert placement is not None and math.dist(placement["slab_origin"], (665.0, 337.0)) < 1.5
+
+        def shown_by_hand(scene: Any) -> None:
+            source.show(by_hand(scene, 3.0, 2.0))
+
+        driver = BotDriver(loop, shown_by_hand, seed=4, pump=lambda: look(loop, source, frames=1),
+                           max_frames=40)
+        while driver.physical < 12:  # chisels placed, cracks made, tiles turned up and taken
+            assert driver.step()
+            assert loop.referee.pending is None or loop.referee.pending.kind == "question"
+    finally:
+        loop.close()
         factory.reset()

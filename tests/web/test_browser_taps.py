@@ -81,13 +81,17 @@ def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
     loop = demo.loop
     for _ in range(6):
         demo.driver.step()
-    assert loop.new_game(loop.settings())["ok"]  # the old game's pieces still lie on the table
-    until("the checklist", lambda: getattr(loop.referee.pending, "checklist", None) is not None)
+    first_game = loop.keeper.game_id
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        page.goto(demo.url)
+        page.goto(demo.url + "setup")
+        page.click("#start-game")  # the old game's pieces still lie on the table
+        page.wait_for_url(demo.url, timeout=20_000)  # on to the table, where the checklist is
+        assert loop.keeper.game_id != first_game
+        until("the checklist", lambda: getattr(loop.referee.pending, "checklist", None) is not None)
+        page.wait_for_selector("#setup-steps li", timeout=20_000)
         text = page.inner_text("#setup-checklist")
         assert "Set up the table" in text and "pieces in place" in text
         assert page.locator("#setup-steps li").count() >= 1

@@ -9,6 +9,7 @@ from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import Marks, slab_svg
+from companion.kits.jurassic_parts.laid import laid_layout, read_slab
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INFO, INVENTORY
 from companion.kits.jurassic_parts.words import (
@@ -18,13 +19,13 @@ from companion.kits.jurassic_parts.words import (
     slab_place,
     slab_place_words,
 )
-from companion.kits.kit import Kit
+from companion.kits.kit import Kit, TableAsLaid
 from companion.kits.tabletop import check_fit
 from companion.privacy import Privacy
 from engines.core import State
 from vision.boards import TileLattice
 from vision.detect import GeometryHints
-from vision.observation import LatticeFit
+from vision.observation import LatticeFit, Observation
 from vision.scene import Scene, Zone
 from vision.tags import TagInventory
 
@@ -74,7 +75,7 @@ class JurassicPartsKit(Kit):
 
     def _marks(self, snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> Marks:
         """The tiles and gaps the set-up list or an objection names (where a piece must go or come off)."""
-        layout = self.layout([str(p.get("colour", "")) for p in players])
+        layout = self.table_layout(snapshot)
         places = [slab_place(layout, at) for at in self.places_to_mark(snapshot)]
         return Marks(frozenset(p[0] for p in places if len(p) == 1),
                      frozenset((min(p[0], p[1]), max(p[0], p[1])) for p in places if len(p) == 2))
@@ -87,6 +88,13 @@ class JurassicPartsKit(Kit):
 
     def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         return hand_moves(view, player)
+
+    # -- the group's own slab (a kits.kit.ReadsSetup) --------------------------------------------------
+    def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:
+        return read_slab(observation, layout or table.JurassicPartsLayout())
+
+    def laid_layout(self, layout: Any, placement: Mapping[str, Any]) -> Any:
+        return laid_layout(layout or table.JurassicPartsLayout(), placement)
 
     peg_words = "chisel"
     back_words = "a face-down tile"

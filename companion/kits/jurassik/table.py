@@ -233,8 +233,10 @@ def scene_for(
             ids.backs.release(index)
             _tile(scene, center, layout.tile_side, ids.rocks.get(index), layout.tag_size, ROCK_FRONT, 0.0)
         elif token == "START":
+            ids.backs.release(index)  # a state of another deal may have had a face-down tile here
             _tile(scene, center, layout.tile_side, "START", layout.tag_size, START_RGB, 0.0)
         else:
+            ids.backs.release(index)
             band = DINO_RGB[(_dino_number(token) - 1) % len(DINO_RGB)]
             _tile(scene, center, layout.tile_side, token, layout.tag_size, SKELETON, 0.0, band)
 

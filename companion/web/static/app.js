@@ -70,7 +70,10 @@
       post("/api/submit", { action: action });
     } else if (form.matches("[data-new-game]")) {
       event.preventDefault();
-      post("/api/new-game", { settings: readSetup(form) });
+      // the new game starts with the table's set-up checklist: on to the table page, where it is
+      post("/api/new-game", { settings: readSetup(form) }).then(function (answer) {
+        if (answer && answer.ok) location.href = "/";
+      });
     }
   });
 
