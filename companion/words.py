@@ -156,10 +156,18 @@ def _place(kit: Any, snap: Any, place: Any) -> str:
     if words:
         return str(words)
     if isinstance(zone, str) and zone.startswith("seat:"):
-        return f"in {zone[5:]}'s area"
+        return f"in {seat_name(snap, zone[5:])}'s area"
     shown = str(zone or "the table").replace("-", " ")
     millimetres = f" at ({at[0]:.0f}, {at[1]:.0f}) mm" if len(at) == 2 and zone == "play" else ""
     return f"in {shown}{millimetres}"
+
+
+def seat_name(snap: Any, colour: str) -> str:
+    """Who sits at the seat of ``colour``: the player's name (the colour where the table has none)."""
+    for player in (snap or {}).get("players") or []:
+        if isinstance(player, dict) and player.get("colour") == colour and player.get("name"):
+            return str(player["name"])
+    return colour
 
 
 def _worded(difference: Any, snap: Any) -> tuple[str, str, str, Any] | str:

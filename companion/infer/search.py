@@ -276,14 +276,16 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
             detail = explanation.summary
             break
     seen_text = "; ".join(d.describe() for d in differences[:6])
+    # a game whose players are its colours (Brunch's teams): the people at those seats by name
+    named = model.players_by_colour
     if current == TERMINAL:
         expected_text = "nothing: the game is over"
     elif current == CHANCE:
         expected_text = "a face-down piece to be revealed"
     else:
-        expected_text = f"a move by {current}"
+        expected_text = f"a move by {named.get(current, current)}"
     if actor is not None and current not in (CHANCE, TERMINAL) and actor != current:
-        text = f"{actor} moved out of turn: it is {current}'s turn"
+        text = f"{named.get(actor, actor)} moved out of turn: it is {named.get(current, current)}'s turn"
         if rule is None:
             rule = TURN_RULE
     elif detail:

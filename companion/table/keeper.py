@@ -528,7 +528,9 @@ class GameKeeper:
             self.store.reopen(self.game_id)
         self.last_event = event
         shared = event_dict(event, self.game.name)
-        put_back = self.referee.taken_back(state, event_label(shared).removeprefix("took back "))
+        # said in the diagram's words (the shared view names cells as the page numbers them)
+        words = event_label(shared, {"game": self.game.name, "view": state.view(None)})
+        put_back = self.referee.taken_back(state, words.removeprefix("took back "))
         self.announcer.undone(event)
         if put_back is not None:  # the table still shows the move: say what to put back
             self.hold("objection", put_back, self.referee.last_observation)

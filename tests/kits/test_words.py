@@ -203,3 +203,36 @@ def test_brunch_says_which_grass_token_is_turned_up_and_whose_token_is_taken() -
             action = rng.choice(state.legal_actions())
         state = state.apply(action)
     assert said == {"reveal", "steal"}
+
+
+def test_who_turns_up_what_in_jurassik_and_jurassic_parts() -> None:
+    """A chance step names the player and the place as the diagram numbers it, never just "a piece"."""
+    from engines.jurassik import RemoveStart, Take
+
+    game = get_game("jurassik")
+    for seed in range(40):
+        state = game.new_initial_state(["ana", "ben"], random.Random(seed)).apply(RemoveStart("ana"))
+        take = next((a for a in state.legal_actions() if isinstance(a, Take)
+                     and state.cells[a.row * state.cols + a.col] == "?"), None)
+        if take is not None:
+            break
+    assert take is not None
+    revealing = state.apply(take)
+    assert revealing.is_chance_node()
+    words = kit_for("jurassik").chance_words(revealing.view(None))
+    assert words == (f"ana: turn up the action tile taken from row {take.row + 1}, column {take.col + 1}, "
+                     "on the reveal spot")
+
+    parts_game = get_game("jurassic-parts")
+    rng = random.Random(2)
+    state = parts_game.new_initial_state(["ana", "ben"], rng)
+    for _ in range(3000):
+        if state.is_chance_node() and (state.view(None).get("split") or {}).get("reveal"):
+            break
+        if state.is_terminal():
+            state = parts_game.new_initial_state(["ana", "ben"], rng)
+            continue
+        outcomes = state.chance_outcomes() if state.is_chance_node() else None
+        state = state.apply(outcomes[0][0] if outcomes else rng.choice(state.legal_actions()))
+    said = kit_for("jurassic-parts").chance_words(state.view(None))
+    assert said is not None and said.startswith(("ana: turn face up", "ben: turn face up")) and "row " in said

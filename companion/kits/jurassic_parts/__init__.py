@@ -89,6 +89,17 @@ class JurassicPartsKit(Kit):
     def catalogue_moves(self, view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
         return hand_moves(view, player)
 
+    def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
+        split = view.get("split") or {}
+        cells = [c for c in split.get("reveal") or [] if isinstance(c, list | tuple)] if isinstance(
+            split, Mapping) else []
+        if not cells:
+            return None
+        places = ", ".join((slab_cell_words(view, c) or "").split(" (")[0] for c in cells[:4])
+        more = f" and {len(cells) - 4} more" if len(cells) > 4 else ""
+        who = (view.get("turn") or {}).get("active") or "the active player"
+        return f"{who}: turn face up the face-down tiles of the part taken ({places}{more})"
+
     # -- the group's own slab (a kits.kit.ReadsSetup) --------------------------------------------------
     def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:
         return read_slab(observation, layout or table.JurassicPartsLayout())

@@ -82,6 +82,13 @@ class JurassikKit(Kit):
     def component_words(self, name: str) -> str | None:
         return jurassik_words(name)
 
+    def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
+        cell = view.get("reveal_cell")
+        if view.get("phase") != "reveal" or not isinstance(cell, list | tuple) or len(cell) != 2:
+            return None
+        return (f"{view.get('to_play')}: turn up the action tile taken from row {int(cell[0]) + 1}, "
+                f"column {int(cell[1]) + 1}, on the reveal spot")
+
     # -- the group's own square (a kits.kit.ReadsSetup) -------------------------------------------------
     def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:
         return read_square(observation, layout or table.JurassikLayout())
