@@ -262,6 +262,54 @@ def event_label(event: Any, snap: Any = None) -> str:
     return kind
 
 
+class _Blank(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def field_words(action: Mapping[str, Any], snap: Any = None) -> dict[str, str]:
+    """Each field of an action in the game's words (cells as the diagram numbers them, components by
+    their names, a grid place as ``place``), for a kit's sentence of the move."""
+    cell_name, component_name = _cell_namer(snap), _component_namer(snap)
+    fields: dict[str, str] = _Blank()
+    row, col = action.get("row"), action.get("col")
+    if isinstance(row, int) and isinstance(col, int) and not isinstance(row, bool):
+        fields["place"] = f"row {row + 1}, column {col + 1}"
+    for key, value in action.items():
+        if _is_cell(value):
+            fields[key] = cell_name(value).split(" (")[0]  # what shows on it may have changed since
+        elif isinstance(value, str) and value:
+            fields[key] = str(component_name(value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            fields[key] = str(value + 1 if key in COUNTED_FROM_ONE else value)
+    return fields
+
+
+def event_sentence(event: Any, snap: Any = None) -> str:
+    """A move of the history as a sentence, in the game's words: "Ana took the tile at row 3, column 4",
+    "Turned up: a Stealing tile"; the kit's phrase for the move's kind (its ``move_words``), else who did
+    it and the move's label."""
+    if not isinstance(event, dict):
+        return ""
+    action = event.get("action") if isinstance(event.get("action"), dict) else None
+    player = event.get("player")
+    name = who(player, snap) if isinstance(player, str) and player else ""
+    if event.get("kind") == "undo":
+        taken = f": {action_label(action, snap)}" if action else ""
+        return f"Move #{event.get('undoes')} taken back{taken}"
+    kit = kit_of(snap)
+    phrase = (getattr(kit, "move_words", None) or {}).get(str((action or {}).get("kind")))
+    if action is None or phrase is None:
+        label = event_label(event, snap)
+        return f"{name}: {label}" if name else label[:1].upper() + label[1:]
+    text = " ".join(phrase.format_map(field_words(action, snap)).split())
+    if name:
+        return f"{name} {text}"
+    for_whom = action.get("player")
+    said = text[:1].upper() + text[1:]
+    return f"{said} for {who(for_whom, snap)}" if isinstance(for_whom, str) and for_whom else said
+
+
 def _is_cell(value: Any) -> bool:
     return isinstance(value, list | tuple) and len(value) == 2 and all(
         isinstance(v, int) and not isinstance(v, bool) for v in value

@@ -163,6 +163,9 @@ class Kit(abc.ABC):
         """What is being turned face up for everyone and who does it, when the game can say."""
         return None
 
+    #: each move's kind as a phrase of the history's sentences ("took the tile at {place}"; the action's
+    #: fields in the game's words fill the braces, see :func:`companion.words.field_words`)
+    move_words: ClassVar[Mapping[str, str]] = {}
     #: what the game calls the coloured pieces vision reads as pegs
     peg_words: ClassVar[str] = "piece"
     #: what the page calls a piece lying face down (its back tells nothing more)

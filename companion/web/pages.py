@@ -47,6 +47,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "groupby_kind": words.groupby_kind,
     "action_detail": words.action_detail,
     "event_label": words.event_label,
+    "event_sentence": words.event_sentence,
     "shared_words": words.shared_words,
     "in_words": words.in_words,
     "setup_step_words": words.setup_step_words,

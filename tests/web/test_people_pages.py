@@ -105,7 +105,7 @@ def test_jurassic_parts_moves_name_slab_tiles_by_row_and_fossil(make_table: Any)
     table = make_table(game="jurassic-parts")
     table.play(8)
     text = _visible(create_app(table, WebConfig()).test_client().get("/").get_data(as_text=True))
-    assert re.search(r"between row \d+, tile \d+ \(", text)
+    assert re.search(r"between row \d+, tile \d+( \([^)]*\))? and row \d+, tile \d+", text)
     assert not re.search(r"\(-?\d+, -?\d+\)", text), re.search(r".{40}\(-?\d+, -?\d+\).{40}", text)
 
 

@@ -76,6 +76,20 @@ class IslaNublarKit(Kit):
                       open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur"}),
                       open_kinds=frozenset({"improve", "retrieve"}))
     real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})
+    move_words = MappingProxyType({
+        "build-camp": "built a camp on {field}",
+        "buy": "bought the top card of the {pile}-amber pile",
+        "choose-scoring": "chose the scoring card in place {slot}",
+        "end-turn": "ended the turn",
+        "move-box": "moved an equipment box from {origin} to {target}",
+        "move-dinosaur": "moved the {dinosaur} {steps} fields {direction}",
+        "place-box": "placed an equipment box on {field}",
+        "play": "played {card}",
+        "return-dinosaur": "sent a dinosaur back to {volcano}",
+        "reveal-dinosaur": "turned up {card}",
+        "reveal-pile": "turned up {card} on the {pile}-amber pile",
+        "stock-up": "took a {piece} from the supply",
+    })
     unseen_chance = frozenset({"draw"})
 
     def inventory(self) -> TagInventory:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from companion.infer import TableModel
@@ -79,6 +80,15 @@ class JurassicBrunchKit(Kit):
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return pasture_cell_words(view, cell)
 
+    move_words = MappingProxyType({
+        "move": "moved a triceratops from {from} to {to}",
+        "charge": "charged from {from} to {target}",
+        "expel": "put the triceratops sent off on {to}",
+        "birth": "hatched a triceratops on {to}",
+        "wake": "woke the triceratops on {at}",
+        "raptor": "moved the raptor from {from} to {to}",
+        "end_turn": "ended the turn",
+    })
     peg_words = "figure"
     back_words = "a face-down grass token"
 

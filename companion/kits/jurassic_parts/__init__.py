@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from companion.infer import TableModel
@@ -107,6 +108,21 @@ class JurassicPartsKit(Kit):
     def laid_layout(self, layout: Any, placement: Mapping[str, Any]) -> Any:
         return laid_layout(layout or table.JurassicPartsLayout(), placement)
 
+    move_words = MappingProxyType({
+        "place-chisel": "placed a chisel between {a} and {b}",
+        "pick-up-chisel": "picked up a chisel from between {a} and {b}",
+        "end-turn": "ended the turn",
+        "sell": "sold {fossil} to the Field Leader",
+        "buy-leader-tile": "bought {fossil} from the Field Leader",
+        "buy-slab-tile": "bought the tile at {cell}",
+        "buy-sharpen": "bought two more sharpened chisels",
+        "buy-ignore-rocks": "bought leave to ignore rocks with the next two chisels",
+        "take-tile": "took the tile at {cell}",
+        "keep-tile": "kept the tile at {cell}",
+        "award-part": "chose the part with the tile at {cell} to be awarded",
+        "commit-bones": "committed a Pile of Bones as {part}",
+        "reveal": "turned up the tile at {cell}: {fossil}",
+    })
     peg_words = "chisel"
     back_words = "a face-down tile"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from companion.infer import TableModel
@@ -32,6 +33,16 @@ class JurassikKit(Kit):
                                                "victim"}))
 
     back_words = "a face-down tile"
+    move_words = MappingProxyType({
+        "remove_start": "lifted the beginning of excavation tile",
+        "take": "took the tile at {place}",
+        "reveal": "turned up {face}",
+        "steal": "stole {tile} from {victim}",
+        "exchange": "gave {give} to {other} for {take}",
+        "discard": "discarded {tile} into the box",
+        "return": "took {tile} back from the box",
+        "decline": "let the action go",
+    })
 
     def inventory(self) -> TagInventory:
         return INVENTORY

@@ -17,9 +17,17 @@ def piece_of(name: str) -> tuple[int, int, bool] | None:
     return (int(piece.group(1)), int(piece.group(2)), bool(piece.group(3))) if piece else None
 
 
+#: the action faces as the rulebook names them
+FACE_WORDS = {"rock": "Rock", "discard": "Discarding", "exchange": "Exchanging", "steal": "Stealing",
+              "twice": "Playing twice", "return": "Returning"}
+
+
 def jurassik_words(name: str) -> str | None:
     """``D3-2`` -> "dinosaur 3, piece 2", ``D3-2L`` adds "living side", ``D3`` (a score part) ->
-    "dinosaur 3", ``STEAL-2`` -> "Steal tile", ``START`` -> "start tile"."""
+    "dinosaur 3", ``STEAL-2`` -> "Stealing tile", ``steal`` (a face) -> "a Stealing tile", ``START`` ->
+    "start tile"."""
+    if name in FACE_WORDS:
+        return f"a {FACE_WORDS[name]} tile"
     piece = piece_of(name)
     if piece:
         words = f"dinosaur {piece[0]}, piece {piece[1]}"
@@ -29,5 +37,5 @@ def jurassik_words(name: str) -> str | None:
         return f"dinosaur {dinosaur.group(1)}"
     action = _ACTION.match(name)
     if action and action.group(1) in FACE_BY_TAG:
-        return f"{FACE_BY_TAG[action.group(1)].capitalize()} tile"
+        return f"{FACE_WORDS[FACE_BY_TAG[action.group(1)]]} tile"
     return "start tile" if name == START else None
