@@ -304,7 +304,7 @@ class JurassikState(State):
             raise self._illegal("JK-ROCK", f"the Rock at {where} can never be taken")
         if not self._is_accessible(index):
             what = "the face-down action tile" if token == HIDDEN else (
-                "the beginning of excavation tile" if token == START else f"tile {token}")
+                "the beginning of excavation tile" if token == START else token)
             raise self._illegal("JK-ACCESS", f"{what} at {where} has no side next to a free space")
         return index
 

@@ -132,6 +132,34 @@ def test_an_objection_says_what_differs_in_the_games_words(tmp_path: Any) -> Non
         assert " mm" not in text and "peg" not in text
         expected = re.search(r"<h4>Expected</h4>(.*?)</div>", page, re.S)
         assert expected is not None and "chisel between row" in expected.group(1)
+        # a chisel knocked off is nobody's move: Undo, which would take back the last move, is not offered
+        assert 'id="dispute-undo"' not in page
+    finally:
+        demo.close()
+
+
+def test_undo_is_offered_where_it_takes_back_the_move_in_question(tmp_path: Any) -> None:
+    """A move tapped on the page that the table does not show: the dispute offers Undo of that move,
+    named as the history says it."""
+    from companion.commands.demo import build
+
+    demo = build("jurassik", seed=2, state_dir=tmp_path)
+    try:
+        loop = demo.loop
+        for _ in range(3):
+            demo.driver.step()
+        state = loop.current_state()
+        move = next(a for a in state.legal_actions() if a.kind == "take")
+        assert loop.submit(move.to_dict(), source="web")["ok"]  # tapped, not made on the table
+        read_until_pending(demo)
+        pending = loop.referee.pending
+        assert pending is not None and pending.inference.rule is not None
+        assert pending.inference.rule.rule_id == "TABLE-TAP"
+        page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
+        button = re.search(r'id="dispute-undo">(.*?)</button>', page, re.S)
+        assert button is not None
+        assert button.group(1) == (f"Undo move #{loop.keeper.seq()}: {state.current_player()} took the tile "
+                                   f"at row {move.row + 1}, column {move.col + 1}")
     finally:
         demo.close()
 
