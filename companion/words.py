@@ -320,6 +320,19 @@ def _cell_text(value: Any) -> str:
     return f"({value[0]}, {value[1]})"
 
 
+#: an edition named by its language, in that language
+EDITION_NAMES = {"en": "English", "es": "Español", "de": "Deutsch"}
+
+
+def choice_words(value: Any, option: str = "") -> str:
+    """A setting's choice as the setup page offers it: yes or no, an edition by its language's name."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if option == "edition" and value in EDITION_NAMES:
+        return EDITION_NAMES[value]
+    return str(value)
+
+
 def counted(n: Any, singular: str, plural: str | None = None) -> str:
     """A number and its noun, agreeing: "1 move", "3 moves", "1 box", "2 boxes"."""
     regular = singular + ("es" if singular.endswith(("s", "x")) else "s")

@@ -52,6 +52,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "in_words": words.in_words,
     "setup_step_words": words.setup_step_words,
     "counted": words.counted,
+    "choice_words": words.choice_words,
     "calibration_facts": words.calibration_facts,
     "who": words.who,
 }

@@ -237,3 +237,15 @@ def test_who_turns_up_what_in_jurassik_and_jurassic_parts() -> None:
         state = state.apply(outcomes[0][0] if outcomes else rng.choice(state.legal_actions()))
     said = kit_for("jurassic-parts").chance_words(state.view(None))
     assert said is not None and said.startswith(("ana: turn face up", "ben: turn face up")) and "row " in said
+
+
+def test_editions_are_offered_by_their_language_and_brunch_teams_by_their_people() -> None:
+    from companion.words import choice_words
+
+    assert [choice_words(c, "edition") for c in ("en", "es")] == ["English", "Español"]
+    assert choice_words(False, "long_game") == "no" and choice_words("any", "slab_purchase") == "any"
+    state = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], random.Random(1))
+    players = [{"name": "blue", "colour": "blue", "person": "Ana"},
+               {"name": "orange", "colour": "orange", "person": "Bruno"}]
+    svg = kit_for("jurassic-brunch").diagram(state.view(None), {"players": players, "current": "blue"})
+    assert "Ana to play" in svg and "Ana: 0 tokens" in svg and "Bruno: 0 tokens" in svg

@@ -128,13 +128,15 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
                 break
     current = snapshot.get("current")
     holdings = view.get("holdings") or {}
+    people = {str(p.get("name")): str(p.get("person") or p.get("name")) for p in players
+              if isinstance(p, Mapping)}  # the teams are colours: the people at them by name
     line = " · ".join(
-        f"{attr(name)}: {counted(h.get('tokens', 0), 'token')}"
+        f"{attr(people.get(name, name))}: {counted(h.get('tokens', 0), 'token')}"
         for name, h in holdings.items() if isinstance(h, Mapping)
     )
     if current:
-        out.append(f'<text x="{pad}" y="{height - 34}" font-size="14" fill="#2d2416">{attr(current)} to play'
-                   '</text>')
+        out.append(f'<text x="{pad}" y="{height - 34}" font-size="14" fill="#2d2416">'
+                   f'{attr(people.get(str(current), str(current)))} to play</text>')
     out.append(f'<text x="{pad}" y="{height - 12}" font-size="14" fill="#2d2416">{line}</text>')
     if rings:
         out.append(f'<text x="{pad}" y="{height - 56}" font-size="14" fill="#2d2416">'
