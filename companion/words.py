@@ -121,12 +121,16 @@ def in_words(text: Any, snap: Any = None) -> str:
     return _ID_TOKEN.sub(named, text)
 
 
+_PHRASE_BREAK = re.compile(r", (?!(?:column|tile|field) \d)")
+
+
 def shared_words(actions: Any, snap: Any = None) -> tuple[str, list[str]]:
     """What a question's options (single actions) all say, and what each says besides: ("play starting
     card: 2 boxes", ["without its action", "use boxes"]); ("", []) when they share nothing."""
     if not actions or len(actions) < 2 or not all(isinstance(a, dict) for a in actions):
         return "", []
-    parts = [action_label(action, snap).split(", ") for action in actions]
+    # a place ("row 1, column 2") is one phrase: the options are cut between phrases, never inside one
+    parts = [_PHRASE_BREAK.split(action_label(action, snap)) for action in actions]
     common = 0
     while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
         common += 1

@@ -249,3 +249,21 @@ def test_editions_are_offered_by_their_language_and_brunch_teams_by_their_people
                {"name": "orange", "colour": "orange", "person": "Bruno"}]
     svg = kit_for("jurassic-brunch").diagram(state.view(None), {"players": players, "current": "blue"})
     assert "Ana to play" in svg and "Ana: 0 tokens" in svg and "Bruno: 0 tokens" in svg
+
+
+def test_a_group_heading_is_never_cut_inside_a_place() -> None:
+    """Moves sharing the start of their words are grouped under it, cut between phrases: "raptor from row
+    1, column 2", never "raptor from row 1, column 2, to row 1"."""
+    from companion.words import shared_words
+
+    state = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], random.Random(1))
+    snap = {"game": "jurassic-brunch", "view": state.view(None)}
+    cells = sorted(tuple(c) for c in state.area.cells)
+    words = {cell: kit_for("jurassic-brunch").cell_words(snap["view"], cell) or "" for cell in cells}
+    start = cells[0]
+    row_of = {cell: words[cell].split(",")[0] for cell in cells}  # "row 3"
+    ends = next([a, b] for a in cells[1:] for b in cells[1:] if a < b and row_of[a] == row_of[b])
+    moves = [{"kind": "raptor", "from": list(start), "to": list(end)} for end in ends]
+    heading, rest = shared_words(moves, snap)
+    assert heading.startswith("raptor from row ") and heading.count(",") == 1, heading
+    assert all(r.startswith("to row ") and ", column " in r for r in rest), rest
