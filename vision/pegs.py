@@ -91,14 +91,52 @@ class ColourModel:
         else:
             d_next = np.full(len(seat), self.reject * 2)
         results: list[tuple[str | None, float]] = []
+        shaded = self._in_shade(np.asarray(lab, dtype=np.float64).reshape(-1, 3))
         for index in range(len(seat)):
-            # A background colour nearer than every seat colour, or no seat colour near enough: nothing.
+            # A background colour nearer than every seat colour, or no seat colour near enough: nothing,
+            # unless the sample is a seat colour in shade (its hue kept, lightness and chroma lost alike).
             if d_best[index] > self.reject or nearest_any[index] < d_best[index]:
-                results.append((None, 0.0))
+                results.append(shaded[index])
                 continue
             margin = max(0.0, min(1.0, (d_next[index] - d_best[index]) / max(d_next[index], 1e-6)))
             closeness = max(0.0, 1.0 - d_best[index] / self.reject)
             results.append((colours[int(best[index])], round(float(0.5 * margin + 0.5 * closeness), 3)))
+        return results
+
+    #: a shaded sample's chroma, brought to a colour's lightness, must lie this near it (Lab units)
+    shade_reject: float = 20.0
+    #: a sample greyer than this (Lab chroma) is never a piece in shade: nothing to bring up
+    shade_min_chroma: float = 14.0
+
+    def _in_shade(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
+        """Each sample read as a seat colour in shade, or (None, 0): under less light a piece keeps its hue
+        while its lightness and chroma fall together (a yellow chisel's shaded wall reads olive), so the
+        sample's chroma scaled up to each colour's lightness is compared with that colour's. Backgrounds
+        are brought up the same way and win ties; only darker samples are brought up (never glare)."""
+        if len(lab) == 0 or not self.centroids:
+            return [(None, 0.0)] * len(lab)
+        names = list(self.centroids)
+        refs = np.array(list(self.centroids.values()) + list(self.background), dtype=np.float64)
+        light = np.maximum(lab[:, :1], 1.0)
+        chroma = lab[:, 1:] - 128.0
+        scale = refs[None, :, 0] / light  # (N, K): how much brighter each reference is than the sample
+        lifted = chroma[:, None, :] * scale[:, :, None]
+        dist = np.sqrt(((lifted - (refs[None, :, 1:] - 128.0)) ** 2).sum(axis=2))
+        dist[scale < 1.0] = np.inf  # a sample brighter than a colour is not that colour in shade
+        seats = dist[:, : len(names)]
+        results: list[tuple[str | None, float]] = []
+        for index in range(len(lab)):
+            order = np.argsort(seats[index])
+            best = float(seats[index, order[0]])
+            grey = float(np.hypot(*chroma[index])) < self.shade_min_chroma
+            background = float(dist[index, len(names):].min()) if self.background else np.inf
+            if grey or best > self.shade_reject or background <= best:
+                results.append((None, 0.0))
+                continue
+            following = float(seats[index, order[1]]) if len(names) > 1 else 2 * self.shade_reject
+            margin = max(0.0, min(1.0, (following - best) / max(following, 1e-6)))
+            closeness = 1.0 - best / self.shade_reject
+            results.append((names[int(order[0])], round(0.9 * (0.5 * margin + 0.5 * closeness), 3)))
         return results
 
     def classify(self, lab: Lab) -> tuple[str | None, float]:

@@ -122,3 +122,18 @@ def test_a_lens_with_barrel_distortion_still_reads_cells_and_chisels(colours: pe
     observation = detect.Detector(kit_for("JP").manifest(), calibration, hints, colours).observe(image)
     assert {k: observation.cell_of(k) for k in truth.cells} == truth.cells  # ...the reading does not
     assert {peg.on: peg.colour for peg in observation.pegs} == truth.pegs
+
+
+def test_chisels_in_their_own_shade_keep_their_colour(colours: pegs.ColourModel) -> None:
+    """A chisel in shade shows its colour at about half the light (a yellow one reads olive): it is read
+    as its seat's colour, and no gap without a chisel is taken for one."""
+    from dataclasses import replace
+
+    scene, truth = jp_slab_scene(back_of=JP_BACK_OF, seed=14, pegs=24)
+    shaded = [replace(peg, rgb=tuple(int(v * 0.52) for v in peg.rgb)) for peg in scene.pegs]
+    scene = replace(scene, pegs=shaded)
+    frame = render(scene, recommended_camera(tilt=10.0), EFFECTS, rng=14)
+    calibration = cal.calibrate(frame.image, cal.corner_layout(1280.0, 720.0), zones=scene.zones)
+    hints = jp_hints(prior=LatticeFit("hex", truth.origin, truth.pitch, 0.0), peg_radius_mm=5.0)
+    observation = detect.Detector(jp_manifest(), calibration, hints, colours).observe(frame.image, 1, 0.1)
+    assert {peg.on: peg.colour for peg in observation.pegs} == truth.pegs
