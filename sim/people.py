@@ -206,11 +206,13 @@ class People:
         if forgets:
             self.report.slips["forgotten"] += 1
             forgotten = self.rng.randrange(len(laid.tags))
-            self.table.show(replace(laid, tags=[*laid.tags[:forgotten], *laid.tags[forgotten + 1:]]))
+            short = replace(laid, tags=[*laid.tags[:forgotten], *laid.tags[forgotten + 1:]])
+            self.table.show(short)
             _, snap = self._frames_until(lambda s: s["pending"] is None)
-            if snap["pending"] is None:
+            cares = not self.table.same_picture(short, self.truth)  # a piece the game reads, not a marker
+            if snap["pending"] is None and cares:
                 self._missed("forgotten")  # the checklist let a missing piece through
-            else:
+            elif snap["pending"] is not None:
                 self.report.objections_right += 1
             # a table whose set-up is the game starts as it is without the piece, so it cannot turn up later
             own = self.table.lays_own_set_up()
