@@ -220,39 +220,3 @@ def test_a_slab_the_group_laid_itself_starts_as_laid_and_is_played_on(tmp_path: 
     finally:
         loop.close()
         factory.reset()
-
-
-def test_isla_nublar_figures_stand_where_the_group_put_them(tmp_path: Path) -> None:
-    """At a real Isla Nublar table the figures go on the red volcanoes at random, the players' own way:
-    read from the table as the set-up's chance, never a checklist step moving them to a deal of the
-    companion's."""
-    from engines.core import get_game
-    from engines.isla_nublar.actions import PlaceDinosaurs
-
-    colours = ("red", "blue")
-    factory = MockFactory(pin_class=MockPWMPin)
-    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
-    seats = [{"name": c, "colour": c} for c in colours]
-    config = config_from_dict({"game": "isla-nublar", "seed": 1, "seats": seats}, source="<test>")
-    source = SceneSource()
-    kit = kit_for("isla-nublar")
-    loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source, real_table=True,
-                     pipeline=IdealPipeline("isla-nublar", kit.is_back))
-    try:
-        dealt = loop.referee.state
-        assert dealt.is_chance_node() and all(at is None for at in dealt.dinos.values())
-        own = "DINO-4 DINO-2 DINO-1 DINO-3"  # not the order the outcomes are listed in
-        group = get_game("isla-nublar").new_initial_state(list(colours), random.Random(9),
-                                                          {"table_cards": "table"})
-        group = group.apply(PlaceDinosaurs(figures=own))
-        look(loop, source, loop.referee.model.scene(group))
-        state = loop.referee.state
-        assert state.dinos == group.dinos
-        placed = [e for e in loop.records.history() if e["action"]["kind"] == "place-dinosaurs"]
-        assert [e["action"]["figures"] for e in placed] == [own] and placed[0]["source"] == "camera"
-        pending = loop.referee.pending
-        steps = (pending.checklist or {}).get("steps", []) if pending is not None else []
-        assert not any("Tyrannosaurus" in s or "DINO" in s or "figure" in s for s in steps), steps
-    finally:
-        loop.close()
-        factory.reset()

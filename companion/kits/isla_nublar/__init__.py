@@ -68,14 +68,12 @@ class IslaNublarKit(Kit):
     info = INFO
     # a card is laid face up when played; a buy pile's next card, the scoring row and a dinosaur card are
     # turned face up for everyone; a played or discarded card lies face up already (improved, retrieved)
-    privacy = Privacy(public_fields=frozenset({"dinosaur", "direction", "field", "figures", "first", "level",
-                                               "origin",
+    privacy = Privacy(public_fields=frozenset({"dinosaur", "direction", "field", "first", "level", "origin",
                                                "piece", "pile", "second", "slot", "steps", "take_back",
                                                "target", "use", "volcano"}),  # not the card itself
                       face_up_fields=frozenset({"card"}),
                       played_openly=frozenset({"play"}),
-                      open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur",
-                                             "place-dinosaurs"}),
+                      open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur"}),
                       open_kinds=frozenset({"improve", "retrieve"}))
     real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})
     move_words = MappingProxyType({
@@ -87,7 +85,6 @@ class IslaNublarKit(Kit):
         "move-dinosaur": "moved the {dinosaur} {steps} fields {direction}",
         "place-box": "placed an equipment box on {field}",
         "play": "played {card}",
-        "place-dinosaurs": "stood the dinosaur figures on the red volcanoes",
         "return-dinosaur": "sent a dinosaur back to {volcano}",
         "reveal-dinosaur": "turned up {card}",
         "reveal-pile": "turned up {card} on the {pile}-amber pile",

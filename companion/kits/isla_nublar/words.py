@@ -191,8 +191,6 @@ def chance_words(view: Mapping[str, Any], setting_up: bool = False) -> str | Non
         return None
     task, who = tasks[0], "Set-up" if setting_up else str(view.get("active") or "")
     kind = task.get("t")
-    if kind == "place-dinosaurs":
-        return f"{who}: stand the four dinosaur figures on the red volcanoes, one on each, at random"
     if kind == "reveal-pile":
         return f"{who}: turn up the next card of the {task.get('pile')}-amber pile on its place"
     if kind == "reveal-scoring":
