@@ -25,7 +25,7 @@ from engines.isla_nublar.components import (
 from engines.isla_nublar.dinosaurs import TASK_TYPES, run_automatic_tasks
 from engines.isla_nublar.state import IslaNublarState
 from engines.isla_nublar.tasks import SELECT_PURPOSES, Task
-from engines.isla_nublar.unseen import UNSEEN, Bounds, Reckoning, counts, from_counts, picks_possible
+from engines.isla_nublar.unseen import UNSEEN, Bounds, Reckoning, counts, fits, from_counts, picks_possible
 
 #: an older state's counts of unseen cards (read as every way they allow)
 OLD_COUNTS = ("hand", "hidden", "pool_hand", "pool_hidden")
@@ -117,7 +117,7 @@ def _read_worlds(zones: Node, pot: dict[str, int], known: Mapping[str, Any]) -> 
     """How the unseen cards may lie, each world within the draw zone's cards (``pot``). An older state's
     counts (``unseen``, ``pool``) are read as every way they allow; its pool joins the draw zone."""
     if zones.has("worlds"):
-        found = set()
+        found: set[Any] = set()
         for node in zones["worlds"].items_of(1, MAX_READ_WORLDS):
             world = node.only(("hand", "hidden"))
             hand, hidden = _zone(world.get("hand", {}), known), _zone(world.get("hidden", {}), known)
@@ -127,12 +127,16 @@ def _read_worlds(zones: Node, pot: dict[str, int], known: Mapping[str, Any]) -> 
             zones["worlds"].fail("the worlds disagree on how many cards are unseen")
         return frozenset(found)
     if zones.has("bounds"):
-        node = zones["bounds"].only(("hand", "hidden", "in_hand", "in_hideout"))
+        node = zones["bounds"].only(("hand", "hidden", "in_hand", "in_hideout", "floor"))
         hand, hidden = _zone(node.get("hand", {}), known), _zone(node.get("hidden", {}), known)
+        floor = _zone(node.get("floor", {}), known)
         in_hand, in_hideout = node["in_hand"].integer(low=0), node["in_hideout"].integer(low=0)
         if in_hand > size(hand) or in_hideout > size(hidden) or in_hand + in_hideout > size(pot):
             node.fail("the bounds allow fewer cards than are unseen")
-        return Bounds(counts(hand), counts(hidden), in_hand, in_hideout)
+        bounds = Bounds(counts(hand), counts(hidden), in_hand, in_hideout, counts(floor))
+        if not fits(bounds, pot):
+            node.fail("no hand and hideout lie within the bounds")
+        return bounds
     unseen = zones.get("unseen", {}).only(OLD_COUNTS)
     counted = {count: unseen.get(count, 0).integer(low=0) for count in OLD_COUNTS}
     pool = _zone(zones.get("pool", {}), known)

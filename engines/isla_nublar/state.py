@@ -462,6 +462,8 @@ def _cards_of(state: IslaNublarState, p: str) -> dict[str, Any]:
     if isinstance(found, Bounds):
         cards["bounds"] = {"hand": dict(found.hand), "hidden": dict(found.hidden),
                            "in_hand": found.in_hand, "in_hideout": found.in_hideout}
+        if found.floor:
+            cards["bounds"]["floor"] = dict(found.floor)
     elif found != frozenset({NO_WORLD}):
         cards["worlds"] = [{"hand": dict(hand), "hidden": dict(hidden)} for hand, hidden in sorted(found)]
     return cards

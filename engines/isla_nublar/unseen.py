@@ -13,9 +13,11 @@ world agrees on is known: it joins the named hand or hideout (cards are known by
 is drawn out). Worlds count cards of a kind, not copies.
 
 Past :data:`MAX_WORLDS` worlds (hands kept unseen over several turns under the ``keep`` house rule), the
-reckoning keeps :class:`Bounds` instead: the most of each card the unseen hand and hideout may hold. It is
-wider than the worlds, never narrower: a card a player may hold is still never refused, and it turns back
-into worlds once few enough remain.
+reckoning keeps :class:`Bounds` instead: the most of each card the unseen hand and hideout may hold, and
+the *floor*: the cards of a pile already drawn out, which lie in the hand or the hideout since the pile
+reshuffled from the discards cannot hold them. It is wider than the worlds, never narrower: a card a
+player may hold is still never refused, and it turns back into worlds once few enough remain. Whether
+some hand lies within bounds is decided exactly (:func:`fits`).
 """
 
 from __future__ import annotations
@@ -42,12 +44,53 @@ MAX_WORLDS = 1000
 @dataclass(frozen=True)
 class Bounds:
     """Every (hand, hideout) of ``in_hand`` and ``in_hideout`` unseen cards with at most ``hand[c]`` and
-    ``hidden[c]`` of each card, within the draw zone's cards."""
+    ``hidden[c]`` of each card, within the draw zone's cards, holding together at least ``floor[c]``."""
 
     hand: Counts
     hidden: Counts
     in_hand: int
     in_hideout: int
+    floor: Counts = ()
+
+    def but(self, hand: Counts | None = None, hidden: Counts | None = None, in_hand: int | None = None,
+            in_hideout: int | None = None, floor: Counts | None = None) -> Bounds:
+        """A copy with the named parts replaced."""
+        return Bounds(self.hand if hand is None else hand, self.hidden if hidden is None else hidden,
+                      self.in_hand if in_hand is None else in_hand,
+                      self.in_hideout if in_hideout is None else in_hideout,
+                      self.floor if floor is None else floor)
+
+
+def fits(found: Bounds, pot: Mapping[str, int]) -> bool:
+    """Whether some hand and hideout lie within ``found``. Each card's (in hand, in hideout) lies in a
+    polygon bounded by its caps, its floor and the pot; their sum is the polygon bounded by the sums of
+    the same six sides (two-dimensional sums add up side by side), so six comparisons decide it."""
+    caps, hidden_caps, floor = zone_of(found.hand), zone_of(found.hidden), zone_of(found.floor)
+    low_hand = high_hand = low_hidden = high_hidden = low_both = high_both = 0
+    for card in set(pot) | set(floor):
+        there = pot.get(card, 0)
+        most, most_hidden = min(caps.get(card, 0), there), min(hidden_caps.get(card, 0), there)
+        least = floor.get(card, 0)
+        if least > min(there, most + most_hidden):
+            return False
+        high_hand, high_hidden = high_hand + most, high_hidden + most_hidden
+        low_hand, low_hidden = low_hand + max(0, least - most_hidden), low_hidden + max(0, least - most)
+        low_both, high_both = low_both + least, high_both + min(there, most + most_hidden)
+    return (low_hand <= found.in_hand <= high_hand and low_hidden <= found.in_hideout <= high_hidden
+            and low_both <= found.in_hand + found.in_hideout <= high_both)
+
+
+def _with_one_in_hand(found: Bounds, pot: Mapping[str, int], card: str) -> tuple[Bounds, Zone] | None:
+    """The bounds and pot once one ``card`` of the unseen hand is laid face up (None: the hand cannot
+    hold one)."""
+    caps, left, floor = zone_of(found.hand), dict(pot), zone_of(found.floor)
+    if not found.in_hand or not caps.get(card, 0) or not left.get(card, 0):
+        return None
+    take(caps, card)
+    take(left, card)
+    if floor.get(card, 0):
+        take(floor, card)
+    return found.but(hand=counts(caps), in_hand=found.in_hand - 1, floor=counts(floor)), left
 
 
 Reckoning = frozenset[World] | Bounds
@@ -94,8 +137,11 @@ def could_hold(state: IslaNublarState, p: str) -> set[str]:
     held = set(state.zones[p]["hand"])
     found = state.worlds[p]
     if isinstance(found, Bounds):
-        if found.in_hand:
-            held.update(card for card, n in found.hand if n and state.zones[p]["draw"].get(card, 0))
+        pot = state.zones[p]["draw"]
+        for card, _ in found.hand:
+            lifted = _with_one_in_hand(found, pot, card)
+            if lifted is not None and fits(*lifted):
+                held.add(card)
         return held
     for hand, _ in found:
         held.update(card for card, _ in hand)
@@ -117,9 +163,8 @@ def must_hold_one(state: IslaNublarState, p: str, cards: set[str]) -> bool:
         return True
     found = state.worlds[p]
     if isinstance(found, Bounds):
-        pot = state.zones[p]["draw"]
-        others = sum(min(n, pot.get(card, 0)) for card, n in found.hand if card not in cards)
-        return found.in_hand > others
+        without = counts({card: 0 if card in cards else n for card, n in found.hand})
+        return not fits(found.but(hand=without), state.zones[p]["draw"])
     return unseen_in_hand(state, p) > 0 and all(cards & {c for c, _ in hand} for hand, _ in found)
 
 
@@ -150,6 +195,7 @@ def allows(state: IslaNublarState, p: str, world: World) -> bool:
     caps, hidden_caps = zone_of(found.hand), zone_of(found.hidden)
     return (size(hand) == found.in_hand and size(hidden) == found.in_hideout
             and all(n <= pot.get(card, 0) for card, n in both.items())
+            and all(both.get(card, 0) >= n for card, n in found.floor)
             and all(n <= caps.get(card, 0) for card, n in hand.items())
             and all(n <= hidden_caps.get(card, 0) for card, n in hidden.items()))
 
@@ -163,12 +209,11 @@ def take_from_hand(state: IslaNublarState, p: str, card: str) -> bool:
         return True
     found = state.worlds[p]
     if isinstance(found, Bounds):
-        caps = zone_of(found.hand)
-        if not found.in_hand or not caps.get(card, 0) or not pot.get(card, 0):
+        lifted = _with_one_in_hand(found, pot, card)
+        if lifted is None or not fits(*lifted):
             return False
-        take(caps, card)
         take(pot, card)
-        return _store(state, p, Bounds(counts(caps), found.hidden, found.in_hand - 1, found.in_hideout))
+        return _store(state, p, lifted[0])
     kept = set()
     for unseen, hidden in found:
         zone = zone_of(unseen)
@@ -189,7 +234,7 @@ def draw_unseen(state: IslaNublarState, p: str) -> None:
         found = _as_bounds(set(found))  # would grow past worlds anyway: not worth spelling out
     if isinstance(found, Bounds):
         caps = {card: min(pot[card], zone_of(found.hand).get(card, 0) + 1) for card in pot}
-        _store(state, p, Bounds(counts(caps), found.hidden, found.in_hand + 1, found.in_hideout))
+        _store(state, p, found.but(hand=counts(caps), in_hand=found.in_hand + 1))
         return
     drawn = set()
     for unseen, hidden in found:
@@ -214,7 +259,8 @@ def hide_unseen(state: IslaNublarState, p: str, n: int) -> None:
             for card, cap in found.hand:
                 if cap:
                     held[card] = min(pot.get(card, 0), held.get(card, 0) + 1)
-            _store(state, p, Bounds(found.hand, counts(held), found.in_hand - 1, found.in_hideout + 1))
+            _store(state, p, found.but(hidden=counts(held), in_hand=found.in_hand - 1,
+                                       in_hideout=found.in_hideout + 1))
             continue
         moved = set()
         for unseen, hidden in found:
@@ -233,7 +279,8 @@ def return_hidden(state: IslaNublarState, p: str) -> None:
         pot, caps = state.zones[p]["draw"], zone_of(found.hand)
         for card, n in found.hidden:
             caps[card] = min(pot.get(card, 0), caps.get(card, 0) + n)
-        _store(state, p, Bounds(counts(caps), (), found.in_hand + found.in_hideout, 0))
+        _store(state, p, found.but(hand=counts(caps), hidden=(), in_hand=found.in_hand + found.in_hideout,
+                                   in_hideout=0))
         return
     back: set[World] = set()
     for unseen, hidden in found:
@@ -245,8 +292,13 @@ def return_hidden(state: IslaNublarState, p: str) -> None:
 
 
 def reshuffle(state: IslaNublarState, p: str) -> None:
-    """The draw pile ran out: the discards become the new pile, among the cards whose place is unknown."""
+    """The draw pile ran out: the discards become the new pile, among the cards whose place is unknown.
+    The old pile's cards stay in the hand or the hideout: worlds keep them by themselves (each world's
+    pile is what its hand and hideout leave), bounds keep them as their floor."""
     zones = state.zones[p]
+    found = state.worlds[p]
+    if isinstance(found, Bounds):
+        state.worlds[p] = found.but(floor=counts(zones["draw"]))  # the pile is empty: all of it is unseen
     for card, n in zones["discard"].items():
         add(zones["draw"], card, n)
     zones["discard"] = {}
@@ -260,7 +312,7 @@ def keep_without(state: IslaNublarState, p: str, refused: set[str]) -> bool:
     found = state.worlds[p]
     if isinstance(found, Bounds):
         caps = {card: 0 if card in refused else n for card, n in found.hand}
-        return _store(state, p, Bounds(counts(caps), found.hidden, found.in_hand, found.in_hideout))
+        return _store(state, p, found.but(hand=counts(caps)))
     kept = {world for world in found if not refused & {card for card, _ in world[0]}}
     return True if kept == set(found) else _store(state, p, kept)
 
@@ -326,34 +378,44 @@ def _known(state: IslaNublarState, p: str, place: int, cards: Mapping[str, int])
 
 
 def _settle_bounds(state: IslaNublarState, p: str, found: Bounds) -> None:
-    """With bounds, a card is known where the others cannot fill the hand (or hideout) without it."""
+    """With bounds, a card is known where the others cannot fill the hand (or hideout) without it, or
+    where the floor holds more of it than the other place may."""
     pot = state.zones[p]["draw"]
-    parts = []
-    for place, caps, wanted in ((0, zone_of(found.hand), found.in_hand),
-                                (1, zone_of(found.hidden), found.in_hideout)):
-        caps = {card: min(n, pot.get(card, 0)) for card, n in caps.items()}
-        room = sum(caps.values())
-        forced = {card: wanted - (room - n) for card, n in caps.items() if wanted > room - n}
-        if forced:
-            _known(state, p, place, forced)
-            for card, n in forced.items():
-                take(caps, card, n)
-            wanted -= sum(forced.values())
-        parts.append((counts(caps), wanted))
-    bounds = Bounds(parts[0][0], parts[1][0], parts[0][1], parts[1][1])
+    caps: list[Zone] = [zone_of(found.hand), zone_of(found.hidden)]
+    wanted = [found.in_hand, found.in_hideout]
+    floor = zone_of(found.floor)
+    for place in (0, 1):
+        mine = {card: min(n, pot.get(card, 0)) for card, n in caps[place].items()}
+        other = {card: min(n, pot.get(card, 0)) for card, n in caps[1 - place].items()}
+        room = sum(mine.values())
+        forced = {card: min(n, max(wanted[place] - (room - n), floor.get(card, 0) - other.get(card, 0)))
+                  for card, n in mine.items()}
+        forced = {card: n for card, n in forced.items() if n > 0}
+        _known(state, p, place, forced)
+        for card, n in forced.items():
+            take(mine, card, n)
+            floor[card] = max(0, floor.get(card, 0) - n)
+        caps[place], wanted[place] = mine, wanted[place] - sum(forced.values())
+    bounds = Bounds(counts(caps[0]), counts(caps[1]), wanted[0], wanted[1], counts(floor))
     state.worlds[p] = _as_worlds(bounds, pot) or bounds
 
 
 def _as_bounds(found: set[World]) -> Bounds:
     hand: Zone = {}
     hidden: Zone = {}
+    floor: Zone | None = None
     for unseen, cave in found:
         for card, n in unseen:
             hand[card] = max(hand.get(card, 0), n)
         for card, n in cave:
             hidden[card] = max(hidden.get(card, 0), n)
+        both = zone_of(unseen)
+        for card, n in cave:
+            add(both, card, n)
+        floor = both if floor is None else {card: min(n, both.get(card, 0)) for card, n in floor.items()}
     first = next(iter(found))
-    return Bounds(counts(hand), counts(hidden), sum(n for _, n in first[0]), sum(n for _, n in first[1]))
+    return Bounds(counts(hand), counts(hidden), sum(n for _, n in first[0]), sum(n for _, n in first[1]),
+                  counts(floor or {}))
 
 
 def _as_worlds(bounds: Bounds, pot: Mapping[str, int]) -> frozenset[World] | None:
@@ -374,8 +436,15 @@ def _as_worlds(bounds: Bounds, pot: Mapping[str, int]) -> frozenset[World] | Non
         hands.append(hand)
         rests.append(room)
     found = {(hand, hidden) for hand, room in zip(hands, rests, strict=True)
-             for hidden in _subsets(room, bounds.in_hideout)}
+             for hidden in _subsets(room, bounds.in_hideout) if _holds_floor(hand, hidden, bounds.floor)}
     return frozenset(found) if found else None
+
+
+def _holds_floor(hand: Counts, hidden: Counts, floor: Counts) -> bool:
+    both = zone_of(hand)
+    for card, n in hidden:
+        add(both, card, n)
+    return all(both.get(card, 0) >= n for card, n in floor)
 
 
 def _count_subsets(zone: Mapping[str, int], n: int) -> int:

@@ -11,14 +11,17 @@ inventory cards come from a policy that buys and plays them whenever it can.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from engines.core import IllegalAction
-from engines.isla_nublar import GAME
+from engines.isla_nublar import GAME, unseen
 from engines.isla_nublar.actions import (
     Buy,
     Draw,
@@ -164,3 +167,69 @@ def test_after_a_face_down_pick_every_card_the_hand_may_hold_is_played() -> None
     stranger = next(c for c in state.cards.cards if c not in expected and not state.card(c).red)
     with pytest.raises(IllegalAction, match="not in red's hand"):
         state.apply(PlayCard(player="red", card=stranger, use="none"))
+
+
+@contextlib.contextmanager
+def exact_reckoning() -> Iterator[None]:
+    """Worlds never fall back to bounds: the exact reckoning the bounded one is measured against."""
+    kept = unseen.MAX_WORLDS
+    unseen.MAX_WORLDS = 10**6
+    try:
+        yield
+    finally:
+        unseen.MAX_WORLDS = kept
+
+
+def set_up_as_the_truth(truth: Any, table: Any) -> Any:
+    while table.is_chance_node() and not (table.tasks and table.tasks[0].kind == "draw"):
+        task, outcome = table.tasks[0], table.chance_outcomes()[0][0]
+        if isinstance(outcome, RevealPile):
+            outcome = RevealPile(pile=task.pile, card=truth.piles[task.pile]["top"])
+        elif isinstance(outcome, RevealScoring):
+            outcome = RevealScoring(slot=task.slot, card=truth.row[task.slot])
+        table = table.apply(outcome)
+    return table
+
+
+@pytest.mark.parametrize("seed", [5, 12, 14])
+def test_bounds_across_reshuffles_accept_no_more_than_the_exact_worlds(seed: int) -> None:
+    """Hands kept unseen over turns (the ``keep`` house rule, players often ending early) fall back to
+    bounds; a reshuffle must keep the drawn-out pile's cards in hand or hideout. At every decision the
+    bounded table offers no move, card or end of turn that the exact worlds refuse."""
+    rng = random.Random(seed)
+    names = ("red", "blue", "green", "yellow")[:2 + seed % 3]
+    options = {"unplayed_cards": "keep"}
+    truth: Any = GAME.new_initial_state(names, rng=random.Random(seed), options=options)
+    tables = []
+    for _ in range(2):
+        table: Any = GAME.new_initial_state(names, rng=random.Random(seed),
+                                            options={**options, "table_cards": "table"})
+        table.tracks = truth.tracks
+        tables.append(table)
+    bounded = set_up_as_the_truth(truth, tables[0])
+    with exact_reckoning():
+        exact = set_up_as_the_truth(truth, tables[1])
+    while not truth.is_terminal():
+        if truth.is_chance_node():
+            outcomes = truth.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0]
+        else:
+            p = truth.current_player()
+            with exact_reckoning():
+                exact_cards, exact_legal = could_hold(exact, p), set(exact.legal_actions())
+                exact_red = not truth.tasks and exact.red_in_hand(p)
+            assert could_hold(bounded, p) <= exact_cards
+            if isinstance(bounded.worlds[p], unseen.Bounds):  # a pile's floor survives a save
+                saved = json.loads(json.dumps(bounded.to_dict()))
+                assert GAME.state_from_dict(saved).to_dict() == saved
+            assert set(bounded.legal_actions()) <= exact_legal
+            if exact_red:
+                assert bounded.red_in_hand(p)
+            legal = truth.legal_actions()
+            end = EndTurn(player=p)
+            action = end if end in legal and rng.random() < 0.3 else rich_choice(truth, legal, rng)
+        bounded = apply_all(bounded, told(truth, bounded, action))
+        with exact_reckoning():
+            exact = apply_all(exact, told(truth, exact, action))
+        truth = truth.apply(action)
+    assert bounded.scores().to_dict() == truth.scores().to_dict()
