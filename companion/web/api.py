@@ -16,6 +16,7 @@ from companion.privacy import shareable
 from companion.store import StoreError
 from companion.table.session import TableSession
 from companion.web import security, svg
+from companion.web.streams import StreamSlots
 from companion.web.validate import field, json_object, only_fields, query_int
 from engines.core import EngineError
 from hw.signals import BUTTONS
@@ -297,8 +298,7 @@ def new_game() -> Response:
     return _answer(ask(table().new_game, settings))
 
 
-_streams_lock = threading.Lock()
-#: live-update streams one browser session may hold (the rest stay for the other phones)
+#: live-update streams one browser session may hold (its newest; the rest stay for the other phones)
 STREAMS_PER_SESSION = 4
 
 
@@ -310,40 +310,27 @@ def _bounded(seq: int) -> int:
 
 @blueprint.get("/events")
 def events() -> Response:
-    """Server-sent events from ``session.events()``; the number of open streams is bounded.
+    """Server-sent events from ``session.events()``; the number of open streams is bounded (a browser's
+    newest stream takes the place of its oldest: :mod:`companion.web.streams`).
 
     Every event goes out as an unnamed ``data:`` message carrying its ``type``, so that the page's one
-    ``onmessage`` handler sees all of them; pings become SSE comments (they only keep the line open).
+    ``onmessage`` handler sees all of them; pings become SSE comments (they only keep the line open). A
+    stream whose place a newer one took ends with a ``replaced`` message.
     """
     config = current_app.extensions["web_config"]
-    counter: list[int] = current_app.extensions.setdefault("open_streams", [0])
-    per_session: dict[str, int] = current_app.extensions.setdefault("streams_by_session", {})
-    holder = str(flask_session.get("sid") or request.remote_addr or "?")
-    with _streams_lock:
-        if counter[0] >= config.max_streams:
-            abort(429, description="too many live connections: close a tab")
-        if per_session.get(holder, 0) >= STREAMS_PER_SESSION:
-            abort(429, description=f"this browser already has {STREAMS_PER_SESSION} live tabs: close one")
-        counter[0] += 1
-        per_session[holder] = per_session.get(holder, 0) + 1
-    released = threading.Event()
-
-    def release() -> None:
-        with _streams_lock:
-            if not released.is_set():
-                released.set()
-                counter[0] -= 1
-                left = per_session.get(holder, 1) - 1
-                if left > 0:
-                    per_session[holder] = left
-                else:
-                    per_session.pop(holder, None)
-
+    slots: StreamSlots = current_app.extensions.setdefault(
+        "stream_slots", StreamSlots(config.max_streams, STREAMS_PER_SESSION))
+    slot = slots.admit(str(flask_session.get("sid") or request.remote_addr or "?"))
+    if slot is None:
+        abort(429, description="too many live connections: close a tab")
     session = table()
 
     def stream() -> Iterator[str]:
         yield "retry: 2000\n\n"
         for event in session.events(timeout=5.0):
+            if slot.ended.is_set():
+                yield f"data: {json.dumps({'type': 'replaced'})}\n\n"
+                return
             if event.get("type") == "ping":
                 yield ": ping\n\n"
             else:
@@ -351,5 +338,5 @@ def events() -> Response:
 
     response = Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(release)
+    response.call_on_close(lambda: slots.release(slot))
     return response

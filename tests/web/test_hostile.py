@@ -129,15 +129,20 @@ def test_hostile_login_forms(table: Any, csrf: Any, origin: str) -> None:
 
 
 def test_too_many_live_streams_get_429(table: Any) -> None:
+    """Every stream taken, one a phone: a newcomer waits (429) until one closes."""
     from companion.web import WebConfig, create_app
 
     app = create_app(table, WebConfig(max_streams=2))
-    client = app.test_client()
-    streams = [client.get("/api/events", headers=HOST, buffered=False) for _ in range(2)]
+
+    def open_stream(phone: int, buffered: bool = False) -> Any:
+        return app.test_client().get("/api/events", headers=HOST, buffered=buffered,
+                                     environ_base={"REMOTE_ADDR": f"10.0.0.{phone}"})
+
+    streams = [open_stream(1), open_stream(2)]
     assert all(s.status_code == 200 for s in streams)
-    assert client.get("/api/events", headers=HOST).status_code == 429
+    assert open_stream(3, buffered=True).status_code == 429
     streams[0].close()
-    third = client.get("/api/events", headers=HOST, buffered=False)
+    third = open_stream(3)
     assert third.status_code == 200
     for stream in [*streams[1:], third]:
         stream.close()
@@ -183,17 +188,28 @@ def test_hostile_input_against_the_real_loop(tmp_path: Any, origin: str, csrf: A
 
 
 def test_one_browser_cannot_hold_every_live_stream(table: Any) -> None:
+    """A browser's newest tab (the one looked at: back from the dispute page before the old tab's stream
+    noticed it was gone) takes the place of its oldest; a full house gives the greediest holder's oldest
+    up for a newcomer, never a phone's only stream."""
     from companion.web import WebConfig, create_app
     from companion.web.api import STREAMS_PER_SESSION
 
-    app = create_app(table, WebConfig(max_streams=16))
+    app = create_app(table, WebConfig(max_streams=STREAMS_PER_SESSION + 1))
     greedy = app.test_client()
     streams = [greedy.get("/api/events", headers=HOST, buffered=False) for _ in range(STREAMS_PER_SESSION)]
     assert all(s.status_code == 200 for s in streams)
-    refused = greedy.get("/api/events", headers=HOST)
-    assert refused.status_code == 429 and "live tabs" in refused.get_json()["error"]
+    newest = greedy.get("/api/events", headers=HOST, buffered=False)
+    assert newest.status_code == 200  # the newest tab is live
+    oldest = b"".join(streams[0].response)  # the oldest ends, saying why
+    assert b'"replaced"' in oldest
+    slots = app.extensions["stream_slots"]
+    assert slots.held() == STREAMS_PER_SESSION
     other = app.test_client().get("/api/events", headers=HOST, buffered=False,
                                   environ_base={"REMOTE_ADDR": "127.0.0.2"})
-    assert other.status_code == 200  # another phone still gets its stream
-    for stream in [*streams, other]:
+    assert other.status_code == 200 and slots.held() == STREAMS_PER_SESSION + 1  # the house is full
+    third = app.test_client().get("/api/events", headers=HOST, buffered=False,
+                                  environ_base={"REMOTE_ADDR": "127.0.0.3"})
+    assert third.status_code == 200  # from the greedy browser's share, never the other phone's stream
+    assert slots.replaced == 2 and slots.held("127.0.0.2") == 1 and slots.held("127.0.0.3") == 1
+    for stream in [*streams, newest, other, third]:
         stream.close()

@@ -196,20 +196,41 @@
     if (event.target.matches && event.target.matches("input[data-filter]")) applyFilters();
   });
 
+  // The stream opens with a hello, so every (re)connection refreshes the page: nothing missed meanwhile.
   let lastEvent = null;
+  let retryIn = 2000;
+  let stream = null;
   function connect() {
     if (!window.EventSource) return;
     const source = new EventSource("/api/events");
+    stream = source;
     source.onmessage = function (message) {
       try { lastEvent = JSON.parse(message.data); } catch (e) { return; }
       document.body.dataset.lastEvent = lastEvent.type || "";
+      if (lastEvent.type === "replaced") { // a newer tab of this browser took the stream
+        source.close();
+        stream = null;
+        document.body.dataset.live = "0";
+        return;
+      }
       if (lastEvent.type === "frame") return; // frames are fetched by the camera loop below
       scheduleRefresh();
     };
-    source.onerror = function () { document.body.dataset.live = "0"; };
-    source.onopen = function () { document.body.dataset.live = "1"; };
+    source.onerror = function () {
+      document.body.dataset.live = "0";
+      // refused (every stream taken) or gone for good: the browser gives up, so try again, less often
+      if (source.readyState === EventSource.CLOSED && stream === source) {
+        stream = null;
+        setTimeout(function () { if (stream === null) connect(); }, retryIn);
+        retryIn = Math.min(retryIn * 2, 30000);
+      }
+    };
+    source.onopen = function () { document.body.dataset.live = "1"; retryIn = 2000; };
   }
   connect();
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && stream === null) connect(); // looked at again: live again
+  });
 
   // Camera pictures: fetch the next frame when the last one has loaded (about two a second at most).
   let frameCount = 0;
