@@ -118,23 +118,27 @@ def reads_setups(game_name: str) -> bool:
 
 
 def read_laid_setup(state: State, observation: Observation, model: TableModel, options: Mapping[str, Any],
-                    strict: bool = True) -> LaidSetup | SetupCheck:
+                    strictness: tuple[bool, ...] = (True,)) -> LaidSetup | SetupCheck:
     """The set-up on the table as the game (a game that reads set-ups: :func:`reads_setups`), or the
     checklist of what the table lacks, in the rule's and the diagram's words. ``state``: the game as
-    started (its players; what it expects tells how many pieces a set-up has)."""
+    started (its players; what it expects tells how many pieces a set-up has). The table is read once and
+    offered to the game strictly (the rulebook's set-up) and/or not (any the rules can start from), in the
+    order of ``strictness``; the first refusal's reasons make the checklist."""
     kit, game = find_kit(state.game.name), state.game
     if not isinstance(kit, ReadsSetup) or not isinstance(game, LaidByPlayers):
         raise TypeError(f"{state.game.title} deals its own set-up")
     seen = kit.read_setup(observation, model.layout)
     expected = sum(len(places) for places in model.expected(state).items.values())
     steps = seen.steps
-    if seen.laid is not None:
+    refusals: list[tuple[str, ...]] = []
+    for strict in strictness if seen.laid is not None else ():
         try:
             laid = game.state_as_laid(state.players, seen.laid, options, strict)
         except IllegalAction as error:
-            steps = (error.detail,)
+            refusals.append((error.detail,))
         except StateFormatError as error:
-            steps = (" ".join(str(error).split()),)
+            refusals.append((" ".join(str(error).split()),))
         else:
             return LaidSetup(laid, seen.placement, strict)
+    steps = refusals[0] if refusals else steps
     return SetupCheck(min(seen.pieces, expected), expected, tuple(steps), ())

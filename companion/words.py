@@ -48,6 +48,10 @@ KEY_WORDS = {"origin": "from", "target": "to", "take_back": "taking back", "othe
              "victim": "from"}
 
 
+#: fields whose value names itself ("Triceratops", "row 2, column 3"): said without the field's name
+BARE_KEYS = frozenset({"cell", "fossil", "tile", "card", "token", "field", "figures"})
+
+
 #: places in a row the engines count from 0 and players from 1 (the scoring row's slots)
 COUNTED_FROM_ONE = frozenset({"slot"})
 
@@ -77,23 +81,18 @@ def action_label(action: Any, snap: Any = None) -> str:
             continue
         if grid_cell and key in ("row", "col"):
             continue
-        if _is_cell(value):
-            text = cell_name(value)
-        elif isinstance(value, list | dict):
-            text = json.dumps(value, default=str)[:40]
-        elif isinstance(value, bool):  # a flag: named when set ("eats"), left out when not
+        if isinstance(value, bool):  # a flag: named when set ("eats"), left out when not
             if value:
                 parts.append(key.replace("_", " "))
             continue
-        elif isinstance(value, str):
-            text = component_name(value)[:60]
-        elif key in COUNTED_FROM_ONE and isinstance(value, int):
-            text = str(value + 1)
+        said = _value_words(key, value, cell_name, component_name)
+        if said is None:
+            text = json.dumps(value, default=str)[:40] if isinstance(value, list | dict) else str(value)[:40]
         else:
-            text = str(value)[:40]
+            text = said[:60] if isinstance(value, str) else said
         key_words = KEY_WORDS.get(key, key.replace("_", " "))
         # the kind already says it ("move dinosaur Velociraptor", not "move dinosaur dinosaur DINO-2")
-        bare = key in ("cell", "fossil", "tile", "card", "token", "field") or key_words in kind.split(" ")
+        bare = key in BARE_KEYS or key_words in kind.split(" ")
         parts.append(text if bare else f"{key_words} {text}")
         if len(parts) >= 5:
             break
@@ -280,13 +279,22 @@ def field_words(action: Mapping[str, Any], snap: Any = None) -> dict[str, str]:
     if isinstance(row, int) and isinstance(col, int) and not isinstance(row, bool):
         fields["place"] = f"row {row + 1}, column {col + 1}"
     for key, value in action.items():
-        if _is_cell(value):
-            fields[key] = cell_name(value).split(" (")[0]  # what shows on it may have changed since
-        elif isinstance(value, str) and value:
-            fields[key] = str(component_name(value))
-        elif isinstance(value, int) and not isinstance(value, bool):
-            fields[key] = str(value + 1 if key in COUNTED_FROM_ONE else value)
+        said = _value_words(key, value, cell_name, component_name) if value != "" else None
+        if said is not None:  # a cell without what shows on it: that may have changed since
+            fields[key] = said.split(" (")[0] if _is_cell(value) else said
     return fields
+
+
+def _value_words(key: str, value: Any, cell_name: Any, component_name: Any) -> str | None:
+    """One field's value in the game's words (a cell, a component, a number counted as players count):
+    None for what has no words of its own (flags, lists, mappings)."""
+    if _is_cell(value):
+        return str(cell_name(value))
+    if isinstance(value, str):
+        return str(component_name(value))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value + 1 if key in COUNTED_FROM_ONE else value)
+    return None
 
 
 def event_sentence(event: Any, snap: Any = None) -> str:

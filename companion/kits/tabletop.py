@@ -22,6 +22,19 @@ from vision.scene import RGB, Point, Scene, Shape, Zone
 from vision.scene import SEAT_COLOURS as SEAT_COLOURS  # re-exported: the layouts' seat colours
 from vision.scene import SEAT_RGB as SEAT_RGB
 
+#: a group's own set-up laid within this of the layout's own place (mm) is taken to lie there
+SAME_PLACE_MM = 3.0
+#: a piece of a group's own set-up further than this share of the pitch from its place is out of line
+OUT_OF_LINE = 0.3
+
+
+def moved_to(layout: Any, placement: Mapping[str, Any], point_field: str) -> Any:
+    """``layout`` with one point (a square's centre, a slab's origin) where the group laid it, as the
+    placement recorded at the start says; unchanged where the placement does not name it."""
+    point: Sequence[Any] = placement.get(point_field) or getattr(layout, point_field)
+    return replace(layout, **{point_field: (float(point[0]), float(point[1]))})
+
+
 #: The table every layout uses by default: 16:9 like the camera, so the frame is filled.
 TABLE_WIDTH = 1280.0
 TABLE_HEIGHT = 720.0

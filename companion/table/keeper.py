@@ -462,20 +462,17 @@ class GameKeeper:
         observation = self.referee.last_observation
         if observation is None:
             return {"ok": False, "error": "the camera has not seen the table yet"}
-        why: tuple[str, ...] = ()
-        for strict in (True, False):
-            laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options, strict)
-            if isinstance(laid, SetupCheck):
-                why = why or laid.steps
-                continue
-            if not self.lay_out(laid):
-                return {"ok": False, "error": "the set-up as laid cannot be saved: see the storage card"}
-            if not strict:
-                self.referee.accept_as_it_is()
-                self._save_accepted()
-            return {"ok": True, "laid": True}
-        return {"ok": False, "error": "the table is not a set-up a game can start from yet: "
-                                      + "; ".join(why or ("nothing is laid out",))}
+        laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options,
+                               strictness=(True, False))
+        if isinstance(laid, SetupCheck):
+            return {"ok": False, "error": "the table is not a set-up a game can start from yet: "
+                                          + "; ".join(laid.steps or ("nothing is laid out",))}
+        if not self.lay_out(laid):
+            return {"ok": False, "error": "the set-up as laid cannot be saved: see the storage card"}
+        if not laid.strict:
+            self.referee.accept_as_it_is()
+            self._save_accepted()
+        return {"ok": True, "laid": True}
 
     def next_move(self) -> Answer:
         """End the turn / pass: the one legal action that changes nothing the camera sees (a question when

@@ -37,12 +37,13 @@ def panel() -> Iterator[Panel]:
     factory.reset()
 
 
-def open_table(tmp_path: Path, panel: Panel, seed: int = 1) -> tuple[TableLoop, SceneSource]:
-    seats = [{"name": name, "colour": colour} for name, colour in zip(PLAYERS, COLOURS)]
-    config = config_from_dict({"game": "jurassik", "seed": seed, "seats": seats}, source="<test>")
+def open_table(tmp_path: Path, panel: Panel, seed: int = 1, game: str = "jurassik",
+               seats: Any = None, **loop_options: Any) -> tuple[TableLoop, SceneSource]:
+    seats = seats or [{"name": name, "colour": colour} for name, colour in zip(PLAYERS, COLOURS)]
+    config = config_from_dict({"game": game, "seed": seed, "seats": seats}, source="<test>")
     source = SceneSource()
     loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
-                     pipeline=IdealPipeline("jurassik", kit_for("jurassik").is_back))
+                     pipeline=IdealPipeline(game, kit_for(game).is_back), **loop_options)
     return loop, source
 
 
@@ -185,12 +186,9 @@ def test_a_slab_the_group_laid_itself_starts_as_laid_and_is_played_on(tmp_path: 
     colours = ("red", "blue", "green")
     factory = MockFactory(pin_class=MockPWMPin)
     panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
-    seats = [{"name": c, "colour": c} for c in colours]
-    config = config_from_dict({"game": "jurassic-parts", "seed": 1, "seats": seats}, source="<test>")
-    source = SceneSource()
     kit = kit_for("jurassic-parts")
-    loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
-                     pipeline=IdealPipeline("jurassic-parts", kit.is_back))
+    loop, source = open_table(tmp_path, panel, game="jurassic-parts",
+                              seats=[{"name": c, "colour": c} for c in colours])
     try:
         group = get_game("jurassic-parts").new_initial_state(list(colours), random.Random(55))
         base = kit.layout(list(colours))
@@ -217,6 +215,38 @@ def test_a_slab_the_group_laid_itself_starts_as_laid_and_is_played_on(tmp_path: 
         while driver.physical < 12:  # chisels placed, cracks made, tiles turned up and taken
             assert driver.step()
             assert loop.referee.pending is None or loop.referee.pending.kind == "question"
+    finally:
+        loop.close()
+        factory.reset()
+
+
+def test_isla_nublar_figures_stand_where_the_group_put_them(tmp_path: Path) -> None:
+    """At a real Isla Nublar table the figures go on the red volcanoes at random, the players' own way:
+    read from the table as the set-up's chance, never a checklist step moving them to a deal of the
+    companion's."""
+    from engines.core import get_game
+    from engines.isla_nublar.actions import PlaceDinosaurs
+
+    colours = ("red", "blue")
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
+    loop, source = open_table(tmp_path, panel, game="isla-nublar", real_table=True,
+                              seats=[{"name": c, "colour": c} for c in colours])
+    try:
+        dealt = loop.referee.state
+        assert dealt.is_chance_node() and all(at is None for at in dealt.dinos.values())
+        own = "DINO-4 DINO-2 DINO-1 DINO-3"  # not the order the outcomes are listed in
+        group = get_game("isla-nublar").new_initial_state(list(colours), random.Random(9),
+                                                          {"table_cards": "table"})
+        group = group.apply(PlaceDinosaurs(figures=own))
+        look(loop, source, loop.referee.model.scene(group))
+        state = loop.referee.state
+        assert state.dinos == group.dinos
+        placed = [e for e in loop.records.history() if e["action"]["kind"] == "place-dinosaurs"]
+        assert [e["action"]["figures"] for e in placed] == [own] and placed[0]["source"] == "camera"
+        pending = loop.referee.pending
+        steps = (pending.checklist or {}).get("steps", []) if pending is not None else []
+        assert not any("Tyrannosaurus" in s or "DINO" in s or "figure" in s for s in steps), steps
     finally:
         loop.close()
         factory.reset()

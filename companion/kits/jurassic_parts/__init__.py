@@ -10,7 +10,7 @@ from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import Marks, slab_svg
-from companion.kits.jurassic_parts.laid import laid_layout, read_slab
+from companion.kits.jurassic_parts.laid import read_slab
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INFO, INVENTORY
 from companion.kits.jurassic_parts.words import (
@@ -21,7 +21,7 @@ from companion.kits.jurassic_parts.words import (
     slab_place_words,
 )
 from companion.kits.kit import Kit, TableAsLaid
-from companion.kits.tabletop import check_fit
+from companion.kits.tabletop import check_fit, moved_to
 from companion.privacy import Privacy
 from engines.core import State
 from vision.boards import TileLattice
@@ -106,7 +106,7 @@ class JurassicPartsKit(Kit):
         return read_slab(observation, layout or table.JurassicPartsLayout())
 
     def laid_layout(self, layout: Any, placement: Mapping[str, Any]) -> Any:
-        return laid_layout(layout or table.JurassicPartsLayout(), placement)
+        return moved_to(layout or table.JurassicPartsLayout(), placement, "slab_origin")
 
     move_words = MappingProxyType({
         "place-chisel": "placed a chisel between {a} and {b}",

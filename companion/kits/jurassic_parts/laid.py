@@ -13,13 +13,9 @@ from typing import Any
 from companion.kits.jurassic_parts.table import JurassicPartsLayout
 from companion.kits.jurassic_parts.words import fossil_words, slab_cell_words
 from companion.kits.kit import TableAsLaid
+from companion.kits.tabletop import OUT_OF_LINE, SAME_PLACE_MM
 from engines.jurassic_parts.components import COMPONENT_BY_ID
 from vision.observation import Observation, TagReading
-
-#: a slab laid within this of the layout's own place (mm) is taken to lie there
-SAME_PLACE_MM = 3.0
-#: a tile further than this share of the pitch from its place is out of line
-OUT_OF_LINE = 0.3
 
 
 def _offset(points: Sequence[tuple[float, float]], layout: JurassicPartsLayout) -> tuple[float, float]:
@@ -101,8 +97,3 @@ def _centre(tiles: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
 
     return min(candidates, key=lambda cell: (*spread(cell), cell)) if candidates else (0, 0)
 
-
-def laid_layout(layout: JurassicPartsLayout, placement: Mapping[str, Any]) -> JurassicPartsLayout:
-    """``layout`` with the slab where the group laid it."""
-    origin: Sequence[Any] = placement.get("slab_origin") or layout.slab_origin
-    return replace(layout, slab_origin=(float(origin[0]), float(origin[1])))

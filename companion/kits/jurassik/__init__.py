@@ -10,12 +10,12 @@ from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassik import table
 from companion.kits.jurassik.diagram import excavation_svg
-from companion.kits.jurassik.laid import laid_layout, read_square
+from companion.kits.jurassik.laid import read_square
 from companion.kits.jurassik.model import JurassikModel
 from companion.kits.jurassik.tags import INFO, INVENTORY
 from companion.kits.jurassik.words import jurassik_words
 from companion.kits.kit import Kit, TableAsLaid
-from companion.kits.tabletop import narrowest_fit, recentred
+from companion.kits.tabletop import moved_to, narrowest_fit, recentred
 from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassik import JurassikState
@@ -105,7 +105,7 @@ class JurassikKit(Kit):
         return read_square(observation, layout or table.JurassikLayout())
 
     def laid_layout(self, layout: Any, placement: Mapping[str, Any]) -> Any:
-        return laid_layout(layout or table.JurassikLayout(), placement)
+        return moved_to(layout or table.JurassikLayout(), placement, "grid_center")
 
     def place_words(self, view: Mapping[str, Any], layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:

@@ -7,23 +7,18 @@ from __future__ import annotations
 
 import cmath
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from collections.abc import Iterable
 
 from companion.kits.jurassik.table import JurassikLayout
 from companion.kits.jurassik.words import jurassik_words, piece_of
 from companion.kits.kit import TableAsLaid
+from companion.kits.tabletop import OUT_OF_LINE, SAME_PLACE_MM
 from engines.jurassik.board import place_words
 from engines.jurassik.components import FACE_BY_TAG, START
 from vision.observation import Observation, TagReading
 
 #: the largest square any edition lays (8 x 8): where a group may lay its own
 LARGEST_SIDE = 8
-#: a square laid within this of the layout's own place (mm) is taken to lie there
-SAME_PLACE_MM = 3.0
-#: a tile further than this share of the pitch from its place is out of line
-OUT_OF_LINE = 0.3
 
 
 def _phase(values: Iterable[float], pitch: float) -> float:
@@ -104,8 +99,3 @@ def read_square(observation: Observation, layout: JurassikLayout) -> TableAsLaid
     laid = None if steps else {"grid": grid}
     return TableAsLaid(laid, placement, tuple(steps), len(readings))
 
-
-def laid_layout(layout: JurassikLayout, placement: Mapping[str, Any]) -> JurassikLayout:
-    """``layout`` with the square where the group laid it."""
-    centre: Sequence[Any] = placement.get("grid_center") or layout.grid_center
-    return replace(layout, grid_center=(float(centre[0]), float(centre[1])))
