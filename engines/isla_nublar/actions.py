@@ -227,6 +227,15 @@ class RevealScoring(Action):
     card: str
 
 
+@dataclass(frozen=True)
+class PlaceDinosaurs(Action):
+    """Set-up at a real table: the four figures stood on the red volcanoes at random, as the table shows
+    them; ``figures`` names them in the order of the board's volcanoes, separated by spaces."""
+
+    kind: ClassVar[str] = "place-dinosaurs"
+    figures: str
+
+
 ACTION_TYPES: list[type[Action]] = [
     PlayCard,
     Buy,
@@ -253,5 +262,6 @@ ACTION_TYPES: list[type[Action]] = [
     RevealDinosaur,
     RevealPile,
     RevealScoring,
+    PlaceDinosaurs,
 ]
 CODEC = ActionCodec(ACTION_TYPES)

@@ -209,7 +209,8 @@ def _read_task(state: IslaNublarState, node: Node) -> Task:
     json_key = {attribute: key for key, attribute in task_type.json_names.items()}
     node.only({"t", *(json_key.get(item.name, item.name) for item in dataclasses.fields(task_type))})
     values: dict[str, Any] = {}
-    if kind not in ("reveal-pile", "reveal-scoring", "box-scoring", "pass") or node.has("player"):
+    if kind not in ("reveal-pile", "reveal-scoring", "box-scoring", "pass", "place-dinosaurs") or node.has(
+            "player"):
         values["player"] = node["player"].choice(state.players)
     read = _TASK_FIELDS.get(kind)
     if read is not None:
@@ -343,6 +344,8 @@ def check_conservation(state: IslaNublarState) -> None:
                   f"select task: no hand {task.player} may hold has the cards chosen")
     off = {d for d, at in state.dinos.items() if at is None}
     waiting = {getattr(t, "dino", None) for t in state.tasks if t.kind == "return"}
+    if any(t.kind == "place-dinosaurs" for t in state.tasks):
+        waiting |= set(state.dinos)  # the table is being set up: the figures are not stood yet
     _need(off <= waiting, "a dinosaur is off the island without waiting to return to a volcano")
     # two figures may share a volcano ("Multiple dinosaur figures are allowed to stand on one field"): a
     # whisperer's move towards the volcanoes can end on one that is taken

@@ -4,12 +4,20 @@ volcano; then a turn finished and play passed on, and the end of the game decide
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
 from engines.core import Action
-from engines.isla_nublar.actions import Decline, Defend, MoveDinosaur, ReturnDinosaur, RevealDinosaur
+from engines.isla_nublar.actions import (
+    Decline,
+    Defend,
+    MoveDinosaur,
+    PlaceDinosaurs,
+    ReturnDinosaur,
+    RevealDinosaur,
+)
 from engines.isla_nublar.components import add, size, take
 from engines.isla_nublar.tasks import (
     ChooseScoringCard,
@@ -220,6 +228,27 @@ class ReturnToVolcano(Decision):
 
 
 @dataclass(kw_only=True)
+class PlaceDinosaurFigures(Task):
+    """A real table being set up: "Place 1 of the 4 dinosaur figures randomly on each of the 4 red
+    volcanoes": chance, told by what the table shows (any of the 24 ways, alike)."""
+
+    kind: ClassVar[str] = "place-dinosaurs"
+    chance: ClassVar[bool] = True
+
+    def outcomes(self, state: IslaNublarState) -> list[tuple[Action, float]]:
+        ways = sorted(itertools.permutations(sorted(state.dinos)))
+        return [(PlaceDinosaurs(figures=" ".join(way)), 1.0 / len(ways)) for way in ways]
+
+    def apply(self, state: IslaNublarState, action: Action) -> None:
+        figures = action.figures.split() if isinstance(action, PlaceDinosaurs) else []
+        if sorted(figures) != sorted(state.dinos):
+            raise state.illegal("IN-SETUP", f"each of the figures {', '.join(sorted(state.dinos))} stands on "
+                                            "one red volcano")
+        state.dinos = dict(sorted(zip(figures, state.board.volcanoes, strict=True)))
+        self.done(state)
+
+
+@dataclass(kw_only=True)
 class BoxScoringCards(Task):
     """A real table set up for the basic game: the scoring cards not laid in the row go back in the box
     (with Individual ratings they stay the face-down scoring pile)."""
@@ -312,6 +341,6 @@ TASK_TYPES: dict[str, type[Task]] = {
         DrawCards, RevealDinosaurCard, RevealPileCard, RevealScoringCard, DinosaurMove, DefendField,
         DinosaurHit, ReturnToVolcano, ChooseScoringCard, SelectCards, RemoveOneCard, DivertDinosaur,
         ImproveCard, MoveOwnCamp, RemoveOwnCamp, RetrieveCard, SwapFigures, FinishTurn, PassPlay,
-        BoxScoringCards,
+        BoxScoringCards, PlaceDinosaurFigures,
     )
 }

@@ -23,7 +23,7 @@ from engines.isla_nublar.components import (
     default_cards,
     take,
 )
-from engines.isla_nublar.dinosaurs import BoxScoringCards
+from engines.isla_nublar.dinosaurs import BoxScoringCards, PlaceDinosaurFigures
 from engines.isla_nublar.rules import RULEBOOK
 from engines.isla_nublar.rulings import legal_report, report_state, score_report, state_from_position
 from engines.isla_nublar.state import IslaNublarState
@@ -188,8 +188,11 @@ class IslaNublarGame(Game):
                     t.tile_id for t in cards.tiles.values() if t.tile_set == "finish" and t.client == client
                 )
                 state.tracks[client] = [*a_tiles[3 * i : 3 * i + 3], *b_tiles[2 * i : 2 * i + 2], finish]
-        if at_table:  # what lies face up is told as the table is set up: each pile's top, the scoring row
-            state.tasks = [*(RevealPileCard(pile=price) for price in sorted(state.piles)),
+        if at_table:  # what the players lay is told as the table is set up: the figures on the volcanoes,
+            # each pile's top, the scoring row
+            state.dinos = dict.fromkeys(state.dinos)
+            state.tasks = [PlaceDinosaurFigures(),
+                           *(RevealPileCard(pile=price) for price in sorted(state.piles)),
                            *(RevealScoringCard(slot=slot) for slot in range(5)), BoxScoringCards()]
         return state
 

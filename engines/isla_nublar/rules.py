@@ -13,6 +13,13 @@ def _rule(rule_id: str, title: str, passage: str, note: str = "") -> Rule:
 
 RULES = [
     _rule(
+        "IN-SETUP",
+        "Game preparation: the dinosaur figures",
+        "Place 1 of the 4 dinosaur figures randomly on each of the 4 red volcanoes on the game board.",
+        "At a real table the figures stand where the players put them: which figure is on which volcano is "
+        "read from the table.",
+    ),
+    _rule(
         "IN-END",
         "End of game",
         "The game can end in 3 different ways: Someone is setting up the last camp their personal supply. "

@@ -546,6 +546,7 @@ RULES_OF_KIND = {
     "choose-scoring": ["IN-SCORING", "IN-TOP-CAMP"],
     "draw": ["IN-DRAW"],
     "reveal-dinosaur": ["IN-EGG"],
+    "place-dinosaurs": ["IN-SETUP"],
     "reveal-pile": ["IN-BUY"],
     "reveal-scoring": ["IN-INDIVIDUAL"],
 }

@@ -16,6 +16,7 @@ from engines.isla_nublar.actions import (
     Draw,
     EndTurn,
     Finish,
+    PlaceDinosaurs,
     PlayCard,
     RevealPile,
     RevealScoring,
@@ -70,6 +71,9 @@ def test_a_table_game_starts_by_asking_what_lies_face_up(kit: SimpleNamespace) -
     assert s.current_player() == CHANCE
     assert s.row == [None] * 5 and all(pile["top"] is None for pile in s.piles.values())
     assert s.zones["red"]["hand"] == {} and hand_size(s, "red") == 5 and physical_draw(s, "red") == 5
+    figures = s.chance_outcomes()  # first the figures the players stood on the volcanoes
+    assert {type(a) for a, _ in figures} == {PlaceDinosaurs}
+    s = s.apply(figures[0][0])
     first = s.chance_outcomes()
     assert {type(a) for a, _ in first} == {RevealPile}
     with pytest.raises(IllegalAction, match="IN-BUY"):
@@ -86,7 +90,7 @@ def test_individual_ratings_keep_the_face_down_scoring_pile(kit: SimpleNamespace
     s = set_up(kit.fresh(individual_ratings=True, **TABLE))
     assert sum(s.scoring_deck.values()) > 0 and s.box == {}
     s = kit.fresh(**TABLE)
-    while isinstance(s.chance_outcomes()[0][0], RevealPile):
+    while isinstance(s.chance_outcomes()[0][0], RevealPile | PlaceDinosaurs):
         s = s.apply(s.chance_outcomes()[0][0])
     assert all(isinstance(a, RevealScoring) and a.slot == 0 for a, _ in s.chance_outcomes())
 

@@ -26,6 +26,7 @@ from engines.isla_nublar.actions import (
     Buy,
     Draw,
     EndTurn,
+    PlaceDinosaurs,
     PlayCard,
     RevealPile,
     RevealScoring,
@@ -65,6 +66,22 @@ def told(truth: Any, table: Any, action: Any) -> list[Any]:
     return [action]
 
 
+def set_up_as_the_truth(truth: Any, table: Any) -> Any:
+    """The table's set-up told as the truth dealt it: the figures on the volcanoes, each pile's top, the
+    scoring row."""
+    while table.is_chance_node() and not (table.tasks and table.tasks[0].kind == "draw"):
+        task, outcome = table.tasks[0], table.chance_outcomes()[0][0]
+        if isinstance(outcome, PlaceDinosaurs):
+            by_volcano = {at: dino for dino, at in truth.dinos.items()}
+            outcome = PlaceDinosaurs(figures=" ".join(by_volcano[v] for v in truth.board.volcanoes))
+        elif isinstance(outcome, RevealPile):
+            outcome = RevealPile(pile=task.pile, card=truth.piles[task.pile]["top"])
+        elif isinstance(outcome, RevealScoring):
+            outcome = RevealScoring(slot=task.slot, card=truth.row[task.slot])
+        table = table.apply(outcome)
+    return table
+
+
 def apply_all(state: Any, actions: list[Any]) -> Any:
     for action in actions:
         state = state.apply(action)
@@ -95,14 +112,7 @@ def lockstep(seed: int, players: int, options: dict[str, Any], rich: bool) -> di
     table: Any = GAME.new_initial_state(names, rng=random.Random(seed),
                                         options={**options, "table_cards": "table"})
     table.tracks = truth.tracks  # the client tiles lie face up: the table sees how they were laid out
-    while table.is_chance_node() and not (table.tasks and table.tasks[0].kind == "draw"):
-        task = table.tasks[0]
-        if isinstance(table.chance_outcomes()[0][0], RevealPile):
-            table = table.apply(RevealPile(pile=task.pile, card=truth.piles[task.pile]["top"]))
-        elif isinstance(table.chance_outcomes()[0][0], RevealScoring):
-            table = table.apply(RevealScoring(slot=task.slot, card=truth.row[task.slot]))
-        else:
-            table = table.apply(table.chance_outcomes()[0][0])
+    table = set_up_as_the_truth(truth, table)
     seen = {"steps": 0, "red_refusals": 0, "moves_checked": 0}
     for _ in range(4000):
         if truth.is_terminal():
@@ -178,17 +188,6 @@ def exact_reckoning() -> Iterator[None]:
         yield
     finally:
         unseen.MAX_WORLDS = kept
-
-
-def set_up_as_the_truth(truth: Any, table: Any) -> Any:
-    while table.is_chance_node() and not (table.tasks and table.tasks[0].kind == "draw"):
-        task, outcome = table.tasks[0], table.chance_outcomes()[0][0]
-        if isinstance(outcome, RevealPile):
-            outcome = RevealPile(pile=task.pile, card=truth.piles[task.pile]["top"])
-        elif isinstance(outcome, RevealScoring):
-            outcome = RevealScoring(slot=task.slot, card=truth.row[task.slot])
-        table = table.apply(outcome)
-    return table
 
 
 @pytest.mark.parametrize("seed", [5, 12, 14])

@@ -238,3 +238,21 @@ def test_a_rendered_frame_reads_every_card_laid_face_up(players: int, surface: s
     stickers = {t.payload for t in scene.tags if ":CARD-" in t.payload}
     market = {t.payload for t in scene.tags if ":CARD-" in t.payload and not in_seat(scene, t)}
     assert len(stickers - market) == 6 * players and len(market) == 10 and stickers <= read
+
+
+def test_a_board_part_to_lay_rings_its_corner_field_and_a_place_off_the_board_rings_none() -> None:
+    from companion.kits import find_kit
+    from engines.isla_nublar.board import default_board
+
+    board = default_board()
+    layout = find_kit("isla-nublar").layout(["red", "blue"])
+    corners = layout.board_corners(board)
+    named = {name: layout.field_near(board, at) for name, at in corners.items()}
+    assert all(named.values()) and len(set(named.values())) == 4
+    for name, field in named.items():
+        others = [layout.field_center(board, f) for f in board.fields if f != field]
+        nearest = min(math.dist(corners[name], c) for c in others)
+        assert math.dist(corners[name], layout.field_center(board, str(field))) <= nearest
+    assert layout.field_near(board, (5.0, 5.0)) is None
+    some = next(iter(board.fields))
+    assert layout.field_near(board, layout.field_center(board, some)) == some

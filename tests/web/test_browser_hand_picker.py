@@ -118,7 +118,7 @@ def test_a_real_table_enters_every_hand_card_through_the_picker(browser: Any, tm
     shots.mkdir(parents=True, exist_ok=True)
     demo = build("isla-nublar", seed=2, state_dir=tmp_path / "state", fps=20.0, synchronous=False,
                  real_table=True)
-    # the board laid, the figures still in the box
+    # the board laid, the figures still in the box: the set-up's first chance is where they go
     bare = demo.loop.referee.model.scene(demo.loop.current_state())
     bare.tags = [tag for tag in bare.tags if ":DINO-" not in tag.payload]
     demo.camera.show(bare)
@@ -128,7 +128,8 @@ def test_a_real_table_enters_every_hand_card_through_the_picker(browser: Any, tm
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(demo.url)
-        page.wait_for_selector("#setup-steps li", timeout=30_000)
+        page.wait_for_selector("text=stand the four dinosaur figures on the red volcanoes", timeout=30_000)
+        assert "Place Dinosaurs" in page.inner_text("#legal-picker")
         page.screenshot(path=str(shots / "isla-nublar-set-up-phone.png"), full_page=True)
         phone = Phone(demo, page, shots)
         driver, loop = demo.driver, demo.loop

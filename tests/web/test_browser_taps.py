@@ -106,9 +106,9 @@ def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
 
 
 def test_isla_nublar_at_a_real_table_by_taps(tmp_path: Path) -> None:
-    """Isla Nublar as at a real table, on a phone: each card turned face up at setup is a tap; a card
-    from the hand is two taps in the hand picker (the card, then how it is played), which offers only the
-    cards the hand may hold."""
+    """Isla Nublar as at a real table, on a phone: the figures stood and each card turned face up at setup
+    is a tap; a card from the hand is two taps in the hand picker (the card, then how it is played), which
+    offers only the cards the hand may hold."""
     from playwright.sync_api import sync_playwright
 
     from companion.commands.demo import build, serve
@@ -122,14 +122,15 @@ def test_isla_nublar_at_a_real_table_by_taps(tmp_path: Path) -> None:
             browser, page = phone(playwright, errors)
             page.goto(demo.url)
             reveals = 0
-            while loop.current_state().is_chance_node():  # the buy piles' tops, then the scoring row
+            # the figures on the volcanoes, the buy piles' tops, then the scoring row
+            while loop.current_state().is_chance_node():
                 count = len(loop.records.history())
                 page.goto(demo.url)  # the page as it is now (a tap on a list being swapped is refused)
                 page.wait_for_selector("text=Turned face up", timeout=20_000)
                 page.locator("#legal-picker button.move").first.click()
                 until("the tapped card", lambda before=count: len(loop.records.history()) > before)
                 reveals += 1
-            assert reveals == 10 and {e["source"] for e in loop.records.history()} == {"web"}
+            assert reveals == 11 and {e["source"] for e in loop.records.history()} == {"web"}
             page.goto(demo.url)
             # the picker offers only what the hand may hold: the starting cards, never a buy pile's card
             offered = page.eval_on_selector_all("#hand-card-list details", "ds => ds.map(d => d.id)")

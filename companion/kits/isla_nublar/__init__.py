@@ -68,12 +68,14 @@ class IslaNublarKit(Kit):
     info = INFO
     # a card is laid face up when played; a buy pile's next card, the scoring row and a dinosaur card are
     # turned face up for everyone; a played or discarded card lies face up already (improved, retrieved)
-    privacy = Privacy(public_fields=frozenset({"dinosaur", "direction", "field", "first", "level", "origin",
+    privacy = Privacy(public_fields=frozenset({"dinosaur", "direction", "field", "figures", "first", "level",
+                                               "origin",
                                                "piece", "pile", "second", "slot", "steps", "take_back",
                                                "target", "use", "volcano"}),  # not the card itself
                       face_up_fields=frozenset({"card"}),
                       played_openly=frozenset({"play"}),
-                      open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur"}),
+                      open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur",
+                                             "place-dinosaurs"}),
                       open_kinds=frozenset({"improve", "retrieve"}))
     real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})
     move_words = MappingProxyType({
@@ -85,6 +87,7 @@ class IslaNublarKit(Kit):
         "move-dinosaur": "moved the {dinosaur} {steps} fields {direction}",
         "place-box": "placed an equipment box on {field}",
         "play": "played {card}",
+        "place-dinosaurs": "stood the dinosaur figures on the red volcanoes, west to east: {figures}",
         "return-dinosaur": "sent a dinosaur back to {volcano}",
         "reveal-dinosaur": "turned up {card}",
         "reveal-pile": "turned up {card} on the {pile}-amber pile",
@@ -122,7 +125,7 @@ class IslaNublarKit(Kit):
         marked: frozenset[str] = frozenset()
         if view.get("board", "default") == "default":  # the fields the page's list names, ringed
             layout = self.layout([str(p.get("colour", "")) for p in players])
-            found = (layout.field_at(default_board(), at) for at in self.places_to_mark(snapshot))
+            found = (layout.field_near(default_board(), at) for at in self.places_to_mark(snapshot))
             marked = frozenset(field for field in found if field)
         return island_svg(view, snapshot, players, marked)
 

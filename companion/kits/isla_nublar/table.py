@@ -127,6 +127,16 @@ class IslaNublarLayout(SeatedLayout):
         found: str | None = board.field_at(x, y)
         return found
 
+    def field_near(self, board: Any, point: Point) -> str | None:
+        """The field a place on the board names: the one under it, or for a corner tag's place (a board
+        part to lay) the corner field nearest to it; None elsewhere."""
+        found = self.field_at(board, point)
+        corners = self.board_corners(board).values()
+        if found is not None or not any(math.dist(point, corner) < 1.0 for corner in corners):
+            return found
+        centres = self.field_centres(board)
+        return min(centres, key=lambda field_id: math.dist(point, centres[field_id]))
+
     def field_hexagon(self, board: Any, field_id: str, shrink: float = 1.5) -> tuple[Point, ...]:
         center = self.field_center(board, field_id)
         radius = self.pitch / SQRT3 - shrink

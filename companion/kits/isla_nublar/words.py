@@ -89,6 +89,9 @@ def isla_nublar_words(name: str) -> str | None:
     figures = {c.figure: c.name for c in cards.cards.values() if c.group == "dinosaur" and c.figure}
     if name in figures:
         return figures[name] or name
+    standing = name.split()
+    if len(standing) > 1 and all(figure in figures for figure in standing):  # the figures, west to east
+        return ", ".join(figures[figure] or figure for figure in standing)
     tile = cards.tiles.get(name)
     if tile is not None:
         number = int(re.sub(r"\D", "", name) or 0)
@@ -191,6 +194,9 @@ def chance_words(view: Mapping[str, Any], setting_up: bool = False) -> str | Non
         return None
     task, who = tasks[0], "Set-up" if setting_up else str(view.get("active") or "")
     kind = task.get("t")
+    if kind == "place-dinosaurs":  # always the set-up: the figures stand before the first turn
+        return ("Set-up: stand the four dinosaur figures on the red volcanoes, one on each, at random "
+                "(below: the figures from west to east, left to right on the diagram)")
     if kind == "reveal-pile":
         return f"{who}: turn up the next card of the {task.get('pile')}-amber pile on its place"
     if kind == "reveal-scoring":
