@@ -182,6 +182,25 @@ def test_brunch_set_up_steps_name_pieces_and_cells_as_the_diagram_does() -> None
     assert kit.component_words("TRAP-01") == "an It Was a Trap! token"
 
 
+def test_isla_nublar_set_up_steps_name_each_corner_sticker_by_its_corner_and_field() -> None:
+    from companion.words import setup_step_words
+    from engines.isla_nublar.board import default_board
+
+    kit = kit_for("isla-nublar")
+    layout = kit.layout(["red", "blue"])
+    snap = {"game": "isla-nublar", "view": {"board": "default"},
+            "players": [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]}
+    steps = {}
+    for corner, at in layout.board_corners(default_board()).items():
+        missing = {"what": "front", "change": "vanished", "item": f"BOARD-{corner}", "seen": None,
+                   "expected": {"zone": "play", "at": list(at)}}
+        steps[corner] = setup_step_words(missing, snap)
+    assert steps["NE"].startswith("put the north-east corner sticker on the board's north-east corner, "
+                                  "beside column ")
+    assert all("mm" not in step and "BOARD" not in step and "field" in step for step in steps.values())
+    assert len(set(steps.values())) == 4
+
+
 def test_brunch_says_which_grass_token_is_turned_up_and_whose_token_is_taken() -> None:
     kit = kit_for("jurassic-brunch")
     state = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], rng=random.Random(3))

@@ -16,6 +16,7 @@ from companion.kits.isla_nublar.faces import card_face_svg
 from companion.kits.isla_nublar.model import IslaNublarModel
 from companion.kits.isla_nublar.tags import CORNER_TAGS, INFO, INVENTORY
 from companion.kits.isla_nublar.words import (
+    CORNERS,
     chance_words,
     field_words,
     hand_cards,
@@ -150,7 +151,12 @@ class IslaNublarKit(Kit):
             return market_words(zone)
         if view.get("board", "default") != "default":
             return None
-        found = layout.field_at(default_board(), (float(at[0]), float(at[1])))
+        point = (float(at[0]), float(at[1]))
+        corner = layout.corner_at(default_board(), point)
+        if corner is not None:  # a corner sticker's place: the corner, and the field it lies beside
+            beside = field_words(layout.field_near(default_board(), point) or "")
+            return f"on the board's {CORNERS[corner]} corner" + (f", beside {beside}" if beside else "")
+        found = layout.field_at(default_board(), point)
         words = field_words(found) if found else None
         return f"on {words}" if words else None
 

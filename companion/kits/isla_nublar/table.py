@@ -127,12 +127,16 @@ class IslaNublarLayout(SeatedLayout):
         found: str | None = board.field_at(x, y)
         return found
 
+    def corner_at(self, board: Any, point: Point) -> str | None:
+        """The corner ("NE") whose sticker's place ``point`` is, or None."""
+        return next((name for name, corner in self.board_corners(board).items()
+                     if math.dist(point, corner) < 1.0), None)
+
     def field_near(self, board: Any, point: Point) -> str | None:
-        """The field a place on the board names: the one under it, or for a corner tag's place (a board
-        part to lay) the corner field nearest to it; None elsewhere."""
+        """The field a place on the board names: the one under it, or for a corner sticker's place the
+        corner field nearest to it; None elsewhere."""
         found = self.field_at(board, point)
-        corners = self.board_corners(board).values()
-        if found is not None or not any(math.dist(point, corner) < 1.0 for corner in corners):
+        if found is not None or self.corner_at(board, point) is None:
             return found
         centres = self.field_centres(board)
         return min(centres, key=lambda field_id: math.dist(point, centres[field_id]))

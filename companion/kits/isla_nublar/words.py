@@ -64,6 +64,10 @@ def field_words(field_id: str) -> str | None:
     return f"{words} ({kind})" if kind else words
 
 
+#: the board's corner stickers (they tell the camera where the board lies), by the corner each marks
+CORNERS = {"NW": "north-west", "NE": "north-east", "SE": "south-east", "SW": "south-west"}
+CORNER_STICKERS = {f"BOARD-{corner}": words for corner, words in CORNERS.items()}
+
 #: the hideout's pick of a card nobody has seen, in the words the page uses for it
 UNSEEN_WORDS = "a card face down (one nobody has seen)"
 
@@ -92,6 +96,8 @@ def isla_nublar_words(name: str) -> str | None:
     standing = name.split()
     if len(standing) > 1 and all(figure in figures for figure in standing):  # the figures, west to east
         return ", ".join(figures[figure] or figure for figure in standing)
+    if name in CORNER_STICKERS:
+        return f"the {CORNER_STICKERS[name]} corner sticker"
     tile = cards.tiles.get(name)
     if tile is not None:
         number = int(re.sub(r"\D", "", name) or 0)
