@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
 from wire.seats import SEAT_SHADES, colour_class, rgb
 
-__all__ = ["SEAT_COLOURS", "attr", "cell_of_value", "colour_class", "colour_of", "hex_corner", "hex_points",
-           "marked", "rgb"]
+__all__ = ["SEAT_COLOURS", "DiagramSpots", "Spot", "attr", "cell_of_value", "colour_class", "colour_of",
+           "hex_corner", "hex_points", "marked", "rgb"]
 
 #: seat colour name -> RGB: the house palette
 SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_SHADES
@@ -51,3 +52,22 @@ def cell_of_value(value: Any) -> tuple[int, int] | None:
     ):
         return int(value[0]), int(value[1])
     return None
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place on a diagram a tap makes a legal move at: its centre and reach in the picture's units."""
+
+    x: float
+    y: float
+    radius: float
+    action: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class DiagramSpots:
+    """The tappable places of a diagram ``width`` x ``height`` (its viewBox) wide."""
+
+    width: float
+    height: float
+    spots: tuple[Spot, ...]

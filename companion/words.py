@@ -408,3 +408,45 @@ def who(player: Any, snap: Any = None) -> str:
         if isinstance(seat, Mapping) and seat.get("name") == player and seat.get("person"):
             return f"{seat['person']} ({player})"
     return str(player)
+
+
+def _one_of(phrases: list[str]) -> str:
+    """"a, b or c"."""
+    return phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
+
+
+def next_step(snap: Any, hand_moves: Any = ()) -> str:
+    """Who should do what next, as one sentence (the page's status line): the set-up, a decision, the
+    piece being turned face up, or the player to act and the kinds of move open to them."""
+    if not isinstance(snap, Mapping) or not snap.get("game"):
+        return ""
+    if snap.get("over"):
+        return "The game is over: the scores page shows how each player scored."
+    pending = snap.get("pending") if isinstance(snap.get("pending"), Mapping) else {}
+    kind, actor = pending.get("kind"), pending.get("actor")
+    if kind == "setup":
+        steps = len((pending.get("checklist") or {}).get("steps") or [])
+        left = f" ({counted(steps, 'step')} to go)" if steps else ""
+        return f"Everyone: set the table up as the list says{left}; the game starts by itself."
+    if kind in ("objection", "question"):
+        someone = who(actor, snap) if actor else "Everyone"
+        if kind == "question":
+            return f"{someone}: answer the question (Dispute page), or make the move plainer on the table."
+        return f"{someone}: put the table back as the diagram shows, or decide on the Dispute page."
+    current = snap.get("current")
+    if current:
+        kinds = [name for name, _ in groupby_kind(snap.get("legal"))]
+        if hand_moves and not kinds:
+            kinds = ["lay a card from the hand"]
+        doing = f": {_one_of(kinds[:5])}" if kinds else ""
+        return f"{who(current, snap)} to play{doing}."
+    if snap.get("chance"):
+        kit = kit_of(snap)
+        said = kit.chance_words(snap.get("view") or {}) if kit is not None else None
+        if said:
+            return f"Now {said}."
+        last = snap.get("last_event")
+        mover = last.get("player") if isinstance(last, Mapping) else None
+        someone = who(mover, snap) if mover else "The player who moved"
+        return f"{someone}: turn the piece face up; the camera reads it."
+    return ""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
+from companion.drawing import DiagramSpots
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
 from engines.core import Game, GameInfo, State, get_game
@@ -186,6 +187,11 @@ class Kit(abc.ABC):
         if isinstance(placement, Mapping) and isinstance(self, ReadsSetup):
             layout = self.laid_layout(layout, placement)
         return layout
+
+    def diagram_spots(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> DiagramSpots | None:
+        """The places on :meth:`diagram`'s picture of ``snapshot`` where a tap makes a legal move (the
+        page lays them over the picture); None where the picture has none."""
+        return None
 
     def component_words(self, name: str) -> str | None:
         """What players call a component, field or score part the engine names by id (``DINO-2`` ->

@@ -55,6 +55,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "choice_words": words.choice_words,
     "calibration_facts": words.calibration_facts,
     "who": words.who,
+    "next_step": words.next_step,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)
@@ -89,7 +90,7 @@ def table_page() -> str:
     for card in cards:  # the kit's own picture of the face, built from its card data (no page input)
         card["face"] = Markup(card["face"])
     return render_template("table.html", page="table", hand_moves=hand, hand_cards=cards,
-                           table_hand=view.get("table_hand") or {}, **common)
+                           table_hand=view.get("table_hand") or {}, spots=svg.diagram_spots(snap), **common)
 
 
 @blueprint.app_template_filter("chance_words")

@@ -113,6 +113,25 @@ def board_svg(snapshot: Mapping[str, Any]) -> str:
     return _summary_svg(snapshot)
 
 
+def diagram_spots(snapshot: Mapping[str, Any]) -> Any:
+    """Where a tap on :func:`board_svg`'s picture makes a legal move (a kit's ``DiagramSpots``), or None
+    (the game's picture has none, or nothing is legal now)."""
+    from companion.kits import find_kit
+
+    view = snapshot.get("view")
+    try:
+        kit = find_kit(str(snapshot.get("game", "")))
+    except KeyError:
+        return None
+    if kit is None or not isinstance(view, Mapping) or not snapshot.get("legal") or snapshot.get("pending"):
+        return None  # nothing to tap, or the page asks something first
+    try:
+        spots = kit.diagram_spots(view, snapshot)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None  # an unexpected view shape: the list of moves still offers every move
+    return spots if spots is not None and spots.spots else None
+
+
 def _summary_svg(snapshot: Mapping[str, Any]) -> str:
     title = attr(snapshot.get("title") or "No game")
     current = snapshot.get("current")

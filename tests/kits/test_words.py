@@ -118,7 +118,7 @@ def test_jurassic_parts_diagram_spells_out_each_short_name() -> None:
     state = get_game("jurassic-parts").new_initial_state(["red", "blue"], rng=random.Random(2))
     players = [{"name": c, "colour": c} for c in ("red", "blue")]
     svg = kit_for("jurassic-parts").diagram(state.view(None), {"game": "jurassic-parts", "players": players})
-    assert "Rex T-Rex" in svg and "Bra Brachiosaurus" in svg and "Vel Velociraptor" in svg
+    assert "Rex\u00a0T-Rex" in svg and "Bra\u00a0Brachiosaurus" in svg and "Vel\u00a0Velociraptor" in svg
     assert ">1</text>" in svg  # the rows are numbered as the page's words count them
     assert "TREX" not in svg and "BRACHIO" not in svg
 

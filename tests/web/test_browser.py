@@ -9,6 +9,7 @@ docs/screenshots/ when DINOTABLE_SCREENSHOTS=docs is set (so that a test run lea
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import tempfile
@@ -189,7 +190,27 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
     wait_for(page, "Number(document.getElementById('frame').dataset.count || 0) >= 1")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the screen
     shoot(page, "table-phone", full_page=True)
+
+    # 7. a chisel placed by tapping its gap on the phone's diagram: the move made is the one tapped
+    play_until(demo, lambda: chisel_turn(demo), 40)
+    page.goto(url)
+    page.wait_for_selector("circle.spot")
+    spot = page.locator("circle.spot").nth(3)
+    action = json.loads(spot.get_attribute("data-body"))["action"]
+    count = len(demo.loop.records.history())
+    spot.click()
+    wait_for(page, "document.getElementById('last-move').innerText.includes('chisel')")
+    assert len(demo.loop.records.history()) == count + 1
+    assert demo.loop.records.history()[-1]["action"] == action
+    demo.camera.show(demo.loop.referee.model.scene(demo.loop.current_state()))  # laid as tapped
     assert PAGE_ERRORS == []
+
+
+def chisel_turn(demo: Any) -> bool:
+    """A chisel may be placed now, with nothing pending: the diagram's gaps are taps."""
+    loop = demo.loop
+    legal = loop.snapshot().get("legal") or []
+    return loop.referee.pending is None and any(a.get("kind") == "place-chisel" for a in legal)
 
 
 def chisel_out_of_turn(demo: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,42 @@ def test_the_legal_chisel_gaps_are_ringed_on_the_table_diagram(jp_loop: TableLoo
     page = client.get("/").get_data(as_text=True)
     assert f"Legal moves <small>{len(expected)} · " in page
     assert page.count('class="move" data-post="/api/submit"') == len(expected)  # every one a control
+
+
+def test_a_chisel_is_placed_by_tapping_its_gap_and_tiles_carry_the_words_numbers(
+        jp_loop: TableLoop, csrf: Any, post: Any) -> None:
+    import json
+
+    from companion.kits.jurassic_parts.words import slab_cell_words
+
+    for _ in range(4):  # the camera sees the table set up: the game starts
+        jp_loop.process_frame(*jp_loop.source.read())
+    assert jp_loop.referee.pending is None
+    client: Any = create_app(jp_loop, WebConfig()).test_client()
+    board = client.get("/api/board.svg").get_data(as_text=True)
+    page = client.get("/").get_data(as_text=True)
+    spots = re.findall(r'<circle class="spot" cx="([\d.]+)" cy="([\d.]+)" r="[\d.]+" role="button" '
+                       r'tabindex="0" data-post="/api/submit" data-body=\'([^\']+)\'', page)
+    legal = [a for a in client.get("/api/snapshot").get_json()["legal"] if a["kind"] == "place-chisel"]
+    assert len(spots) == len(legal)  # one spot over each gap a chisel may go in, as the picture rings it
+    assert re.search(r'class="diagram-spots" viewBox="(0 0 \d+ \d+)"', page).group(1) == re.search(
+        r'viewBox="(0 0 \d+ \d+)"', board).group(1)
+    ringed = {(round(float(x)), round(float(y))) for x, y in
+              re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="5" fill="none" stroke="#2e7d32"', board)}
+    assert {(round(float(x)), round(float(y))) for x, y, _ in spots} == ringed
+    action = json.loads(spots[0][2].replace("&#34;", '"'))["action"]
+    assert action in legal
+    # a tap on the spot submits its move as the button would: the chisel is placed there
+    answer = post(client, "/api/submit", {"action": action}, csrf(client))
+    assert answer.get_json().get("ok"), answer.get_json()
+    assert client.get("/api/snapshot").get_json()["last_event"]["action"] == action
+    # every tile's number under its fossil is the one the words give it
+    view = client.get("/api/snapshot").get_json()["view"]
+    drawn = re.findall(r'data-cell="(-?\d+),(-?\d+)".*?class="tile-number">(\d+)<', board)
+    assert len(drawn) >= 30
+    for q, r, number in drawn:
+        words = slab_cell_words(view, (int(q), int(r)))
+        assert words is not None and f", tile {number} (" in words
 
 
 def test_legal_moves_never_name_a_concealed_holding() -> None:

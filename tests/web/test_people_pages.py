@@ -200,3 +200,27 @@ def test_a_refused_tap_says_why_in_the_games_words(make_table: Any, csrf: Any, p
     assert answer.status_code == 409
     error = answer.get_json()["error"]
     assert "action card (3): 1 amber + hideout is not in red's hand" in error and "A3-HIDEOUT" not in error
+
+
+def test_the_status_line_says_who_does_what_next(make_table: Any) -> None:
+    from companion.words import next_step
+
+    players = [{"name": "red", "colour": "red", "person": "Ana"}, {"name": "blue", "colour": "blue"}]
+    base = {"game": "jurassik", "players": players, "view": {}}
+    setup = {"kind": "setup", "checklist": {"steps": ["a", "b", "c"]}}
+    assert next_step({**base, "pending": setup}) == (
+        "Everyone: set the table up as the list says (3 steps to go); the game starts by itself.")
+    objection = {**base, "pending": {"kind": "objection", "actor": "red"}}
+    assert next_step(objection).startswith("Ana (red): put the table back as the diagram shows")
+    turn = {**base, "current": "blue", "legal": [{"kind": "take", "cell": [0, 1]}, {"kind": "end_turn"}]}
+    assert next_step(turn) == "blue to play: take or end turn."
+    reveal = {**base, "chance": True, "view": {"phase": "reveal", "reveal_cell": [1, 4], "to_play": "blue"}}
+    assert next_step(reveal) == ("Now blue: turn up the action tile taken from row 2, column 5, on the "
+                                 "reveal spot.")
+    assert next_step({**base, "over": True}).startswith("The game is over")
+    # on the page, live, in the players' words: the player to act and what they may do
+    table = make_table(game="jurassic-parts")
+    table.play(3)
+    page = create_app(table, WebConfig()).test_client().get("/").get_data(as_text=True)
+    line = re.search(r'<p class="next-step" id="next-step" data-live[^>]*>([^<]+)</p>', page)
+    assert line is not None and re.fullmatch(r"\w+ to play: [a-z ,]+\.", line.group(1)), line

@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from companion.drawing import DiagramSpots
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_parts import table
-from companion.kits.jurassic_parts.diagram import Marks, slab_svg
+from companion.kits.jurassic_parts.diagram import Marks, slab_spots, slab_svg
 from companion.kits.jurassic_parts.laid import read_slab
 from companion.kits.jurassic_parts.model import JurassicPartsModel
 from companion.kits.jurassic_parts.tags import INFO, INVENTORY
@@ -73,6 +74,9 @@ class JurassicPartsKit(Kit):
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         players = snapshot.get("players") or []
         return slab_svg(view, snapshot, players, self._marks(snapshot, players))
+
+    def diagram_spots(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> DiagramSpots:
+        return slab_spots(view, snapshot, self._marks(snapshot, snapshot.get("players") or []))
 
     def _marks(self, snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> Marks:
         """The tiles and gaps the set-up list or an objection names (where a piece must go or come off)."""

@@ -1,7 +1,7 @@
 """The Jurassic Parts diagram: the hex slab, chisels, rocks, and a split with its cut line and shares. Rows
-are numbered on the left as the page's words count them ("row 5, tile 4": tiles counted from the left of
-their row, the empty places of tiles already taken too, drawn as outlines); each fossil is a short name
-the legend spells out, at sizes that stay 12 px or more on a phone."""
+are numbered on the left and tiles within their row as the page's words count them ("row 5, tile 4": tiles
+counted from the left of their row, the empty places of tiles already taken too, drawn as outlines); each
+fossil is a short name the legend spells out, at sizes that stay 12 px or more on a phone."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.drawing import attr, cell_of_value, hex_corner, hex_points, marked, rgb
+from companion.drawing import DiagramSpots, Spot, attr, cell_of_value, hex_corner, hex_points, marked, rgb
 from companion.kits.jurassic_parts.words import fossil_words, species_words
 from engines.jurassic_parts.board import DIRECTIONS
 
@@ -24,7 +24,7 @@ FACE_DOWN = "#7b5a3a"
 #: a fossil's short name on its tile (the legend spells each out)
 SHORT = {"BRACHIO": "Bra", "TREX": "Rex", "TRICERA": "Tri", "RAPTOR": "Vel", "PTERO": "Pte", "PLANT": "Pla",
          "BONES": "Bon"}
-TILE_TEXT = 22  # the slab is drawn about 590 wide and shown about 340 px wide on a phone
+TILE_TEXT = 21  # the slab is drawn about 590 wide and shown about 340 px wide on a phone: 12 px
 ROW_GUTTER = 30.0
 
 
@@ -42,6 +42,9 @@ class _Slab:
         self.rows = sorted({c[1] for c in (cell_of_value(t.get("cell")) for t in every) if c})
         cells_now = [c for c in (cell_of_value(t.get("cell")) for t in every) if c]
         self.row_starts = {r: min(c for c in cells_now if c[1] == r) for r in self.rows}
+        #: each place's number within its row, counted as the words count it (every place the slab began with)
+        self.numbers = {c: n for r in self.rows
+                        for n, c in enumerate(sorted(c for c in cells_now if c[1] == r), start=1)}
         split = view.get("split") or {}
         self.split = split
         self.pool = {c for c in (cell_of_value(v) for v in split.get("pool", [])) if c}
@@ -122,17 +125,20 @@ def _tile(slab: _Slab, tile: Mapping[str, Any], last_cell: tuple[int, int] | Non
             x2, y2 = hex_corner(cx, cy, radius * 0.9, 60 * k + 30)
             out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#6b6b6b" '
                        'stroke-width="5" stroke-linecap="round"/>')
+    # the fossil above (its part in bold), the tile's number within its row below, as the words count it
     if fossil:
         species, _, part = str(fossil).partition("-")
         short = SHORT.get(species, species[:3].title())
-        out.append(f'<text x="{cx:.1f}" y="{cy + (-3 if part else 8):.1f}" font-size="{TILE_TEXT}" '
-                   f'text-anchor="middle" fill="#2d2416">{attr(short)}</text>')
-        if part:
-            out.append(f'<text x="{cx:.1f}" y="{cy + 19:.1f}" font-size="{TILE_TEXT}" font-weight="bold" '
-                       f'text-anchor="middle" fill="#2d2416">{attr(part)}</text>')
+        bold = f'<tspan font-weight="bold">{attr(part)}</tspan>' if part else ""
+        out.append(f'<text x="{cx:.1f}" y="{cy - 2:.1f}" font-size="{TILE_TEXT}" text-anchor="middle" '
+                   f'fill="#2d2416">{attr(short)}{bold}</text>')
     else:
-        out.append(f'<text x="{cx:.1f}" y="{cy + 8:.1f}" font-size="24" text-anchor="middle" '
+        out.append(f'<text x="{cx:.1f}" y="{cy - 2:.1f}" font-size="{TILE_TEXT}" text-anchor="middle" '
                    'fill="#f3e6cc">?</text>')
+    number = slab.numbers.get(cell, "")
+    ink = "#f3e6cc" if fossil is None else "#6b5a3c"
+    out.append(f'<text x="{cx:.1f}" y="{cy + 20:.1f}" font-size="{TILE_TEXT}" text-anchor="middle" '
+               f'fill="{ink}" class="tile-number">{number}</text>')
     if cell == last_cell:
         out.append(f'<polygon points="{hex_points(cx, cy, radius * 0.98)}" fill="none" stroke="#c62828" '
                    'stroke-width="3" stroke-dasharray="6 3"/>')
@@ -254,8 +260,11 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
                   for line in _wrap("The slab is empty: every tile has been taken", width - 24, BIG)]
     if slab.tiles:
         shown = sorted({str(t.get("fossil")).split("-")[0] for t in slab.tiles if t.get("face_up")})
-        names = " · ".join(f"{SHORT.get(k, k[:3].title())} {species_words(k) or k.title()}" for k in shown)
-        for line in _wrap(f"Rows numbered on the left; {names}", width - 24, SMALL):
+        # each short name beside its meaning on one line (a no-break space between them)
+        names = " · ".join(f"{SHORT.get(k, k[:3].title())}\u00a0{species_words(k) or k.title()}"
+                           for k in shown)
+        for line in _wrap(f"Rows numbered on the left, tiles within each row from the left; {names}",
+                          width - 24, SMALL):
             lines.append((None, line, SMALL, False, 0))
     for name, seat in seats.items():
         if isinstance(seat, Mapping):
@@ -306,6 +315,38 @@ def _legend(lines: Sequence[Line], top: float,
     return out
 
 
+def _picture(view: Mapping[str, Any], snapshot: Mapping[str, Any],
+             marks: Marks) -> tuple[_Slab, float, float, list[Line]]:
+    """The slab centred in the picture, the picture's width and height, and the legend's lines."""
+    slab = _Slab(view)
+    width = max(slab.width, MIN_WIDTH)
+    slab.origin = (slab.origin[0] + (width - slab.width) / 2, slab.origin[1])  # centred
+    lines = _legend_lines(slab, view, view.get("seats") or {}, snapshot.get("current"), width)
+    if marks:
+        lines.insert(0, (None, "Ringed orange: the places the list above names", SMALL, False, 0))
+    slab_height = slab.height if slab.tiles else 40.0
+    return slab, width, slab_height + 20 + LINE * len(lines) + 10, lines
+
+
+#: how far from a gap's middle (a tile's centre) a tap on the picture makes the move there: less than half
+#: the distance between two neighbouring places, so no tap is ever two moves
+GAP_TAP, TILE_TAP = 13.0, 15.0
+
+
+def slab_spots(view: Mapping[str, Any], snapshot: Mapping[str, Any], marks: Marks = Marks()) -> DiagramSpots:
+    """The places on the slab's picture a tap makes a legal move at: each gap a chisel may be placed in or
+    picked up from; a tile's place only when no chisel move is legal (taking a tile of a split)."""
+    slab, width, height, _ = _picture(view, snapshot, marks)
+    legal = [a for a in snapshot.get("legal") or [] if isinstance(a, Mapping)]
+    gaps = [(a, cell_of_value(a.get("a")), cell_of_value(a.get("b"))) for a in legal]
+    spots = [Spot(*slab.gap_middle(one, two), GAP_TAP, action) for action, one, two in gaps
+             if one is not None and two is not None]
+    if not spots:
+        cells = [(a, cell_of_value(a.get("cell"))) for a in legal]
+        spots = [Spot(*slab.at(cell), TILE_TAP, action) for action, cell in cells if cell is not None]
+    return DiagramSpots(float(round(width)), float(round(height)), tuple(spots))  # as the viewBox says
+
+
 def slab_svg(
     view: Mapping[str, Any], snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
     marks: Marks = Marks(),
@@ -314,15 +355,8 @@ def slab_svg(
     line is drawn in red along the cracked gaps, and the shares are listed in rank order under the slab,
     with the Field Leader's leftover; then every player's chisels, amber and tiles (the final holdings
     once the game is over)."""
-    slab = _Slab(view)
-    width = max(slab.width, MIN_WIDTH)
-    slab.origin = (slab.origin[0] + (width - slab.width) / 2, slab.origin[1])  # centred
-    seats = view.get("seats") or {}
-    lines = _legend_lines(slab, view, seats, snapshot.get("current"), width)
-    if marks:
-        lines.insert(0, (None, "Ringed orange: the places the list above names", SMALL, False, 0))
+    slab, width, height, lines = _picture(view, snapshot, marks)
     slab_height = slab.height if slab.tiles else 40.0
-    height = slab_height + 20 + LINE * len(lines) + 10
     colour_by_player = {str(p.get("name")): str(p.get("colour", "")) for p in players}
     last = snapshot.get("last_event") or {}
     last_action = last.get("action") if isinstance(last, Mapping) else None

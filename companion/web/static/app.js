@@ -56,6 +56,14 @@
       .finally(function () { button.disabled = false; });
   });
 
+  // A place on the diagram is a button too (a circle over the picture): Enter or Space makes its move
+  document.addEventListener("keydown", function (event) {
+    if ((event.key === "Enter" || event.key === " ") && event.target.matches("[role=button][data-post]")) {
+      event.preventDefault();
+      event.target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    }
+  });
+
   document.addEventListener("change", function (event) {
     if (event.target.matches("[data-autosubmit]")) event.target.form.submit();
     if (event.target.id === "setup-game") showOptions();
