@@ -422,7 +422,8 @@ def next_step(snap: Any, hand_moves: Any = ()) -> str:
         return ""
     if snap.get("over"):
         return "The game is over: the scores page shows how each player scored."
-    pending = snap.get("pending") if isinstance(snap.get("pending"), Mapping) else {}
+    waiting = snap.get("pending")
+    pending: Mapping[str, Any] = waiting if isinstance(waiting, Mapping) else {}
     kind, actor = pending.get("kind"), pending.get("actor")
     if kind == "setup":
         steps = len((pending.get("checklist") or {}).get("steps") or [])
