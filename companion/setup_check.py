@@ -3,8 +3,10 @@ steps for the players (nothing is objected to, nobody is blamed, until the table
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.infer import Difference, TableModel, compare
@@ -110,6 +112,14 @@ class LaidSetup:
     state: State
     placement: Mapping[str, Any]
     strict: bool = True
+    #: for a set-up of the group's own: what the rulebook's set-up still lacks (the checklist)
+    lacking: SetupCheck = field(default_factory=lambda: SetupCheck(0, 0, (), ()))
+
+    @property
+    def digest(self) -> str:
+        """A short fingerprint of the set-up (it changes with any piece laid, moved or turned)."""
+        text = json.dumps([self.state.to_dict(), self.placement], sort_keys=True, default=str)
+        return hashlib.sha1(text.encode()).hexdigest()[:12]
 
 
 def reads_setups(game_name: str) -> bool:
@@ -139,6 +149,7 @@ def read_laid_setup(state: State, observation: Observation, model: TableModel, o
         except StateFormatError as error:
             refusals.append((" ".join(str(error).split()),))
         else:
-            return LaidSetup(laid, seen.placement, strict)
+            lacking = SetupCheck(min(seen.pieces, expected), expected, refusals[0] if refusals else (), ())
+            return LaidSetup(laid, seen.placement, strict, lacking)
     steps = refusals[0] if refusals else steps
     return SetupCheck(min(seen.pieces, expected), expected, tuple(steps), ())

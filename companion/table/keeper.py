@@ -125,6 +125,8 @@ class GameKeeper:
         self.unsaved: Unsaved | None = None
         self.options: dict[str, Any] = {}
         self.placement: dict[str, Any] | None = None
+        #: while a group lays its own set-up: the game as the table reads so far (shown, not started)
+        self.preview: LaidSetup | None = None
         resumed = self._resume() if resume else None
         state = resumed or self._start(config)
         self.referee = Referee(self._laid_model(model), state)
@@ -182,7 +184,7 @@ class GameKeeper:
         seats = [seat.to_dict() for seat in config.seats]
         self.game_id = self.store.new_game(self.game, state, seats, options, seed, settings=settings)
         self.last_event = None
-        self.options, self.placement = dict(options), None
+        self.options, self.placement, self.preview = dict(options), None, None
         return state
 
     def _laid_model(self, model: TableModel) -> TableModel:
@@ -358,11 +360,15 @@ class GameKeeper:
         left to do."""
         self.referee.last_observation = observation
         if reads_setups(self.game.name):
-            laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options)
-            if isinstance(laid, LaidSetup):
+            laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options,
+                                   strictness=(True, False))
+            if isinstance(laid, LaidSetup) and laid.strict:
+                self.preview = None
                 self.lay_out(laid)
-            else:
-                self.setup_seen(laid)
+                return
+            # a set-up of the group's own so far: the diagram shows it while the checklist says what it lacks
+            self.preview = laid if isinstance(laid, LaidSetup) else None
+            self.setup_seen(laid.lacking if isinstance(laid, LaidSetup) else laid)
             return
         open_chance = privacy_for(self.game.name).open_chance
         reveals = reveals_seen(self.referee.state, observation, self.referee.model, open_chance)
@@ -380,6 +386,8 @@ class GameKeeper:
             self.clear_pending("the table is set up")
             return
         checklist = check.to_dict()
+        if self.preview is not None:  # the page's picture of the set-up changes with what is laid
+            checklist["preview"] = self.preview.digest
         if checklist == pending.checklist:
             return
         pending.inference = Inference("question", text=check.text(self.game.title),
@@ -395,7 +403,7 @@ class GameKeeper:
         except (StoreError, *STORAGE_ERRORS) as error:
             log.error("game %s: the set-up as laid cannot be kept: %s", self.game_id, error)
             return False
-        self.placement = dict(laid.placement)
+        self.placement, self.preview = dict(laid.placement), None
         model = self.referee.model
         moved = self._laid_model(model)  # a fresh model: none of the printed ids it kept for the deal
         self.referee.restart(laid.state, moved)

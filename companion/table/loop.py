@@ -447,6 +447,8 @@ class TableLoop:
             state = self.referee.state
             pending = self.referee.pending
             observation = self.referee.last_observation
+            # while a group lays its own set-up, the picture is of the table as read so far
+            preview = self.keeper.preview if pending is not None and pending.kind == "setup" else None
             shares = split_shares(self.referee.model, state)
             current = state.current_player()
             return {
@@ -458,7 +460,7 @@ class TableLoop:
                 "chance": current == CHANCE,
                 "over": state.is_terminal(),
                 "scores": state.scores().to_dict(),
-                "view": state.view(None),
+                "view": (state if preview is None else preview.state).view(None),
                 "legal": shared_legal_actions(state),
                 "last_event": (None if self.keeper.last_event is None
                                else event_dict(self.keeper.last_event, state.game.name)),
@@ -472,7 +474,7 @@ class TableLoop:
                 "mode": self._mode,
                 "storage": self.keeper.storage_status(),
                 "problems": list(self.problems),
-                "laid": self.keeper.placement,
+                "laid": self.keeper.placement if preview is None else dict(preview.placement),
                 "faults": table_faults(self.source, self.panel.report),
                 "links": [link.status() for link in self.links],
             }

@@ -98,8 +98,16 @@ def test_what_a_square_lacks_is_said_in_the_diagram_s_words(tmp_path: Path, pane
         assert pending.checklist["steps"] == ["the square has a gap at row 3, column 5"]
         assert pending.checklist["in_place"] == 35 and pending.checklist["expected"] == 36
         assert loop.records.history() == [] and not panel.signals.objection
+        # the diagram shows the square as read so far (the group's dinosaurs and tiles), not the deal
+        shown = loop.snapshot()
+        assert shown["view"]["grid"] != loop.referee.state.view(None)["grid"]
+        laid = [row[:4] + row[5:] if r == 2 else row for r, row in enumerate(shown["view"]["grid"])]
+        wanted = group.state.view(None)["grid"]
+        assert laid == [row[:4] + row[5:] if r == 2 else row for r, row in enumerate(wanted)]
+        assert shown["laid"] is not None and pending.checklist["preview"]
         look(loop, source, group.scene())  # laid
         assert loop.referee.pending is None and loop.referee.state == group.state
+        assert loop.keeper.preview is None and loop.snapshot()["view"]["grid"] == wanted
     finally:
         loop.close()
 
