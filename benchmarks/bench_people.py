@@ -122,6 +122,10 @@ class CameraTable:
     def scene(self, state: State) -> Scene:
         return self.model.scene(state)
 
+    def set_up_stages(self, state: State) -> list[Scene]:
+        stages: list[Scene] = self.model.set_up_stages(state)
+        return stages
+
     def move_scene(self, before: State, action: Action, after: State) -> Scene:
         return self.model.display_scene(before, action, after)
 
@@ -246,8 +250,11 @@ def play(game: str, seed: int, rates: SlipRates | None = None, phones: Phones = 
             app = create_app(loop, WebConfig())
             engine = get_game(game)
             options = {**config.engine_options, **kit_for(game).real_table_options}
-            # a game whose set-up the players lay is dealt with the people's own shuffle, not the table's
-            deal = random.Random(f"people-{seed}") if reads_setups(game) else random.Random(config.seed)
+            # a game whose set-up the players lay is dealt with the people's own shuffle, not the table's,
+            # and laid as they choose where the rules let them
+            own = reads_setups(game)
+            deal = random.Random(f"people-{seed}") if own else random.Random(config.seed)
+            options.update(kit_for(game).group_choices if own else {})
             truth = engine.new_initial_state(config.players, rng=deal,
                                              options=engine.resolve_options(options))
             bots = SeededBots(seed, None, loop.referee.model)

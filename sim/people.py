@@ -60,6 +60,9 @@ class TableSide(Protocol):
 
     def scene(self, state: State) -> Scene: ...
 
+    def set_up_stages(self, state: State) -> list[Scene]:
+        """The set-up of ``state`` in the order a group lays it (the last: all of it)."""
+
     def move_scene(self, before: State, action: Action, after: State) -> Scene: ...
 
     def looks_alike(self, first: State, second: State) -> bool: ...
@@ -193,7 +196,10 @@ class People:
         snap = self.look()
         if snap["pending"] is None or snap["pending"]["kind"] != "setup":
             return
-        laid = self.table.scene(self.truth)
+        *first, laid = self.table.set_up_stages(self.truth)
+        for stage in first:  # what is laid first (and covered later): the camera sees it as it lies
+            self.table.show(stage)
+            self.table.wait(self.dwell)
         forgets = bool(laid.tags) and self.rng.random() < self.rates.forgotten
         layout_slips = () if self.table.lays_own_set_up() else (
             ("place_off", self.rates.place_off, self._one_place_off),

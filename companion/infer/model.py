@@ -62,6 +62,10 @@ class TableModel:
             self.zones = list(scene.zones)
         return scene
 
+    def set_up_stages(self, state: State) -> list[Scene]:
+        """The set-up of ``state`` as a group lays it, in the order it is laid (the last: all of it)."""
+        return [self.scene(state)]
+
     def expected(self, state: State, key: Hashable | None = None) -> Picture:
         key = search_key(state) if key is None else key
         picture = self._cache.get(key)

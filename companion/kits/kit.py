@@ -49,6 +49,9 @@ class Kit(abc.ABC):
     privacy: ClassVar[Privacy] = STRICT
     #: engine options a real table plays with (a synthetic table is dealt by the engine, which knows all)
     real_table_options: ClassVar[Mapping[str, Any]] = {}
+    #: what the rules leave to a group that lays its own set-up, as the options a group chooses it by
+    #: (the people benchmark's groups choose so)
+    group_choices: ClassVar[Mapping[str, Any]] = {}
     #: chance outcomes the table never shows (a card drawn into a hand): the keeper makes such an outcome
     #: itself when it is the only one the engine allows
     unseen_chance: ClassVar[frozenset[str]] = frozenset()

@@ -359,16 +359,18 @@ class GameKeeper:
         game as laid; else the cards turned face up on it are read, then the checklist follows what is
         left to do."""
         self.referee.last_observation = observation
-        if reads_setups(self.game.name):
+        if reads_setups(self.game.name) and self.placement is None:  # what is laid is not read yet
             laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options,
                                    strictness=(True, False))
             if isinstance(laid, LaidSetup) and laid.strict:
-                self.preview = None
-                self.lay_out(laid)
+                self.lay_out(laid, observation)
                 return
             # a set-up of the group's own so far: the diagram shows it while the checklist says what it lacks
             self.preview = laid if isinstance(laid, LaidSetup) else None
-            self.setup_seen(laid.lacking if isinstance(laid, LaidSetup) else laid)
+            dealt = None if self.preview else check_setup(self.referee.state, observation, self.referee.model)
+            # the companion's own deal laid as it asked (what the group lays first may be covered by now)
+            self.setup_seen(dealt if dealt and dealt.done else laid.lacking if isinstance(laid, LaidSetup)
+                            else laid)
             return
         open_chance = privacy_for(self.game.name).open_chance
         reveals = reveals_seen(self.referee.state, observation, self.referee.model, open_chance)
@@ -395,9 +397,11 @@ class GameKeeper:
         pending.checklist = checklist
         self.announcer.pending_changed(pending, "")
 
-    def lay_out(self, laid: LaidSetup) -> bool:
+    def lay_out(self, laid: LaidSetup, observation: Observation | None = None) -> bool:
         """Start the game as the players laid it (kept in the store before it is shown); False when the
-        store cannot take it (the checklist stays, and says why)."""
+        store cannot take it (the checklist stays, and says why). With the ``observation`` it was read
+        from: the checklist goes on while the rest of the set-up (what follows from what was laid) is not
+        on the table yet."""
         try:
             self.store.lay_out(self.game_id, laid.state, self.options, laid.placement)
         except (StoreError, *STORAGE_ERRORS) as error:
@@ -412,6 +416,11 @@ class GameKeeper:
         self._notice("setup", text, {"placement": self.placement, "strict": laid.strict})
         if moved.layout != model.layout:
             self.announcer.laid_out(laid.state)
+        rest = None if observation is None else check_setup(laid.state, observation, moved)
+        if rest is not None and not rest.done:
+            self.start_setup()
+            self.setup_seen(rest)
+            return True
         self.announcer.pending_changed(None, text)
         return True
 

@@ -114,6 +114,21 @@ class JurassicBrunch(Game):
             raise StateFormatError("the egg layout must leave 28 spaces for the grass tokens")
         return state
 
+    def state_as_laid(self, players: Sequence[str], laid: Mapping[str, Any],
+                      options: Mapping[str, Any] | None = None, strict: bool = True) -> BrunchState:
+        """The pasture as the group joined it (``{"boards": [{id, centre, rotation}, ...]}``, as the boards'
+        centre tags show them): the rest of the set-up follows the boards (the triceratops on their eggs,
+        the grass tokens face down on every other cell). The rulebook leaves the joining to the group, so
+        ``strict`` asks no more than the rules do: four boards, each touching another, one area
+        (JB-SETUP-AREA)."""
+        boards = laid.get("boards") if isinstance(laid, Mapping) else None
+        if not isinstance(boards, list):
+            raise StateFormatError("a laid pasture needs 'boards': a list of {id, centre, rotation}")
+        try:
+            return self.new_initial_state(players, options={**(options or {}), "boards": boards})
+        except StateFormatError as error:
+            raise self.illegal("JB-SETUP-AREA", " ".join(str(error).split())) from None
+
     def state_from_dict(self, data: Mapping[str, Any]) -> BrunchState:
         return state_from_dict(self, data)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -255,6 +256,82 @@ def test_isla_nublar_figures_stand_where_the_group_put_them(tmp_path: Path) -> N
         pending = loop.referee.pending
         steps = (pending.checklist or {}).get("steps", []) if pending is not None else []
         assert not any("Tyrannosaurus" in s or "DINO" in s or "figure" in s for s in steps), steps
+    finally:
+        loop.close()
+        factory.reset()
+
+
+def test_a_pasture_the_group_joined_itself_starts_as_joined_and_is_played_on(tmp_path: Path) -> None:
+    """Jurassic Brunch: the boards joined "the way you like", off the companion's place, are read while
+    nothing covers their codes; the checklist then asks for the figures on the eggs and the grass in the
+    diagram's words; each team's triceratops stand on the eggs in an order of the group's own; every move
+    is read as itself."""
+    from companion.bots import BotDriver
+    from companion.kits.jurassic_brunch import table as tables
+    from companion.kits.tabletop import offset
+    from companion.words import setup_step_words
+    from engines.core import get_game
+
+    colours = ("blue", "orange")
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
+    loop, source = open_table(tmp_path, panel, game="jurassic-brunch",
+                              seats=[{"name": c, "colour": c} for c in colours])
+    try:
+        group = get_game("jurassic-brunch").new_initial_state(list(colours), random.Random(9),
+                                                              {"arrangement": "random"})
+        dealt = loop.referee.state.area.boards
+        assert [b.to_dict() for b in group.area.boards] != [b.to_dict() for b in dealt]
+        home = tables.BrunchLayout.for_area(group.area)
+        laid = replace(home, origin=offset(home.origin, (40.0, -25.0)))
+        ids = tables.BrunchIds()
+        eggs = sorted(group.area.egg_cells["blue"], reverse=True)  # their figures on the eggs in their order
+        ids.figures.update({f"TRI-BLUE-{n}": cell for n, cell in enumerate(eggs, start=1)})
+
+        look(loop, source, tables.scene_for(group, laid, ids=ids, boards_only=True))
+        pending = loop.referee.pending
+        assert pending is not None and pending.kind == "setup"
+        assert loop.referee.state.to_dict() == group.to_dict()  # the boards as joined
+        assert loop.keeper.placement == {"origin": [laid.origin[0], laid.origin[1]], "table": [1280.0, 720.0]}
+        snap = loop.snapshot()
+        steps = [setup_step_words(d, snap) for d in snap["pending"]["checklist"]["differences"]]
+        assert steps and all(re.fullmatch(r"put (a face-down grass token|a (blue|orange) triceratops) on "
+                                          r"row \d+, column \d+", step) for step in steps), steps
+
+        def shown(scene: Any) -> None:
+            source.show(scene)
+
+        theirs = tables.scene_for(group, laid, ids=ids)
+        ours = loop.referee.model.scene(loop.referee.state)
+
+        def blue_one(scene: Any) -> Any:
+            return next(tag.center for tag in scene.tags if tag.payload.endswith(":TRI-BLUE-1"))
+
+        assert math.dist(blue_one(theirs), blue_one(ours)) > 30.0  # not where the companion would stand it
+        look(loop, source, theirs)
+        assert loop.referee.pending is None and not panel.signals.objection
+        driver = BotDriver(loop, shown, seed=4, pump=lambda: look(loop, source, frames=1), max_frames=40)
+        while driver.physical < 12:  # figures moved, charges, the raptor, tokens eaten and turned up
+            assert driver.step()
+            assert loop.referee.pending is None or loop.referee.pending.kind == "question"
+        assert len(loop.records.history()) >= 12
+    finally:
+        loop.close()
+        factory.reset()
+
+
+def test_the_companion_s_own_pasture_laid_as_asked_starts_with_its_codes_covered(tmp_path: Path) -> None:
+    colours = ("blue", "orange")
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
+    loop, source = open_table(tmp_path, panel, game="jurassic-brunch",
+                              seats=[{"name": c, "colour": c} for c in colours])
+    try:
+        dealt = loop.referee.state
+        scene = loop.referee.model.scene(dealt)
+        assert not any(":BOARD-" in tag.payload for tag in scene.tags)  # grass on every middle cell
+        look(loop, source, scene)
+        assert loop.referee.pending is None and loop.referee.state is dealt and loop.keeper.placement is None
     finally:
         loop.close()
         factory.reset()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from companion.infer import TableModel
 from companion.kits import register_kit
@@ -15,15 +15,16 @@ from companion.kits.jurassic_brunch.diagram import (
     pasture_svg,
     piece_words,
 )
+from companion.kits.jurassic_brunch.laid import joined_layout, read_pasture
 from companion.kits.jurassic_brunch.tags import INFO, INVENTORY
-from companion.kits.kit import Kit
+from companion.kits.kit import Kit, TableAsLaid
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import Privacy
 from engines.core import State
 from engines.jurassic_brunch.components import TOKEN_TITLES
 from vision.boards import CellBoards
 from vision.detect import GeometryHints
-from vision.observation import LatticeFit
+from vision.observation import LatticeFit, Observation
 from vision.scene import Scene
 from vision.tags import TagInventory
 
@@ -31,6 +32,7 @@ from vision.tags import TagInventory
 class JurassicBrunchKit(Kit):
     info = INFO
     demo_colours = ("blue", "orange")
+    group_choices: ClassVar[Mapping[str, Any]] = MappingProxyType({"arrangement": "random"})
     # the pasture's cells are open; a grass token's face is not until it is scored
     privacy = Privacy(public_fields=frozenset({"at", "cells", "eats", "from", "scares", "target", "to"}))
 
@@ -76,6 +78,13 @@ class JurassicBrunchKit(Kit):
             raise TableAreaError(f"the Jurassic Brunch playing area and seats need {need_w:.0f} x "
                                  f"{need_h:.0f} mm: they do not fit on {width:.0f} x {height:.0f} mm")
         return table.BrunchTable(width, height)
+
+    # -- the group's own pasture (a kits.kit.ReadsSetup) ------------------------------------------------
+    def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:
+        return read_pasture(observation, layout)
+
+    def laid_layout(self, layout: Any, placement: Mapping[str, Any]) -> Any:
+        return joined_layout(layout, placement)
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return pasture_cell_words(view, cell)

@@ -18,17 +18,20 @@ def _area_cells(view: Mapping[str, Any]) -> set[tuple[int, int]]:
 
 
 def piece_words(name: str) -> str | None:
-    """``TRI-BLUE-2`` -> "blue triceratops 2", ``RAPTOR`` -> "the raptor", ``BOARD-3`` -> "pasture board
-    3", a grass token's printed id (``SUPER-YUMMY-04``) -> its kind's title; None for anything else."""
+    """``TRI-BLUE-2`` -> "blue triceratops 2" (``TRI-BLUE``: "a blue triceratops"), ``RAPTOR`` -> "the
+    raptor", ``BOARD-3`` -> "pasture board 3", a grass token's printed id (``SUPER-YUMMY-04``) or kind
+    (``SUPER-YUMMY``) -> its kind's title; None for anything else."""
     figure = FIGURE_TAG.match(name)
     if figure:
-        return f"{figure.group(1).lower()} triceratops {figure.group(2)}"
+        colour, number = figure.group(1).lower(), figure.group(2)
+        return f"{colour} triceratops {number}" if number else f"a {colour} triceratops"
     if name == "RAPTOR":
         return "the raptor"
     if name.startswith("BOARD-") and name[6:].isdigit():
         return f"pasture board {name[6:]}"
     kind, _, number = name.rpartition("-")
-    title = TOKEN_TITLES.get(kind.replace("-", "_")) if number.isdigit() else None
+    kind = kind if number.isdigit() else name  # a token by its kind alone (``SUPER-YUMMY``) too
+    title = TOKEN_TITLES.get(kind.replace("-", "_"))
     if not title:
         return None
     return f"{'an' if title[0] in 'AEIOU' else 'a'} {title} token"

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.infer import Difference, LaidOutModel
 from companion.kits.jurassic_brunch import table
-from companion.kits.jurassic_brunch.tags import FIGURE_TAG
+from companion.kits.jurassic_brunch.tags import FIGURE_TAG, alike
 from engines.core import Action, State
 from vision.scene import Scene
 
@@ -27,8 +27,13 @@ class BrunchModel(LaidOutModel):
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
         layout = self._layout_of(state)
-        scene: Scene = table.scene_for(state, layout, ids=ids, sketch=extra.get("sketch", False))
+        scene: Scene = table.scene_for(state, layout, ids=ids, sketch=extra.get("sketch", False),
+                                       boards_only=extra.get("boards_only", False))
         return scene
+
+    def set_up_stages(self, state: State) -> list[Scene]:
+        """The boards joined first (their middle codes in sight), then the figures and the grass."""
+        return [self.scene(state, boards_only=True), self.scene(state)]
 
     def _layout_of(self, state: State) -> table.BrunchLayout:
         if isinstance(self.layout, table.BrunchLayout):
@@ -40,6 +45,12 @@ class BrunchModel(LaidOutModel):
             laid = table.BrunchLayout.for_area(area) if on is None else on.layout_for(area)
             kept = self._layout_for = (area, laid)
         return kept[1]
+
+    def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
+        """A team's triceratops alike, a kind's tokens alike: which one stands or lies where is the
+        group's choice (the set-up's figures on their eggs, the tokens a player ate)."""
+        name = super().name_of(component_id, is_back, zone)
+        return alike(name) if name is not None and not is_back else name
 
     def owner(self, component_id: str) -> str | None:
         figure = FIGURE_TAG.match(component_id)

@@ -28,8 +28,23 @@ def figure_tag(colour: str, number: int) -> str:
     return f"TRI-{colour.upper()}-{number}"
 
 
-#: a figure's printed id: its team's colour and number (``TRI-BLUE-2``)
-FIGURE_TAG = re.compile(r"^TRI-([A-Z]+)-(\d+)$")
+#: a figure's printed id: its team's colour and number (``TRI-BLUE-2``); without the number, what the
+#: table reads it as (a team's triceratops are alike: whichever stands where is the group's choice)
+FIGURE_TAG = re.compile(r"^TRI-([A-Z]+)(?:-(\d+))?$")
+#: a grass token's printed id: its kind and number (``SUPER-YUMMY-04``)
+TOKEN_TAG = re.compile(r"^([A-Z]+(?:-[A-Z]+)*)-(\d+)$")
+
+
+def alike(component_id: str) -> str:
+    """What a front counts as on the table: a team's triceratops and a kind's tokens are interchangeable
+    (``TRI-BLUE-2`` -> ``TRI-BLUE``, ``SUPER-YUMMY-04`` -> ``SUPER-YUMMY``); anything else by its id."""
+    figure = FIGURE_TAG.match(component_id)
+    if figure:
+        return f"TRI-{figure.group(1)}"
+    token = TOKEN_TAG.match(component_id)
+    if token and token.group(1).replace("-", "_") in TOKEN_COUNTS:
+        return token.group(1)
+    return component_id
 
 
 RAPTOR_TAG = "RAPTOR"
