@@ -15,15 +15,18 @@ Every append is its own transaction with ``synchronous=FULL``: when :meth:`Store
 survives a crash or a power cut, so the loop shows a signal only after it. Resuming replays the events
 from the stored initial state (or the newest usable checkpoint) and gives exactly the same state.
 
-A database that cannot be opened, fails SQLite's quick check or is another program's (tables of ours
-with other columns, or tables but no schema mark) is moved aside (``*.corrupt-<time>``) and reported in
-:attr:`Store.problems`; start-up goes on with a fresh database. A row that cannot be read back (text that
+A database SQLite reports damaged, failing its quick check, or another program's (tables of ours with
+other columns, or tables but no schema mark) is moved aside (``*.corrupt-<time>``) and reported in
+:attr:`Store.problems` with what it still showed; start-up goes on with a fresh database. One that cannot
+be opened or written for a cause outside it (the card full, read-only, not permitted) is read as it lies
+and :attr:`Store.unwritable` says why; every write tries it again (see :mod:`companion.store_open`). A row that cannot be read back (text that
 is not UTF-8, JSON with a control byte in it) is a :class:`StoreError` naming its game, never a crash:
 the loop starts a new game beside it and ``companion history`` says which game is damaged.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -36,61 +39,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.store_open import (
+    Unwritable,
+    cause_outside,
+    folder_cause,
+    move_aside,
+    open_checked,
+    open_fresh,
+    open_read_only,
+    open_scratch,
+)
 from engines.core import Action, Correct, EngineError, Game, State, StateFormatError, get_game
 
 log = logging.getLogger(__name__)
 
 DB_NAME = "companion.db"
-SCHEMA_VERSION = 1
 #: a checkpoint (full state JSON) every this many events
 CHECKPOINT_EVERY = 25
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game TEXT NOT NULL,
-    title TEXT NOT NULL,
-    players TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER,
-    settings TEXT NOT NULL,
-    initial_state TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    outcome TEXT
-);
-CREATE TABLE IF NOT EXISTS events (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    action TEXT,
-    undoes INTEGER,
-    player TEXT,
-    source TEXT NOT NULL,
-    at REAL NOT NULL,
-    observation TEXT,
-    photo BLOB,
-    rule TEXT,
-    scores TEXT,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS checkpoints (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS notices (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    game_id INTEGER NOT NULL,
-    after_seq INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    text TEXT NOT NULL,
-    detail TEXT NOT NULL,
-    at REAL NOT NULL
-);
-"""
+#: while the database cannot be written: how often a write tries to open it read-write again, seconds
+REOPEN_EVERY_S = 2.0
 
 
 class StoreError(Exception):
@@ -184,87 +151,96 @@ def _loads(text: str | None) -> Any:
         raise StoreError(f"a stored value is not readable JSON ({why})") from error
 
 
-#: our tables and a column each of them must have (a database whose tables lack them is another program's)
-OUR_COLUMNS = {"meta": "key", "games": "initial_state", "events": "seq", "checkpoints": "state",
-               "notices": "after_seq"}
-
-
-def _foreign(db: sqlite3.Connection) -> str | None:
-    """Why the database is not one of ours (None when it is, or is empty)."""
-    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    tables.discard("sqlite_sequence")
-    if not tables:
-        return None
-    for table, column in OUR_COLUMNS.items():
-        if table in tables and column not in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}:
-            return f"its {table} table is another program's (no {column} column)"
-    if "meta" not in tables or db.execute("SELECT 1 FROM meta WHERE key='schema'").fetchone() is None:
-        return f"it holds tables ({', '.join(sorted(tables))[:80]}) but no companion schema mark"
-    return None
-
-
 class Store:
     """The companion's database in ``state_dir``. Thread-safe (one connection behind a lock)."""
 
     def __init__(self, state_dir: str | os.PathLike[str], checkpoint_every: int = CHECKPOINT_EVERY) -> None:
         self.state_dir = Path(state_dir)
-        self.state_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):  # a folder that cannot be made is said when it is opened
+            self.state_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.state_dir / DB_NAME
         self.checkpoint_every = checkpoint_every
         self.problems: list[str] = []
+        #: why the database cannot be written now (None: it can), with what to do
+        self.unwritable: str | None = None
+        #: the games are in memory (no database could be read or written in the folder)
+        self.scratch = False
+        self._tried_at = 0.0
         self._lock = threading.RLock()
         self._db = self._open()
 
-    # -- opening, corruption ----------------------------------------------------------------------------
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10.0)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
-        return db
-
+    # -- opening: damage, or a cause outside the database ------------------------------------------------
     def _open(self) -> sqlite3.Connection:
         try:
-            db = self._connect()
-            check = db.execute("PRAGMA quick_check").fetchone()
-            if not check or check[0] != "ok":
-                db.close()
-                raise sqlite3.DatabaseError(f"quick_check: {check[0] if check else 'no answer'}")
-            foreign = _foreign(db)
-            if foreign is not None:
-                db.close()
-                raise sqlite3.DatabaseError(f"not the companion's database: {foreign}")
-            db.executescript(SCHEMA)
-            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
-                db.close()
-                raise sqlite3.DatabaseError(f"unknown schema version {row[0]}")
-            return db
-        except sqlite3.DatabaseError as error:
-            moved = self._move_aside()
-            message = f"the database {self.path} could not be used ({error}); "
-            message += f"moved aside to {moved}, starting fresh"
-            log.error(message)
-            self.problems.append(message)
-            db = self._connect()
-            db.executescript(SCHEMA)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            return db
+            return open_checked(self.path)
+        except (sqlite3.Error, OSError) as error:
+            cause = cause_outside(error)
+            if cause is None:
+                try:
+                    return self._start_fresh(error)
+                except (sqlite3.Error, OSError) as moving:  # the card fails as the damage is moved aside
+                    cause = cause_outside(moving) or str(moving)
+            return self._read_only(cause)
 
-    def _move_aside(self) -> Path:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        counter = 1
-        while target.exists():
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{counter}")
-            counter += 1
-        for suffix in ("", "-wal", "-shm"):
-            source = Path(str(self.path) + suffix)
-            if source.exists():
-                source.rename(Path(str(target) + suffix))
-        return target
+    def _start_fresh(self, error: BaseException) -> sqlite3.Connection:
+        games = self._count_games()
+        moved = move_aside(self.path)
+        held = f" (it held {games})" if games else ""
+        message = (f"the database {self.path} could not be used ({error}); moved aside to {moved}{held}, "
+                   "starting fresh")
+        log.error(message)
+        self.problems.append(message)
+        return open_fresh(self.path)
+
+    def _count_games(self) -> str:
+        """How many games and moves a damaged database still shows (as far as it can be read)."""
+        try:
+            db = open_read_only(self.path)
+            if db is None:
+                return ""
+            try:
+                games = db.execute("SELECT count(*) FROM games").fetchone()[0]
+                moves = db.execute("SELECT count(*) FROM events").fetchone()[0]
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return ""
+        return f"{games} game(s), {moves} move(s)"
+
+    def _read_only(self, cause: str) -> sqlite3.Connection:
+        """The database read as it lies while ``cause`` stops it being written (never moved aside); with
+        no database to read, a game in memory, copied to the folder once it can be written."""
+        self.unwritable = cause = folder_cause(self.state_dir, cause)
+        db = open_read_only(self.path)
+        self.scratch = db is None
+        kept = ("a game is played in memory meanwhile, and kept once it can" if self.scratch else
+                "its games are read as they are; nothing new is saved until then")
+        message = f"the database {self.path} cannot be written: {cause}. {kept[0].upper()}{kept[1:]}"
+        log.error(message)
+        self.problems.append(message)
+        self._tried_at = time.monotonic()
+        return open_scratch() if db is None else db
+
+    def _writable(self) -> None:
+        """Before a write: while the database could not be written, try it again (every few seconds); the
+        write then goes through, or fails with the cause in words."""
+        if self.unwritable is None:
+            return
+        if time.monotonic() - self._tried_at >= REOPEN_EVERY_S:
+            self._tried_at = time.monotonic()
+            try:
+                db = open_checked(self.path)
+            except (sqlite3.Error, OSError) as error:
+                self.unwritable = folder_cause(self.state_dir, cause_outside(error) or self.unwritable)
+            else:
+                if self.scratch and db.execute("SELECT count(*) FROM games").fetchone()[0] == 0:
+                    self._db.backup(db)  # the game played in memory, kept where it belongs
+                self._db.close()
+                self._db, self.unwritable, self.scratch = db, None, False
+                log.warning("the database %s can be written again", self.path)
+                return
+        if not self.scratch:
+            raise Unwritable(self.unwritable)
 
     def close(self) -> None:
         with self._lock:
@@ -273,6 +249,7 @@ class Store:
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
+            self._writable()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db

@@ -168,7 +168,8 @@ class GameKeeper:
         self.last_event = events[-1] if events else None
         outcome = result.state.outcome()
         if outcome is not None and record.finished is None:
-            self.store.finish(game_id, outcome.to_dict())
+            with contextlib.suppress(*STORAGE_ERRORS):  # marked finished once the card takes it
+                self.store.finish(game_id, outcome.to_dict())
         log.info("resumed game %s after %s events", game_id, len(events))
         return result.state
 
@@ -293,9 +294,9 @@ class GameKeeper:
 
     def storage_status(self) -> dict[str, Any]:
         """Whether every move is saved, and what waits when not (the page's storage card)."""
-        unsaved = self.unsaved
-        if unsaved is None:
-            return {"ok": True}
+        unsaved, cause = self.unsaved, self.store.unwritable
+        if unsaved is None:  # nothing waits, but the card may still refuse what comes next
+            return {"ok": True} if cause is None else {"ok": False, "error": cause, "text": cause}
         return {"ok": False, **unsaved.to_dict(),
                 "text": f"{len(unsaved.actions)} move(s) not saved yet: {unsaved.error}. They are saved as "
                         "soon as the store can write again; nothing new is read meanwhile."}

@@ -89,6 +89,7 @@ class TableLoop:
         config, self._mismatch = resume_plan(store, config) if resume else (config, None)
         self.config = config
         self.clock = clock
+        self._started_at = clock()
         self._model_factory = model_factory or self._model_for_the_table
         self.panel = panel if panel is not None else open_panel(config.pins, [s.colour for s in config.seats])
         self.panel.set_on_button(self._on_button)
@@ -338,8 +339,14 @@ class TableLoop:
                 camera=CameraSignal(self.camera.lost, self.camera.lost_since),
                 previous=self.panel.signals,
                 now=self.panel.now(),
-                storage_fault_since=None if self.keeper.unsaved is None else self.keeper.unsaved.since,
+                storage_fault_since=self._storage_fault_since(),
             )
+
+    def _storage_fault_since(self) -> float | None:
+        """Since when a move waits to be saved, or the card refuses to be written (None: neither)."""
+        if self.keeper.unsaved is not None:
+            return self.keeper.unsaved.since
+        return self._started_at if self.keeper.store.unwritable else None
 
     def _show(self) -> None:
         self.panel.show(self.signals())
