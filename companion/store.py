@@ -19,9 +19,12 @@ A database SQLite reports damaged, failing its quick check, or another program's
 other columns, or tables but no schema mark) is moved aside (``*.corrupt-<time>``) and reported in
 :attr:`Store.problems` with what it still showed; start-up goes on with a fresh database. One that cannot
 be opened or written for a cause outside it (the card full, read-only, not permitted) is read as it lies
-and :attr:`Store.unwritable` says why; every write tries it again (see :mod:`companion.store_open`). A row that cannot be read back (text that
-is not UTF-8, JSON with a control byte in it) is a :class:`StoreError` naming its game, never a crash:
-the loop starts a new game beside it and ``companion history`` says which game is damaged.
+and :attr:`Store.unwritable` says why; every write tries it again (see :mod:`companion.store_open`).
+After every write the write-ahead log is folded into the database, the last move written beside it first
+(:mod:`companion.store_log`): moves a damaged log lost are counted and said at start. A row that cannot
+be read back (text that is not UTF-8, JSON with a control byte in it) is a :class:`StoreError` naming its
+game, never a crash: the loop starts a new game beside it and ``companion history`` says which game is
+damaged.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.store_log import LastMove, fingerprint, fold, moves_lost
 from companion.store_open import (
     Unwritable,
     cause_outside,
@@ -166,8 +170,13 @@ class Store:
         #: the games are in memory (no database could be read or written in the folder)
         self.scratch = False
         self._tried_at = 0.0
+        self._last: LastMove | None = None
         self._lock = threading.RLock()
         self._db = self._open()
+        lost = moves_lost(self._db, self.path)
+        if lost is not None:
+            log.error("%s", lost)
+            self.problems.append(lost)
 
     # -- opening: damage, or a cause outside the database ------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -255,8 +264,22 @@ class Store:
                 yield self._db
             except BaseException:
                 self._db.execute("ROLLBACK")
+                self._last = None
                 raise
             self._db.execute("COMMIT")
+            self._kept()
+
+    def _kept(self) -> None:
+        """After a commit: the last move written beside the database, then the log folded into it."""
+        last, self._last = self._last, None
+        if self.scratch:
+            return
+        try:
+            if last is not None:
+                last.write(self.path)
+            fold(self._db)
+        except (OSError, sqlite3.Error) as error:  # committed all the same: the log keeps it meanwhile
+            log.warning("the write-ahead log could not be folded into %s: %s", self.path, error)
 
     # -- games ------------------------------------------------------------------------------------------
     def new_game(
@@ -407,6 +430,7 @@ class Store:
                     "INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?)",
                     (game_id, seq, _dumps(state_after.to_dict())),
                 )
+            self._last = LastMove(game_id, seq, fingerprint(_dumps(_copy(action)), at))
         return StoredEvent(game_id, seq, kind, _copy(action), undoes, player, source, at, _copy(observation),
                            photo is not None, _copy(rule), _copy(scores))
 
