@@ -205,9 +205,11 @@ def _free_port(preferred: int) -> int:
 
 def serve(demo: Demo, port: int = 8080) -> str:
     """Start the loop's camera thread and the web page on localhost; returns the page's address."""
+    from companion.memory import thrifty_allocator
     from companion.web import WebConfig, create_app, serving
     from lan import server as web_server
 
+    thrifty_allocator()
     web_server.quiet_request_log()
     config = WebConfig(host="127.0.0.1", port=_free_port(port) if port else 0)
     demo.web = serving.start(create_app(demo.loop, config), config)

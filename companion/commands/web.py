@@ -132,6 +132,7 @@ def _write_config(path: str, state_dir: str | None) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
+    from companion.memory import thrifty_allocator
     from companion.mqtt.link import link_table
     from companion.systemd_notify import Watchdog, notify
     from companion.table.loop import TableLoop
@@ -143,6 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
     if args.write_config:
         return _write_config(args.write_config, args.state_dir)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    thrifty_allocator()  # before any thread: a burst of requests gives its memory back
     try:
         config = load_config(args.config)
         overrides: dict[str, Any] = {}

@@ -3,6 +3,7 @@ read drawn over it."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import cv2
@@ -64,3 +65,22 @@ def draw_observation(image: np.ndarray, observation: Observation) -> None:
         if peg.center_px is not None:
             x, y = (int(v) for v in peg.center_px)
             cv2.circle(image, (x, y), 8, (255, 255, 255), 2)
+
+
+class SharedJpeg:
+    """The live frame as JPEG, encoded once for every browser that asks: one encoding at a time (a burst of
+    requests waits for it, then shares it), kept until the next frame or observation (a full-size frame's
+    copy and encoding cost tens of megabytes: never one per request)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[bool, tuple[Any, Any, bytes | None]] = {}
+
+    def get(self, frame: Any, observation: Observation | None, annotated: bool = True) -> bytes | None:
+        with self._lock:
+            kept = self._kept.get(annotated)
+            if kept is not None and kept[0] is frame and kept[1] is observation:
+                return kept[2]
+            data = frame_jpeg(frame, observation, annotated)
+            self._kept[annotated] = (frame, observation, data)
+            return data

@@ -101,6 +101,7 @@ class TableLoop:
         self.links: list[Link] = []
         self.camera = CameraHealth()
         self._last_frame: Any = None
+        self._jpeg = frames.SharedJpeg()
         self._legal_flash_at: float | None = None
         self._mode = "turn"
         self._last_button_result: dict[str, Any] = {}
@@ -499,7 +500,7 @@ class TableLoop:
     def frame_jpeg(self, annotated: bool = True) -> bytes | None:
         with self._lock:
             frame, observation = self._last_frame, self.referee.last_observation
-        return frames.frame_jpeg(frame, observation, annotated)
+        return self._jpeg.get(frame, observation, annotated)
 
     def events(self, timeout: float = 15.0) -> Iterator[dict[str, Any]]:
         return self._publisher.stream(

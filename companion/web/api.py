@@ -119,10 +119,18 @@ def scaled_jpeg(data: bytes, max_width: int) -> bytes:
     """A JPEG at most ``max_width`` wide, decoded at a reduced scale where it can be (fast); the last
     64 results are cached, so many browsers asking for the same frame cost one scaling."""
     key = (len(data), hash(data), max_width)
-    with _scaled_lock:
+    with _scaled_lock:  # one scaling at a time: a burst of requests waits for it and shares it
         if key in _scaled_cache:
             _scaled_cache.move_to_end(key)
             return _scaled_cache[key]
+        smaller = _scaled(data, max_width)
+        _scaled_cache[key] = smaller
+        while len(_scaled_cache) > 64:
+            _scaled_cache.popitem(last=False)
+        return smaller
+
+
+def _scaled(data: bytes, max_width: int) -> bytes:
     import cv2
     import numpy as np
 
@@ -141,14 +149,7 @@ def scaled_jpeg(data: bytes, max_width: int) -> bytes:
         height = max(1, round(image.shape[0] * max_width / image.shape[1]))
         image = cv2.resize(image, (max_width, height), interpolation=cv2.INTER_AREA)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 78])
-    if not ok:
-        return data
-    smaller = bytes(encoded)
-    with _scaled_lock:
-        _scaled_cache[key] = smaller
-        while len(_scaled_cache) > 64:
-            _scaled_cache.popitem(last=False)
-    return smaller
+    return bytes(encoded) if ok else data
 
 
 @blueprint.get("/history")
