@@ -321,7 +321,9 @@ def events() -> Response:
     config = current_app.extensions["web_config"]
     slots: StreamSlots = current_app.extensions.setdefault(
         "stream_slots", StreamSlots(config.max_streams, STREAMS_PER_SESSION))
-    slot = slots.admit(str(flask_session.get("sid") or request.remote_addr or "?"))
+    seated = security.is_unlocked()  # a watcher counts by its device's address, however many links it opened
+    holder = flask_session.get("sid") if seated else f"watching from {request.remote_addr}"
+    slot = slots.admit(str(holder or request.remote_addr or "?"), seated)
     if slot is None:
         abort(429, description="too many live connections: close a tab")
     session = table()

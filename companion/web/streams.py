@@ -1,7 +1,9 @@
 """Who holds the page's live-update streams. A browser that opens another tab (or comes back to the table
 from the dispute page before its old stream has noticed the tab is gone) keeps the new stream and lets its
 oldest go; when every stream is taken, the holder with the most gives its oldest up, so one device with many
-tabs never keeps a seated phone from live updates; with one stream each, a newcomer waits (None)."""
+tabs never keeps a seated phone from live updates; a seated player's newcomer then takes the place of the
+oldest watcher's stream (watchers are counted by their device's address, however many watch-only links
+it opened); with one stream each and none watching, a newcomer waits (None)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ class StreamSlot:
     """One open stream: ``ended`` is set when a newer stream took its place (the stream then closes)."""
 
     holder: str
+    seated: bool = True
     ended: threading.Event = field(default_factory=threading.Event)
 
 
@@ -25,19 +28,22 @@ class StreamSlots:
         #: streams closed to make room for newer ones
         self.replaced = 0
 
-    def admit(self, holder: str) -> StreamSlot | None:
-        """A slot for a new stream of ``holder``, the holder's or the greediest holder's oldest stream
-        ended to make room when needed; None when every stream is taken, one a holder."""
+    def admit(self, holder: str, seated: bool = True) -> StreamSlot | None:
+        """A slot for a new stream of ``holder`` (``seated``: a player's, not a watcher's), the holder's
+        or the greediest holder's oldest stream ended to make room when needed, else for a seated player
+        the oldest watcher's; None when every stream is taken, one a holder, and none can give way."""
         with self._lock:
             own = [slot for slot in self._open if slot.holder == holder]
             if len(own) >= self.per_holder:
                 self._end(own[0])
             elif len(self._open) >= self.most:
                 oldest = self._greediest_oldest()
+                if oldest is None and seated:
+                    oldest = next((slot for slot in self._open if not slot.seated), None)
                 if oldest is None:
                     return None
                 self._end(oldest)
-            slot = StreamSlot(holder)
+            slot = StreamSlot(holder, seated)
             self._open.append(slot)
             return slot
 

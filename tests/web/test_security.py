@@ -355,3 +355,43 @@ def test_a_watch_only_link_sees_no_seed(table: Any, tmp_path: Path, csrf: Any) -
     guest = app.test_client()
     guest.get(link.group(1), headers=LOCAL)
     assert "seed" not in guest.get("/api/settings", headers=LOCAL).get_json()
+
+
+def test_watch_only_links_never_keep_a_seated_player_from_live_updates(table: Any, tmp_path: Path,
+                                                                       csrf: Any) -> None:
+    """One device opening many watch-only links holds a device's share of live streams (it counts by its
+    address), and a full house of watchers gives its oldest stream up to a seated player's phone."""
+    from companion.web.api import STREAMS_PER_SESSION
+
+    app = lan_app(table, tmp_path, max_streams=4)
+    player = app.test_client()
+    assert log_in(player, csrf).status_code == 302
+    link = re.search(r'id="watch-link">http://localhost(/watch/[^<]+)<',
+                     player.get("/pair", headers=LOCAL).get_data(as_text=True))
+    assert link is not None
+
+    def watcher(address: str) -> Any:
+        guest = app.test_client()
+        opened = guest.get(link.group(1), headers=LOCAL, environ_base={"REMOTE_ADDR": address})
+        assert opened.status_code == 302
+        return guest.get("/api/events", headers=LOCAL, buffered=False, environ_base={"REMOTE_ADDR": address})
+
+    greedy = [watcher("192.0.2.50") for _ in range(5)]  # five links on one device
+    assert all(stream.status_code == 200 for stream in greedy)
+    slots = app.extensions["stream_slots"]
+    assert slots.held("watching from 192.0.2.50") == STREAMS_PER_SESSION
+    others = [watcher(f"192.0.2.{n}") for n in (51, 52, 53, 54)]
+    assert slots.held() == 4
+    seated = player.get("/api/events", headers=LOCAL, buffered=False,
+                        environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert seated.status_code == 200  # a seated phone is always live
+    assert slots.held() == 4 and slots.held(player_sid(player)) == 1
+    late = watcher("192.0.2.60")
+    assert late.status_code == 429  # watchers wait; the seated phone keeps its stream
+    for stream in [*greedy, *others, seated, late]:
+        stream.close()
+
+
+def player_sid(browser: Any) -> str:
+    with browser.session_transaction() as session:
+        return str(session["sid"])
