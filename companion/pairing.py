@@ -71,13 +71,19 @@ def resolve_pin(configured: str, state_dir: Path | None) -> tuple[str, bool]:
             raise ValueError(problem)
         return configured, False
     path = state_dir / PIN_FILE if state_dir is not None else None
-    kept = _read_private(path) if path is not None else None
-    if kept is not None and pin_problem(kept) is None:
+    kept = kept_pin(state_dir)
+    if kept is not None:
         return kept, False
     pin = "".join(secrets.choice("0123456789") for _ in range(GENERATED_DIGITS))
     if path is not None:
         _write_private(path, pin)
     return pin, True
+
+
+def kept_pin(state_dir: Path | None) -> str | None:
+    """The PIN kept in the state directory (a good one), or None."""
+    kept = _read_private(state_dir / PIN_FILE) if state_dir is not None else None
+    return kept if kept is not None and pin_problem(kept) is None else None
 
 
 def resolve_secret(state_dir: Path | None) -> str:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from companion.commands.arguments import fail
@@ -108,8 +110,6 @@ def describe(loop: Any, url: str) -> str:
 def _write_config(path: str, state_dir: str | None) -> int:
     """Write the annotated example config (every key with its default) for the person setting up the Pi;
     with ``state_dir`` (the service's), every command given this config uses the service's store and PIN."""
-    from pathlib import Path
-
     from companion.config import EXAMPLE
     from companion.service_config import set_state_dir
 
@@ -216,7 +216,7 @@ def _pair(args: argparse.Namespace) -> int:
     from companion.web import WebConfig
 
     try:
-        config = load_config(args.config)
+        config = load_config(args.config or _service_config())  # the installed table's PIN by default
         web_config = WebConfig.from_config(config.web, state_dir=config.state_dir)
     except (ConfigError, ValueError, OSError) as error:
         return fail("pair", error)
@@ -237,6 +237,15 @@ def _pair(args: argparse.Namespace) -> int:
             return fail("pair", f"cannot write {args.out}: {error.strerror or error}")
         print(f"wrote the pairing card {args.out} (print it; it shows the PIN)")
     return 0
+
+
+#: where the installed service reads its config (scripts/pi-install.sh writes it there)
+SERVICE_CONFIG = Path("/etc/dinotable/config.toml")
+
+
+def _service_config() -> Path | None:
+    """The installed table's config, when there is one this user may read (else the defaults)."""
+    return SERVICE_CONFIG if os.access(SERVICE_CONFIG, os.R_OK) else None
 
 
 def _pairing_card(base: str, pin: str, qr: str) -> str:
@@ -265,7 +274,8 @@ def register(subparsers: Any) -> None:
 
     pair = subparsers.add_parser(
         "pair", help="print the pairing link, PIN and QR code for phones; write a printable card")
-    pair.add_argument("--config", default=None, help="the TOML config file (default: built-in defaults)")
+    pair.add_argument("--config", default=None,
+                      help=f"the TOML config file (default: the installed table's, {SERVICE_CONFIG})")
     pair.add_argument("--url", default=None, help="the page's address (default: http://HOSTNAME.local:PORT/)")
     pair.add_argument("--out", default=None, metavar="FILE.svg", help="write a printable pairing card")
     pair.set_defaults(handler=_pair)

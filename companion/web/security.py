@@ -16,6 +16,7 @@ from __future__ import annotations
 import hmac
 import math
 import secrets
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,7 +24,7 @@ from flask import Flask, Response, abort, current_app, jsonify, redirect, render
 from werkzeug.exceptions import HTTPException, TooManyRequests
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from companion.pairing import pin_mark, spectator_token
+from companion.pairing import PIN_FILE, kept_pin, pin_mark, spectator_token
 from companion.web.sessions import SessionBook
 from companion.web.settings import WebConfig
 from companion.web.throttle import Client, LoginThrottle
@@ -44,7 +45,7 @@ MAX_NEXT = 512
 
 def web_config() -> WebConfig:
     config: WebConfig = current_app.extensions["web_config"]
-    return config
+    return _with_kept_pin(config) if config.pin_kept else config
 
 
 def _book() -> SessionBook:
@@ -128,6 +129,26 @@ def remember_device(response: WerkzeugResponse) -> None:
 
 def _client() -> Client:
     return Client(request.remote_addr or "?", paired_device())
+
+
+def _with_kept_pin(config: WebConfig) -> WebConfig:
+    """``config`` with the PIN now kept in the state directory: one that changed there (a new one made
+    while the table runs, an owner's edit) applies at once, and the sessions of the old one end."""
+    try:
+        stamp = (config.state_dir / PIN_FILE).stat().st_mtime_ns if config.state_dir is not None else 0
+    except OSError:
+        return config
+    if current_app.extensions.get("pin_stamp") == stamp:
+        return config
+    current_app.extensions["pin_stamp"] = stamp
+    kept = kept_pin(config.state_dir)
+    if kept is None or kept == config.pin:
+        return config
+    config = replace(config, pin=kept)
+    current_app.extensions["web_config"] = config
+    _book().bind_pin(pin_mark(str(current_app.config["SECRET_KEY"]), kept))
+    current_app.logger.warning("the table's PIN changed in %s: the new one applies now", config.state_dir)
+    return config
 
 
 def check_pin(given: str) -> bool:

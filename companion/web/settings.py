@@ -44,6 +44,8 @@ class WebConfig:
     idle_hours: float = 4.0
     #: the PIN was made at this start (only then does the journal show it)
     pin_generated: bool = False
+    #: the PIN is the one kept in ``state_dir`` (not the config's): a new one kept there applies at once
+    pin_kept: bool = False
     max_body: int = 256 * 1024
     max_streams: int = 16
     login_attempts: int = 5
@@ -84,9 +86,11 @@ class WebConfig:
         if values["lan"]:
             if is_loopback(values["host"]):
                 values["host"] = "0.0.0.0"
-            pin, generated = resolve_pin(values["pin"] or "", values["state_dir"])
+            configured = values["pin"] or ""
+            pin, generated = resolve_pin(configured, values["state_dir"])
             values["pin"] = pin
             values["pin_generated"] = generated
+            values["pin_kept"] = not configured and values["state_dir"] is not None
             if generated:
                 where = f" (kept in {values['state_dir']})" if values["state_dir"] else ""
                 log.warning("generated the table's PIN%s: set [web] pin to choose your own", where)

@@ -395,3 +395,24 @@ def test_watch_only_links_never_keep_a_seated_player_from_live_updates(table: An
 def player_sid(browser: Any) -> str:
     with browser.session_transaction() as session:
         return str(session["sid"])
+
+
+def test_a_pin_made_anew_while_the_table_runs_applies_at_once(table: Any, tmp_path: Path, csrf: Any) -> None:
+    """`companion pair` (or an owner) making a new PIN in the state directory while the table runs: the
+    running page takes it at once (no restart), the old one is refused and its sessions end."""
+    from companion import config as settings
+    from companion.pairing import PIN_FILE, resolve_pin
+
+    web = WebConfig.from_config(settings.WebConfig(), state_dir=tmp_path)
+    assert web.pin_kept and web.pin == (tmp_path / PIN_FILE).read_text().strip()
+    app = create_app(table, web)
+    old_phone = app.test_client()
+    assert log_in(old_phone, csrf, pin=web.pin).status_code == 302
+    assert old_phone.get("/pair", headers=LOCAL).status_code == 200
+    (tmp_path / PIN_FILE).unlink()
+    new_pin, made = resolve_pin("", tmp_path)  # as `companion pair` makes one where none is kept
+    assert made and new_pin != web.pin
+    assert old_phone.get("/pair", headers=LOCAL).status_code in (302, 403)  # the old PIN's session ended
+    stranger = app.test_client()
+    assert log_in(stranger, csrf, pin=web.pin, address="192.0.2.9").status_code != 302
+    assert log_in(app.test_client(), csrf, pin=new_pin, address="192.0.2.10").status_code == 302
