@@ -54,6 +54,8 @@ def broker_conf(directory: Path = INSTALLED) -> str:
         "# The café board's broker (dinotable-cafe --write-logins): logins and an ACL, nobody anonymous.",
         "per_listener_settings false",
         "allow_anonymous false",
+        "# a login's client id is its name: no login can take over (and so disconnect) another's connection",
+        "use_username_as_clientid true",
         f"password_file {directory / 'dinotable-passwords'}",
         f"acl_file {directory / 'dinotable-acl'}", ""])
 
@@ -81,6 +83,11 @@ def write_logins(directory: Path, tables: Sequence[str], board: str = BOARD_USER
             raise ValueError(f"login {name!r}: 1-40 letters, digits, - or _ (it is part of the MQTT topics)")
     if len(set(names)) != len(names):
         raise ValueError("a table's name is used twice (or is the board's)")
+    unique: dict[str, str] = {}
+    for table in tables:  # Home Assistant's ids fold - into _: table-1 and table_1 would be one sensor
+        other = unique.setdefault(home_assistant_unique(table), table)
+        if other != table:
+            raise ValueError(f"tables {other!r} and {table!r} would be one in Home Assistant: rename one")
     directory.mkdir(parents=True, exist_ok=True)
     passwords, new = {}, []
     for name in names:

@@ -22,7 +22,8 @@ def free_port() -> int:
 
 class Broker:
     def __init__(self, directory: Path, password_file: Path | None = None,
-                 tls: tuple[Path, Path] | None = None, acl_file: Path | None = None) -> None:
+                 tls: tuple[Path, Path] | None = None, acl_file: Path | None = None,
+                 settings: tuple[str, ...] = ()) -> None:
         self.directory = directory
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -37,6 +38,7 @@ class Broker:
             lines.append("allow_anonymous true")
         if tls is not None:
             lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
+        lines += settings
         self.config = directory / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
         self.log = directory / "mosquitto.log"

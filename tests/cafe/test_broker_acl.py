@@ -101,3 +101,52 @@ def test_each_table_writes_only_its_own_topics(tmp_path: Path) -> None:
             made.disconnect()
     finally:
         broker.stop()
+
+
+def test_no_login_can_take_another_table_s_connection(tmp_path: Path) -> None:
+    """Under the written broker lines a login's client id is its name: table-1 connecting with the client
+    id table-2's link uses leaves table-2 connected (without them it was thrown off again and again)."""
+    if not Path(MOSQUITTO).exists():
+        pytest.skip("Debian's mosquitto is not installed")
+    from cafe.logins import broker_conf, write_logins
+
+    logins = tmp_path / "logins"
+    write_logins(logins, ["table-1", "table-2"])
+    settings = tuple(line for line in broker_conf().splitlines()
+                     if line and not line.startswith(("#", "password_file", "acl_file")))
+    assert "use_username_as_clientid true" in settings
+    password = {name: (logins / f"{name}.password").read_text().strip() for name in ("table-1", "table-2")}
+    (tmp_path / "broker").mkdir()
+    broker = Broker(tmp_path / "broker", password_file=logins / "mosquitto-passwords",
+                    acl_file=logins / "mosquitto-acl", settings=settings)
+    broker.start()
+    dropped: list[Any] = []
+    try:
+        victim = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="dinotable-table-2")
+        victim.username_pw_set("table-2", password["table-2"])
+        connected: list[Any] = []
+        victim.on_connect = lambda c, u, f, reason, p: connected.append(reason)
+        victim.on_disconnect = lambda c, u, f, reason, p: dropped.append(reason)
+        victim.connect("127.0.0.1", broker.port)
+        victim.loop_start()
+        assert wait_for(lambda: bool(connected))
+        for _ in range(3):
+            thief = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="dinotable-table-2")
+            thief.username_pw_set("table-1", password["table-1"])
+            thief.connect("127.0.0.1", broker.port)
+            thief.loop_start()
+            time.sleep(0.5)
+            thief.loop_stop()
+            thief.disconnect()
+        assert dropped == [] and victim.is_connected()
+        victim.loop_stop()
+        victim.disconnect()
+    finally:
+        broker.stop()
+
+
+def test_table_names_one_in_home_assistant_are_refused(tmp_path: Path) -> None:
+    from cafe.logins import write_logins
+
+    with pytest.raises(ValueError, match="would be one in Home Assistant"):
+        write_logins(tmp_path, ["table-1", "table_1"])
