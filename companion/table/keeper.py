@@ -367,11 +367,13 @@ class GameKeeper:
                 self.lay_out(laid, observation)
                 return
             # a set-up of the group's own so far: the diagram shows it while the checklist says what it lacks
-            self.preview = laid if isinstance(laid, LaidSetup) else None
-            dealt = None if self.preview else check_setup(self.referee.state, observation, self.referee.model)
-            # the companion's own deal laid as it asked (what the group lays first may be covered by now)
-            self.setup_seen(dealt if dealt and dealt.done else laid.lacking if isinstance(laid, LaidSetup)
-                            else laid)
+            if isinstance(laid, LaidSetup):
+                self.preview = laid
+                self.setup_seen(laid.lacking)
+                return
+            # else the companion's own deal, where the group lays that (what is read first may be covered)
+            self.preview, dealt = None, check_setup(self.referee.state, observation, self.referee.model)
+            self.setup_seen(dealt if dealt.done or (dealt.in_place and not laid.in_place) else laid)
             return
         open_chance = privacy_for(self.game.name).open_chance
         reveals = reveals_seen(self.referee.state, observation, self.referee.model, open_chance)

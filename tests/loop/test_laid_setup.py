@@ -330,6 +330,10 @@ def test_the_companion_s_own_pasture_laid_as_asked_starts_with_its_codes_covered
         dealt = loop.referee.state
         scene = loop.referee.model.scene(dealt)
         assert not any(":BOARD-" in tag.payload for tag in scene.tags)  # grass on every middle cell
+        look(loop, source, replace(scene, tags=scene.tags[1::2]))  # half laid as the diagram shows it
+        pending = loop.referee.pending
+        assert pending is not None and pending.checklist is not None
+        assert pending.checklist["differences"] and pending.checklist["in_place"] > 0  # the deal's steps
         look(loop, source, scene)
         assert loop.referee.pending is None and loop.referee.state is dealt and loop.keeper.placement is None
     finally:
