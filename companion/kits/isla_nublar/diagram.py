@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ class _Island:
         self.radius = self.pitch / math.sqrt(3)
         self.min_x, self.min_y, max_x, max_y = board.extent()
         self.map_w = (max_x - self.min_x) * self.pitch + 2 * self.radius + 2 * self.pad
-        self.map_h = (max_y - self.min_y) * self.pitch + self.pitch + 2 * self.pad + 30
+        self.map_h = (max_y - self.min_y) * self.pitch + self.pitch + 2 * self.pad + 47  # two lines below
 
     def at(self, fid: str) -> tuple[float, float]:
         x, y = self.board.centre(fid)
@@ -119,9 +120,12 @@ def _pieces(island: _Island, view: Mapping[str, Any], players: Sequence[Mapping[
                        f'<text x="{cx:.1f}" y="{cy + 21:.1f}" font-size="14" text-anchor="middle" '
                        f'fill="#ffe9a8">{attr(short)}<title>{attr(name)}</title></text>')
         else:
-            off_board.append(name)
-    if off_board:
-        out.append(_text(island.pad, island.map_h - 14, f"off the board: {', '.join(off_board)}", 14))
+            off_board.append(NICKNAMES.get(name, name))
+    if off_board:  # wrapped to the map's width (about 8.5 px a letter at 14)
+        most = int((island.map_w - 2 * island.pad) / 8.5)
+        lines = textwrap.wrap(f"off the board: {', '.join(off_board)}", most)[:2]
+        for row, line in enumerate(lines):
+            out.append(_text(island.pad, island.map_h - 14 - 17 * (len(lines) - 1 - row), line, 14))
     return out
 
 
