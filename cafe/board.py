@@ -128,8 +128,8 @@ class BoardStore:
         self._early: dict[tuple[str, int, float], dict[int, dict[str, Any]]] = {}
         self._early_bytes = 0
         self._known = {row[0] for row in self._db.execute("SELECT name FROM tables")}
-        #: reports refused because the board keeps no more tables
-        self.refused_tables = 0
+        #: reports refused because the board keeps no more tables; idle tables forgotten to make room
+        self.refused_tables = self.forgotten_tables = 0
 
     def close(self) -> None:
         with self._lock:
@@ -141,10 +141,24 @@ class BoardStore:
         table_name(table)
         if table in self._known:
             return
-        if len(self._known) >= MAX_TABLES:
+        if len(self._known) >= MAX_TABLES and not self._forget_an_idle_table():
             self.refused_tables += 1
             raise BadMessage(f"the board keeps {MAX_TABLES} tables; {table!r} is one more")
         self._known.add(table)
+
+    def _forget_an_idle_table(self) -> bool:
+        """Make room for a new table: the one heard from longest ago that never reported a move or a play
+        (an announcement and nothing more, as anyone can send on a broker without an ACL)."""
+        row = self._db.execute(
+            "SELECT name FROM tables WHERE name NOT IN (SELECT table_name FROM events) AND name NOT IN "
+            "(SELECT table_name FROM plays) ORDER BY max(status_at, coalesce(state_at, 0)) LIMIT 1"
+        ).fetchone()
+        if row is None:
+            return False
+        self._db.execute("DELETE FROM tables WHERE name=?", (row[0],))
+        self._known.discard(row[0])
+        self.forgotten_tables += 1
+        return True
 
     def set_status(self, table: str, status: str) -> None:
         now = time.time()

@@ -193,15 +193,23 @@ class EventReport:
     message: dict[str, Any]
 
 
+#: what a table's event message carries (companion.mqtt.messages.event_message): only these are kept
+EVENT_FIELDS = ("table", "game", "title", "game_id", "started", "seq", "kind", "player", "source", "at",
+                "action", "undoes", "description", "scores")
+
+
 def event_report(data: dict[str, Any]) -> EventReport:
     player = text(data, "player", optional=True, limit=40) or None
     score_table(data)
     action = data.get("action")
     if action is not None and not isinstance(action, dict):
         raise BadWire("action must be an object or null")
+    for name in ("game", "title", "source"):
+        text(data, name, optional=True, limit=MAX_TEXT)
+    kept = {name: data[name] for name in EVENT_FIELDS if name in data}  # never a sender's extra keys
     return EventReport(whole(data, "game_id", 1), moment(data, "started"), whole(data, "seq", 1, 10**9),
                        text(data, "kind", limit=40), player, text(data, "description", "", limit=MAX_TEXT),
-                       moment(data, "at", 0.0), data)
+                       moment(data, "at", 0.0), kept)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,23 @@ def test_duplicates_are_dropped_and_early_events_wait(tmp_path: Path) -> None:
     assert [e["seq"] for e in board.events("t1")] == [1, 2, 3, 4]
 
 
+def test_an_event_is_kept_as_its_fields_never_a_sender_s_extra_keys(tmp_path: Path) -> None:
+    import json
+    import sqlite3
+
+    board = BoardStore(tmp_path)
+    for seq in range(1, 51):
+        padded = {**event(seq), "padding": "x" * 60_000, "more": list(range(1000))}
+        assert board.add_event("t1", padded).kept == 1
+    board.close()
+    with sqlite3.connect(tmp_path / "cafe.db") as db:
+        messages = [json.loads(row[0]) for row in db.execute("SELECT message FROM events")]
+    assert len(messages) == 50 and all("padding" not in m and "more" not in m for m in messages)
+    assert messages[0]["description"] == "move 1"
+    size = sum(f.stat().st_size for f in tmp_path.iterdir())
+    assert size < 1_000_000  # 50 x 60 kB of padding kept whole would be 3 MB
+
+
 def test_a_replaced_table_store_is_a_new_game(tmp_path: Path) -> None:
     board = BoardStore(tmp_path)
     board.add_event("t1", event(1, started=50.0))

@@ -74,14 +74,27 @@ def test_held_back_events_stay_within_their_budget(tmp_path: Path, monkeypatch: 
 
 
 def test_the_board_keeps_a_bounded_number_of_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Full of tables that reported moves, the board refuses one more; full of announcements that never
+    reported a move (as anyone can send on a broker without an ACL), a real new table takes the place of
+    the one heard from longest ago, even after the board restarts."""
     monkeypatch.setattr(board_module, "MAX_TABLES", 5)
     store = BoardStore(tmp_path)
     for index in range(5):
         store.set_status(f"t{index}", "online")
+        store.add_event(f"t{index}", event(1, 1))
     with pytest.raises(BadMessage, match="keeps 5 tables"):
         store.set_status("forged", "online")
     store.set_status("t0", "offline")  # a known table still reports
     assert store.refused_tables == 1 and len(store.tables()) == 5
+    other = BoardStore(tmp_path / "other")
+    for index in range(300):
+        other.set_status(f"forged-{index}", "online")
+    other.close()
+    again = BoardStore(tmp_path / "other")
+    again.set_status("table-9", "online")
+    again.add_event("table-9", event(1, 1))
+    names = {table["name"] for table in again.tables()}
+    assert "table-9" in names and len(names) == 5 and again.refused_tables == 0
 
 
 def test_pages_from_a_database_an_older_board_poisoned_still_answer(tmp_path: Path) -> None:
