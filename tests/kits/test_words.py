@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -286,3 +287,18 @@ def test_a_group_heading_is_never_cut_inside_a_place() -> None:
     heading, rest = shared_words(moves, snap)
     assert heading.startswith("raptor from row ") and heading.count(",") == 1, heading
     assert all(r.startswith("to row ") and ", column " in r for r in rest), rest
+
+
+def test_a_tap_on_the_slab_never_buys_a_tile() -> None:
+    from companion.kits.jurassic_parts.diagram import slab_spots
+
+    state = get_game("jurassic-parts").new_initial_state(["red", "blue"], rng=random.Random(2))
+    view = state.view(None)
+    cell = view["slab"][0]["cell"]
+    snapshot = {"game": "jurassic-parts", "players": [{"name": "red", "colour": "red"}]}
+    def legal(kind: str) -> dict[str, Any]:
+        return {**snapshot, "legal": [{"kind": kind, "player": "red", "cell": cell}]}
+
+    assert slab_spots(view, legal("buy-slab-tile")).spots == ()
+    taking = slab_spots(view, legal("take-tile"))
+    assert len(taking.spots) == 1 and taking.spots[0].action["kind"] == "take-tile"

@@ -331,18 +331,21 @@ def _picture(view: Mapping[str, Any], snapshot: Mapping[str, Any],
 #: how far from a gap's middle (a tile's centre) a tap on the picture makes the move there: less than half
 #: the distance between two neighbouring places, so no tap is ever two moves
 GAP_TAP, TILE_TAP = 13.0, 15.0
+#: the moves a tap on a tile makes (one each per tile)
+TILE_TAPS = frozenset({"take-tile", "keep-tile", "award-part"})
 
 
 def slab_spots(view: Mapping[str, Any], snapshot: Mapping[str, Any], marks: Marks = Marks()) -> DiagramSpots:
     """The places on the slab's picture a tap makes a legal move at: each gap a chisel may be placed in or
-    picked up from; a tile's place only when no chisel move is legal (taking a tile of a split)."""
+    picked up from; a tile's place only when no chisel move is legal and its move is a split's tile taken,
+    kept or awarded (never a purchase)."""
     slab, width, height, _ = _picture(view, snapshot, marks)
     legal = [a for a in snapshot.get("legal") or [] if isinstance(a, Mapping)]
     gaps = [(a, cell_of_value(a.get("a")), cell_of_value(a.get("b"))) for a in legal]
     spots = [Spot(*slab.gap_middle(one, two), GAP_TAP, action) for action, one, two in gaps
              if one is not None and two is not None]
-    if not spots:
-        cells = [(a, cell_of_value(a.get("cell"))) for a in legal]
+    if not spots:  # a split's tile to take, keep or award (a purchase is never one tap away)
+        cells = [(a, cell_of_value(a.get("cell"))) for a in legal if a.get("kind") in TILE_TAPS]
         spots = [Spot(*slab.at(cell), TILE_TAP, action) for action, cell in cells if cell is not None]
     return DiagramSpots(float(round(width)), float(round(height)), tuple(spots))  # as the viewBox says
 
