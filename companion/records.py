@@ -58,7 +58,7 @@ class GameRecords:
             "game_id": gid,
             "seq": seq,
             "view": state.view(None),
-            "scores": state.scores().to_dict(),
+            "scores": state.shared_scores().to_dict(),
             "over": state.is_terminal(),
         }
 
@@ -76,7 +76,7 @@ class GameRecords:
         gid = self._game(game_id)
         record = self.store.game(gid)
         result = self.store.replay(gid)
-        scores = result.state.scores().to_dict()
+        scores = result.state.shared_scores().to_dict()
         initial = result.game.state_from_dict(record.initial_state)
         starter = initial.current_player()
         names = record.player_names

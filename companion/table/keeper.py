@@ -267,7 +267,7 @@ class GameKeeper:
                     observation=observation_data,
                     photo=photo,
                     rule=rules[0] if rules else None,
-                    scores=after.scores().to_dict(),
+                    scores=after.shared_scores().to_dict(),  # as the table shows them
                     state_after=after,
                 )
             except STORAGE_ERRORS as error:

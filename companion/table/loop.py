@@ -302,7 +302,7 @@ class TableLoop:
         for event in events:
             self._publish({"type": "event", "event": event_dict(event, self.keeper.game.name)})
         if state.is_terminal():
-            self._publish({"type": "over", "scores": state.scores().to_dict()})
+            self._publish({"type": "over", "scores": state.shared_scores().to_dict()})
 
     def pending_changed(self, pending: Pending | None, reason: str) -> None:
         self._show()
@@ -467,7 +467,7 @@ class TableLoop:
                 "current": None if current in (CHANCE, TERMINAL) else current,
                 "chance": current == CHANCE,
                 "over": state.is_terminal(),
-                "scores": state.scores().to_dict(),
+                "scores": state.shared_scores().to_dict(),
                 "view": (state if preview is None else preview.state).view(None),
                 "legal": shared_legal_actions(state),
                 "last_event": (None if self.keeper.last_event is None
@@ -523,7 +523,7 @@ class TableLoop:
             return {"game": game.name, "title": game.title, "game_id": self.keeper.game_id,
                     "players": [seat.to_dict() for seat in self.config.seats],
                     "current": None if current in (CHANCE, TERMINAL) else current,
-                    "over": state.is_terminal(), "scores": state.scores().to_dict(),
+                    "over": state.is_terminal(), "scores": state.shared_scores().to_dict(),
                     "event_count": self._seq(), "pending": None if pending is None else pending.to_dict(),
                     "camera": {"ok": not self.camera.lost and self.camera.age(self.clock()) is not None}}
 

@@ -336,6 +336,11 @@ class State(abc.ABC):
     def scores(self) -> Outcome:
         """Scores at any moment, with the breakdown; ``winners`` are the current leaders."""
 
+    def shared_scores(self) -> Outcome:
+        """The scores as everyone at the table may see them while the game runs (what a player keeps
+        concealed left out until the end); the scores themselves in a game with nothing concealed."""
+        return self.scores()
+
     def outcome(self) -> Outcome | None:
         """None while the game runs; the final scores and winners once it is over."""
         return self.scores() if self.is_terminal() else None

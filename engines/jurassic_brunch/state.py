@@ -360,7 +360,14 @@ class BrunchState(State):
         return {k: self.tokens[player][k] + self.hidden[player][k] for k in TOKEN_KINDS}
 
     def scores(self) -> Outcome:
-        holdings = {player: self.holding(player) for player in COLOURS}
+        return self._scored({player: self.holding(player) for player in COLOURS})
+
+    def shared_scores(self) -> Outcome:
+        """Tokens hidden under a Hideout count for their owner only when the game ends (their kind is the
+        owner's secret meanwhile)."""
+        return self.scores() if self.is_terminal() else self._scored(dict(self.tokens))
+
+    def _scored(self, holdings: dict[str, dict[str, int]]) -> Outcome:
         losers = list(self.result.get("losers", [])) if self.result else []
         outcome = rank(holdings, losers)
         reason = self.result["reason"] if self.result else "game in progress"

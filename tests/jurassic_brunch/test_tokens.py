@@ -318,3 +318,13 @@ def test_a_reveal_is_explained_by_its_effect_rule(build: Builder, kind: str, rul
     assert explanation.summary.startswith("the eaten token is ")
     cannot = kind in ("BIRTH", "FLOWER")  # an empty pool, an opponent with nothing to take
     assert ("cannot be applied" in explanation.summary) == cannot
+
+
+def test_a_hidden_token_counts_for_the_table_only_when_the_game_ends(build: Builder) -> None:
+    """The shared scores leave out what lies under a Hideout (its kind is the owner's secret); the scores
+    themselves, and the final ones, count it."""
+    state = build(FIELD, tokens={"blue": {"HIDEOUT": 1, "YUMMY": 1}}, bag={"YUMMY": 3, "STODGY": 1})
+    hidden = state.apply(Hide("YUMMY"))
+    full, shared = hidden.scores(), hidden.shared_scores()
+    assert full.scores["blue"] == shared.scores["blue"] + 2
+    assert "YUMMY" in full.breakdown["blue"] and "YUMMY" not in shared.breakdown["blue"]

@@ -224,3 +224,31 @@ def test_the_status_line_says_who_does_what_next(make_table: Any) -> None:
     page = create_app(table, WebConfig()).test_client().get("/").get_data(as_text=True)
     line = re.search(r'<p class="next-step" id="next-step" data-live[^>]*>([^<]+)</p>', page)
     assert line is not None and re.fullmatch(r"\w+ to play: [a-z ,]+\.", line.group(1)), line
+
+
+def test_brunch_tells_the_token_turned_up_and_offers_it_as_a_tap(tmp_path: Any) -> None:
+    """An eaten grass token is turned face up for everyone: the history names it and, where the camera
+    cannot read it, the page offers each kind still in the bag as a tap."""
+    from companion.commands.demo import build
+    from companion.words import event_sentence
+
+    demo = build("jurassic-brunch", seed=2, state_dir=tmp_path, synchronous=True)
+    try:
+        offered = None
+        for _ in range(80):
+            if demo.loop.current_state().is_chance_node():
+                snap = demo.loop.snapshot()
+                page = create_app(demo.loop, WebConfig()).test_client().get("/").get_data(as_text=True)
+                if "Turned face up" in page:
+                    offered = page
+            assert demo.driver.step()
+            history = demo.loop.records.history()
+            told = [e for e in history if (e["action"] or {}).get("kind") == "reveal"]
+            if told and offered:
+                break
+        snap = demo.loop.snapshot()
+        sentence = event_sentence(told[0], snap)
+        assert sentence.startswith("Turned up the grass token eaten: ") and "concealed" not in sentence
+        assert offered is not None and "reveal" in offered.lower()
+    finally:
+        demo.close()

@@ -33,8 +33,11 @@ class JurassicBrunchKit(Kit):
     info = INFO
     demo_colours = ("blue", "orange")
     group_choices: ClassVar[Mapping[str, Any]] = MappingProxyType({"arrangement": "random"})
-    # the pasture's cells are open; a grass token's face is not until it is scored
-    privacy = Privacy(public_fields=frozenset({"at", "cells", "eats", "from", "scares", "target", "to"}))
+    # the pasture's cells are open; an eaten token is turned face up for everyone (and one a Flower takes
+    # lies face up already), but which token goes under a Hideout is its owner's secret
+    privacy = Privacy(public_fields=frozenset({"at", "cells", "eats", "from", "scares", "target", "to"}),
+                      face_up_fields=frozenset({"token"}), played_openly=frozenset({"reveal", "steal"}),
+                      open_chance=frozenset({"reveal", "steal"}))
 
     def inventory(self) -> TagInventory:
         return INVENTORY
@@ -96,6 +99,9 @@ class JurassicBrunchKit(Kit):
         "birth": "hatched a triceratops on {to}",
         "wake": "woke the triceratops on {at}",
         "raptor": "moved the raptor from {from} to {to}",
+        "reveal": "turned up the grass token eaten: {token}",
+        "steal": "the Flower took the token {token}",
+        "hide": "hid a token under a Hideout",
         "end_turn": "ended the turn",
     })
     peg_words = "figure"
