@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ def _doctor(args: argparse.Namespace) -> int:
     from companion.config import ConfigError, load_config
     from companion.doctor import Check, failed, report
     from companion.doctor.machine import machine_checks
-    from companion.doctor.service import installed_unit, service_checks
+    from companion.doctor.service import installed_unit, service_checks, unit_environment
 
     unit_path, unit_text = installed_unit()
     config_path = args.config or default_config_path(unit_text)
@@ -39,7 +40,9 @@ def _doctor(args: argparse.Namespace) -> int:
         return fail("doctor", error)
     if unit_path:
         checks.append(Check.ok("service unit", unit_path))
-    machine, frame_size = machine_checks(config, open_camera=not args.no_camera, unit_text=unit_text)
+    # what the service will see: the unit's environment (and its drop-ins') over this shell's
+    environ = {**os.environ, **unit_environment(unit_path, unit_text)}
+    machine, frame_size = machine_checks(config, environ, open_camera=not args.no_camera, unit_text=unit_text)
     checks += machine
     checks += service_checks(config, config_path, unit_text, frame_size)
     if args.json:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shlex
 import shutil
 import time
 from pathlib import Path
@@ -25,6 +27,28 @@ def installed_unit(paths: tuple[str, ...] = UNIT_PATHS) -> tuple[str, str]:
         except OSError:
             continue
     return "", ""
+
+
+def unit_environment(unit_path: str, unit_text: str) -> dict[str, str]:
+    """What the installed unit sets in the service's environment: its ``Environment=`` lines, then its
+    drop-ins' (``<unit>.d/*.conf`` beside it and under /etc, in name order; an empty one resets)."""
+    texts = [unit_text]
+    folders = {Path(unit_path + ".d"), Path("/etc/systemd/system") / (Path(unit_path).name + ".d")}
+    for folder in sorted(folders) if unit_path else []:
+        with contextlib.suppress(OSError):
+            texts += [path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.conf"))]
+    environment: dict[str, str] = {}
+    for text in texts:
+        for line in re.findall(r"^\s*Environment=(.*)$", text, re.MULTILINE):
+            if not line.strip():
+                environment.clear()
+                continue
+            with contextlib.suppress(ValueError):
+                for item in shlex.split(line):
+                    name, sep, value = item.partition("=")
+                    if sep and name:
+                        environment[name] = value
+    return environment
 
 
 def unit_setting(text: str, key: str) -> str:
@@ -49,12 +73,31 @@ def _existing(path: Path) -> Path:
     return path
 
 
+def write_fix(folder: Path, user: str) -> str:
+    """What to do about a folder this user cannot write, for the cause found: a read-only mount, a folder
+    of another owner (run as the service user already), or another user running doctor."""
+    with contextlib.suppress(OSError):
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return (f"{folder} lies on a read-only file system: mount it read-write (a card that turned "
+                    "read-only by itself is failing: copy the folder off it and replace the card)")
+    import pwd
+
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    if me != user:
+        return f"run it as the service user (sudo -u {user} ...)"
+    try:
+        owner = pwd.getpwuid(folder.stat().st_uid).pw_name
+    except (OSError, KeyError):
+        owner = "another user"
+    return f"sudo chown -R {user}:{user} {folder} (it belongs to {owner})"
+
+
 def state_dir_check(config: Any, config_path: str | None, unit_text: str) -> Check:
     state_dir = Path(config.state_dir)
     if state_dir.exists():
         if not os.access(state_dir, os.R_OK | os.W_OK | os.X_OK):
             return Check("state directory", "fail", f"{state_dir} is not writable by this user",
-                         "run it as the service user (sudo -u dinotable ...)")
+                         write_fix(state_dir, unit_setting(unit_text, "User") or "dinotable"))
     elif not os.access(_existing(state_dir), os.W_OK):
         return Check("state directory", "fail", f"{state_dir} does not exist and cannot be made by this user",
                      "sudo install -d -o dinotable -g dinotable -m 750 " + str(state_dir))

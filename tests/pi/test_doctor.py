@@ -134,3 +134,44 @@ def test_companion_doctor_exits_1_on_a_problem_and_0_without(tmp_path: Path) -> 
     missing = subprocess.run([sys.executable, "-m", "companion", "doctor", "--config", str(tmp_path / "x")],
                              capture_output=True, text=True, env=environ, timeout=120)
     assert missing.returncode == 2 and missing.stderr.startswith("error: ")
+
+
+def test_the_unit_s_environment_and_drop_ins_are_what_the_service_sees(tmp_path: Path) -> None:
+    """LG_WD and the pin factory as the service gets them: the unit's Environment= lines, then its
+    drop-ins' in name order (an empty Environment= resets), not doctor's own shell."""
+    from companion.doctor.service import unit_environment
+
+    unit = tmp_path / "dinotable.service"
+    text = ('[Service]\nEnvironment=PYTHONUNBUFFERED=1\nEnvironment=LG_WD=/run/dinotable "A=two words"\n')
+    unit.write_text(text)
+    drop_ins = tmp_path / "dinotable.service.d"
+    drop_ins.mkdir()
+    (drop_ins / "10-pins.conf").write_text("[Service]\nEnvironment=GPIOZERO_PIN_FACTORY=mock\n")
+    (drop_ins / "20-lgpio.conf").write_text("[Service]\nEnvironment=LG_WD=/srv/read-only\n")
+    seen = unit_environment(str(unit), text)
+    assert seen == {"PYTHONUNBUFFERED": "1", "LG_WD": "/srv/read-only", "A": "two words",
+                    "GPIOZERO_PIN_FACTORY": "mock"}
+    (drop_ins / "30-reset.conf").write_text("[Service]\nEnvironment=\nEnvironment=LG_WD=/tmp\n")
+    assert unit_environment(str(unit), text) == {"LG_WD": "/tmp"}
+
+
+def test_a_folder_it_cannot_write_gets_the_fix_for_its_cause(tmp_path: Path) -> None:
+    import pwd
+    import shutil
+    import subprocess
+
+    from companion.doctor.service import write_fix
+
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    assert write_fix(tmp_path, "someone-else").startswith("run it as the service user (sudo -u someone-else")
+    assert write_fix(tmp_path, me).startswith(f"sudo chown -R {me}:{me} {tmp_path}")
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        return
+    folder = tmp_path / "card"
+    folder.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", str(folder)]).returncode:
+        return
+    try:
+        assert "read-only file system: mount it read-write" in write_fix(folder, me)
+    finally:
+        subprocess.run(["umount", "-l", str(folder)])
