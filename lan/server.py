@@ -61,8 +61,14 @@ class Limits:
 
 #: a request head larger than this is refused before the app sees it
 MAX_HEADER_BYTES = 16 * 1024
-#: open connections one client address may hold (a phone needs a handful; a flood is cut off here)
-PER_ADDRESS = 24
+#: open connections one client address may hold (a phone's browser opens six at most, a live stream
+#: and a second tab a few more; a flood is cut off here, so a dozen flooding addresses fill half the server)
+PER_ADDRESS = 12
+#: seconds a connection may take to send a request's head (one dripping a header line every few seconds
+#: holds a connection slot for ever otherwise: it is never idle)
+HEAD_DEADLINE_S = 10.0
+#: how often the server looks for connections past their deadline or idle too long, seconds
+CLEANUP_EVERY_S = 2
 
 
 class TableServer(TcpWSGIServer):  # type: ignore[misc]
@@ -72,6 +78,22 @@ class TableServer(TcpWSGIServer):  # type: ignore[misc]
     None)."""
 
     per_address: int | None = PER_ADDRESS
+
+    def maintenance(self, now: float) -> None:
+        """Close idle connections (waitress's), and those whose request head is still coming in
+        :data:`HEAD_DEADLINE_S` after it began."""
+        super().maintenance(now)
+        started: dict[int, float] = self.__dict__.setdefault("_head_started", {})
+        sending = set()
+        for channel in list(self.active_channels.values()):
+            parser = channel.request
+            if parser is None or parser.headers_finished or channel.requests:
+                continue
+            sending.add(id(channel))
+            if now - started.setdefault(id(channel), now) > HEAD_DEADLINE_S:
+                channel.will_close = True
+        for gone in set(started) - sending:
+            del started[gone]
 
     def handle_accept(self) -> None:
         try:
@@ -148,7 +170,7 @@ def make(app: Flask, config: Listening, host: str | None = None, port: int | Non
     options: dict[str, Any] = {
         "host": host, "port": config.port if port is None else port, "threads": config.threads,
         "connection_limit": config.connection_limit, "channel_timeout": config.channel_timeout,
-        "cleanup_interval": min(30, max(1, int(config.channel_timeout // 2))),
+        "cleanup_interval": CLEANUP_EVERY_S,
         "max_request_header_size": MAX_HEADER_BYTES, "max_request_body_size": config.max_body,
         "ident": "dinotable", "expose_tracebacks": False, "asyncore_use_poll": True,
         "clear_untrusted_proxy_headers": True, "url_scheme": "https" if config.https else "http",

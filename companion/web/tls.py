@@ -23,6 +23,7 @@ import socket
 import ssl
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from flask import Flask
 from companion.web.settings import WebConfig
 from lan import server as web_server
 from lan.hosts import interface_addresses, machine_names
+from lan.server import HEAD_DEADLINE_S, PER_ADDRESS
 
 log = logging.getLogger(__name__)
 CERT_FILE = "web-cert.pem"
@@ -83,11 +85,16 @@ def forwarded_head(head: bytes, client: str) -> bytes:
     return b"\r\n".join(kept) + b"\r\n\r\n"
 
 
-def _read_head(conn: ssl.SSLSocket) -> tuple[bytes, bytes] | None:
+def _read_head(conn: ssl.SSLSocket, within_s: float = HEAD_DEADLINE_S) -> tuple[bytes, bytes] | None:
+    """The request head and what came after it, or None when it is too long or not all there within
+    ``within_s`` (a head dripped a line at a time would hold the connection for ever)."""
+    deadline = time.monotonic() + within_s
     data = b""
     while b"\r\n\r\n" not in data:
-        if len(data) > MAX_HEAD:
+        left = deadline - time.monotonic()
+        if len(data) > MAX_HEAD or left <= 0:
             return None
+        conn.settimeout(left)
         chunk = conn.recv(4096)
         if not chunk:
             return None
@@ -120,7 +127,7 @@ class TlsFront:
 
     def __init__(self, context: ssl.SSLContext, listener: socket.socket, backend_port: int,
                  max_connections: int = 64, handshake_s: float = 10.0, idle_s: float = 60.0,
-                 per_address: int = 24) -> None:
+                 per_address: int = PER_ADDRESS) -> None:
         self.context = context
         self.listener = listener
         self.backend_port = backend_port
@@ -218,7 +225,7 @@ def start(app: Flask, config: WebConfig) -> TlsServer:
     backend_thread.start()
     backend = web_server.RunningServer(backend_server, backend_thread, scheme="https")
     listener = socket.create_server((config.host, config.port), backlog=64, reuse_port=False)
-    front = TlsFront(context, listener, backend.port, max_connections=min(96, config.connection_limit),
+    front = TlsFront(context, listener, backend.port, max_connections=min(160, config.connection_limit),
                      idle_s=config.channel_timeout)
     front_thread = threading.Thread(target=front.serve, name="tls-front", daemon=True)
     front_thread.start()

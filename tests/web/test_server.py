@@ -10,6 +10,7 @@ import shutil
 import socket
 import ssl
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -143,3 +144,80 @@ def test_https_serves_the_page_with_a_certificate_of_its_own(table: Any, tmp_pat
         assert throttle.wait_s("1.2.3.4") == 0.0  # a client's own X-Forwarded-For is never believed
     finally:
         running.stop()
+
+
+class Drip:
+    """A slowloris: connections from several addresses, each sending a request head one line at a time
+    and never finishing it."""
+
+    def __init__(self, port: int, addresses: int, each: int, wrap: Any = None) -> None:
+        self.sockets: list[Any] = []
+        for n in range(addresses):
+            for _ in range(each):
+                with contextlib.suppress(OSError):
+                    sock = socket.create_connection(("127.0.0.1", port), timeout=5,
+                                                    source_address=(f"127.0.1.{n + 1}", 0))
+                    sock = wrap(sock) if wrap is not None else sock
+                    sock.sendall(b"GET /login HTTP/1.1\r\nHost: localhost\r\n")
+                    self.sockets.append(sock)
+
+    def drip(self) -> None:
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.sendall(b"X-Slow: 1\r\n")
+
+    def close(self) -> None:
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+
+def _phone_answered(url: str, context: Any = None) -> bool:
+    try:
+        request = urllib.request.Request(url + "login", headers={"Host": "localhost"})
+        with urllib.request.urlopen(request, timeout=5, context=context) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("https", [False, True])
+def test_a_phone_is_answered_under_a_slowloris_from_twelve_addresses(table: Any, tmp_path: Path,
+                                                                     https: bool) -> None:
+    """Twelve addresses, each opening as many connections as it may and dripping a header line every
+    two seconds: a phone on another address is answered every time, and the dripping connections are
+    closed once their head is overdue."""
+    config = WebConfig(host="127.0.0.1", port=0, lan=True, pin=PIN, https=https, state_dir=tmp_path)
+    running = serving.start(create_app(table, config), config)
+    context = None
+    if https:
+        context = ssl.create_default_context()
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+    try:
+        def wrap(sock: Any) -> Any:
+            return context.wrap_socket(sock, server_hostname="localhost") if context else sock
+
+        flood = Drip(running.port, 12, 24, wrap)
+        answered = []
+        deadline = time.monotonic() + web_server.HEAD_DEADLINE_S + 3 * web_server.CLEANUP_EVERY_S
+        while time.monotonic() < deadline:
+            flood.drip()
+            answered.append(_phone_answered(running.url.replace("localhost", "127.0.0.1"), context))
+            time.sleep(1.0)
+        flood.drip()
+        cut = sum(1 for sock in flood.sockets if _closed(sock))
+        flood.close()
+        assert all(answered), answered
+        assert cut == len(flood.sockets) > 0  # every overdue head was closed
+    finally:
+        running.stop()
+
+
+def _closed(sock: Any) -> bool:
+    try:
+        sock.settimeout(2)
+        return sock.recv(1) == b""
+    except (ConnectionResetError, ssl.SSLError, BrokenPipeError):
+        return True
+    except OSError:
+        return False
