@@ -24,9 +24,10 @@ def distort_image(image: np.ndarray, lens: Lens) -> np.ndarray:
     return bent
 
 
-def board_photos(lens: Lens, count: int = 12, seed: int = 3) -> list[np.ndarray]:
-    """Photos of the printed board, tilted and moved about over the whole frame, through ``lens`` (held
-    as far off as fills about half the frame with the board, whatever the focal length)."""
+def board_photos(lens: Lens, count: int = 12, seed: int = 3, tilt: float = 0.5) -> list[np.ndarray]:
+    """Photos of the printed board, tilted (up to ``tilt`` radians each way) and moved about over the whole
+    frame, through ``lens`` (held as far off as fills about half the frame with the board, whatever the
+    focal length)."""
     sheet = cv2.cvtColor(board_image(dpi=120), cv2.COLOR_GRAY2BGR)
     px_per_mm = 120 / 25.4
     h, w = sheet.shape[:2]
@@ -38,7 +39,7 @@ def board_photos(lens: Lens, count: int = 12, seed: int = 3) -> list[np.ndarray]
     rng = random.Random(seed)
     views = []
     for _ in range(count):
-        rvec = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(-0.3, 0.3)])
+        rvec = np.array([rng.uniform(-tilt, tilt), rng.uniform(-tilt, tilt), rng.uniform(-0.3, 0.3)])
         centre = [BOARD_SQUARES[0] * BOARD_SQUARE_MM / 2, BOARD_SQUARES[1] * BOARD_SQUARE_MM / 2]
         rotation, _ = cv2.Rodrigues(rvec)
         offset = -rotation @ np.array([*centre, 0.0])  # the board's middle on the optical axis...

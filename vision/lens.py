@@ -27,6 +27,8 @@ BOARD_SQUARE_MM = 28.0
 BOARD_MARKER_MM = 21.0
 BOARD_MARGIN_MM = 4.0  # the white border printed around the squares (the board fills its A4 page)
 MIN_VIEWS = 4
+#: views tilted this far at least (degrees) that a fit needs: flat views leave the focal length unknown
+MIN_TILT_DEGREES, MIN_TILTED_VIEWS = 5.0, 3
 #: two photos whose board corners lie within this many pixels of each other (median) are one view
 SAME_VIEW_PX = 3.0
 #: the photos together must bring board corners this far into each corner of the frame (a fraction)
@@ -175,6 +177,12 @@ def _uncovered_corners(pixels: Sequence[np.ndarray], size: tuple[int, int]) -> l
     return [name for name, close in zip(corners, near) if not np.any(close)]
 
 
+def _tilt_degrees(turn: Any) -> float:
+    """How far a view's board is tilted from facing the camera (the angle of its normal to the axis)."""
+    rotation, _ = cv2.Rodrigues(np.asarray(turn, dtype=np.float64))
+    return float(np.degrees(np.arccos(min(1.0, abs(float(rotation[2, 2]))))))
+
+
 def fit_lens(images: Sequence[np.ndarray], name: str = "fitted") -> Lens:
     """Intrinsics and distortion from photos of the board (:func:`board_image`)."""
     if not images:
@@ -207,7 +215,13 @@ def fit_lens(images: Sequence[np.ndarray], name: str = "fitted") -> Lens:
                         "board held there")
     # k3 held at zero: photos that miss a corner would let it run away there (OpenCV's own advice)
     calibrate: Any = cv2.calibrateCamera  # no initial guess (None): the stubs of some releases want one
-    rms, camera, distortion, _, _ = calibrate(objects, pixels, size, None, None, flags=cv2.CALIB_FIX_K3)
+    rms, camera, distortion, turns, _ = calibrate(objects, pixels, size, None, None, flags=cv2.CALIB_FIX_K3)
+    tilts = sorted((_tilt_degrees(turn) for turn in turns), reverse=True)
+    if sum(1 for tilt in tilts if tilt >= MIN_TILT_DEGREES) < MIN_TILTED_VIEWS:
+        raise LensError(f"the board is held nearly flat to the camera in the photos (tilted {tilts[0]:.0f} "
+                        f"degrees at most): the lens cannot be told from such photos; add {MIN_TILTED_VIEWS} "
+                        "or more with the board tilted about 20 to 40 degrees, turned toward each side in "
+                        "turn (left, right, up, down)")
     fx, fy, cx, cy = camera[0, 0], camera[1, 1], camera[0, 2], camera[1, 2]
     k = [float(v) for v in np.asarray(distortion).ravel()[:5]]
     return Lens(name, size, (float(fx), float(fy), float(cx), float(cy)), tuple(k + [0.0] * (5 - len(k))),  # type: ignore[arg-type]
