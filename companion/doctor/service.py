@@ -211,6 +211,11 @@ def calibration_check(config: Any, frame_size: tuple[int, int] | None = None) ->
     if size and (width, height) != tuple(size) and width:
         return Check("calibration", "fail", f"{path} was made from {width} x {height} frames, the camera "
                      f"gives {size[0]} x {size[1]}", "calibrate again from a frame of this camera")
+    if not size:  # the camera's own resolution, and no frame read to tell it
+        return Check("calibration", "warn", f"{path} was made from {width} x {height} frames; the camera's "
+                     "resolution is not known here (it was not opened, and the config leaves it to the "
+                     "camera)", f"run companion doctor without --no-camera, or set [camera] width = {width} "
+                     f"and height = {height}")
     return Check.ok("calibration", f"{path} ({width} x {height})")
 
 

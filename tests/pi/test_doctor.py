@@ -175,3 +175,19 @@ def test_a_folder_it_cannot_write_gets_the_fix_for_its_cause(tmp_path: Path) -> 
         assert "read-only file system: mount it read-write" in write_fix(folder, me)
     finally:
         subprocess.run(["umount", "-l", str(folder)])
+
+
+def test_a_calibration_made_at_another_resolution_is_named_and_an_unknown_one_is_not_called_ok(
+        tmp_path: Path) -> None:
+    import numpy as np
+
+    from vision.calibration import Calibration
+
+    made = tmp_path / "cal.json"
+    Calibration(np.eye(3), {}, {}, image_size=(1152, 648)).save(made)
+    camera_default = config(tmp_path, camera={"calibration": str(made)})
+    unknown = service_checks.calibration_check(camera_default)
+    assert unknown.level == "warn" and "width = 1152" in unknown.fix
+    other = service_checks.calibration_check(camera_default, frame_size=(2304, 1296))
+    assert other.level == "fail" and "1152 x 648" in other.detail and "2304 x 1296" in other.detail
+    assert service_checks.calibration_check(camera_default, frame_size=(1152, 648)).level == "ok"

@@ -63,7 +63,7 @@ def test_too_few_photos_of_the_board_say_so() -> None:
 def test_photos_of_the_board_held_flat_are_refused_saying_to_tilt_it() -> None:
     """Slid about but never tilted, the board's photos fitted a focal length 19 % off without a word;
     now they are refused, saying what to photograph; a little tilt (up to 8 degrees) is enough."""
-    with pytest.raises(LensError, match="nearly flat to the camera .* tilted about 20 to 40 degrees"):
+    with pytest.raises(LensError, match=r"nearly flat to the camera .* tilted about 20 to 40 degrees"):
         fit_lens(board_photos(BARREL, tilt=0.0))
     fitted = fit_lens(board_photos(BARREL, tilt=0.15))
     assert abs(fitted.matrix[0] - 1000.0) < 30.0
