@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 INSTALL_FIX = "run scripts/pi-install.sh (it keeps the system's numpy)"
+#: a venv that holds a numpy of its own: pi-install.sh refuses to repair one, so it is removed first
+SHADOWED_FIX = "remove the venv (sudo rm -r /opt/dinotable/.venv), then run scripts/pi-install.sh"
 #: what an extension built against another numpy says when it loads
 ABI_SIGNS = ("numpy.dtype size changed", "binary incompatibility", "_ARRAY_API not found",
              "compiled using NumPy 1.x cannot be run in", "numpy.core.multiarray failed to import")
@@ -111,5 +113,7 @@ def load_picamera2() -> Any:
     try:
         from picamera2 import Picamera2
     except Exception as error:  # a numpy ABI clash is a ValueError; a broken install anything at all
-        raise CameraLibraryError(explain_import_failure(error)) from error
+        placement = numpy_placement()
+        fix = SHADOWED_FIX if placement.shadowed else INSTALL_FIX
+        raise CameraLibraryError(explain_import_failure(error, placement), fix) from error
     return Picamera2

@@ -20,7 +20,13 @@ from hw.pins import (
     raspberry_pi_model,
     writable,
 )
-from vision.camera_library import INSTALL_FIX, CameraLibraryError, load_picamera2, numpy_placement
+from vision.camera_library import (
+    INSTALL_FIX,
+    SHADOWED_FIX,
+    CameraLibraryError,
+    load_picamera2,
+    numpy_placement,
+)
 
 CAMERA_TIMEOUT_S = 5.0
 
@@ -39,12 +45,12 @@ def python_check(version: tuple[int, ...] | None = None, bits: int | None = None
     return Check.ok("Python", text)
 
 
-def numpy_check(path: list[str] | None = None) -> Check:
-    placement = numpy_placement(path)
+def numpy_check(path: list[str] | None = None, system: list[str] | None = None) -> Check:
+    placement = numpy_placement(path, system)
     if placement.loaded_version is None:
         return Check("numpy", "fail", "numpy is not installed where this Python looks", INSTALL_FIX)
-    if placement.shadowed:
-        return Check("numpy", "fail", placement.describe(), INSTALL_FIX)
+    if placement.shadowed:  # the install script will not repair this venv: it is removed first
+        return Check("numpy", "fail", placement.describe(), SHADOWED_FIX)
     system = (f"; the system's is {placement.system_version}" if placement.system_version
               and placement.system_path != placement.loaded_path else "")
     origin = "the system's" if placement.loaded_path == placement.system_path else "this venv's"

@@ -53,6 +53,10 @@ def test_a_venv_numpy_in_front_of_the_systems_is_found_without_importing_either(
     assert placement.describe().startswith(shadowing)
     alone = numpy_placement([str(system)], system=[str(system)])
     assert not alone.shadowed and alone.loaded_version == "1.24.2"
+    from companion.doctor.machine import numpy_check
+
+    check = numpy_check([str(venv), str(system)], [str(system)])  # pi-install.sh will not mend such a venv
+    assert check.level == "fail" and check.fix.startswith("remove the venv")
 
 
 def test_every_way_picamera2_fails_to_load_is_one_sentence_with_its_fix() -> None:
