@@ -404,6 +404,9 @@ def _read_web(data: Mapping[str, Any], source: str, web: WebConfig) -> WebConfig
         raise _fail(source, "web.port", f"must be a port number 1..65535, not {port!r}")
     if not lan and bind not in ("127.0.0.1", "localhost", "::1"):
         raise _fail(source, "web.bind", "binding beyond loopback needs lan = true (and a PIN)")
+    if lan and bind in ("127.0.0.1", "localhost", "::1"):
+        raise _fail(source, "web.bind", f"{bind} serves this machine only, but lan = true serves phones: set "
+                                        "lan = false for this machine only, or leave bind out (0.0.0.0)")
     hosts = table.get("allowed_hosts", list(web.allowed_hosts))
     if not isinstance(hosts, list) or not all(isinstance(h, str) and 0 < len(h) <= 253 for h in hosts):
         raise _fail(source, "web.allowed_hosts", "must be a list of host names")

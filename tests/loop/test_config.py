@@ -219,3 +219,9 @@ def test_seats_take_any_names_and_a_config_the_game_cannot_use_is_one_line(tmp_p
     path.write_text('game = "jurassic-brunch"\n[[seats]]\nname = "orange"\ncolour = "orange"\n'
                     '[[seats]]\nname = "blue"\ncolour = "blue"\n')
     assert [(seat.name, seat.person) for seat in load_config(path).seats] == [("orange", ""), ("blue", "")]
+
+
+def test_a_loopback_bind_with_lan_access_is_one_line_not_served_on_every_address(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"web\.bind.*serves this machine only, but lan = true") as caught:
+        load_config(write(tmp_path, '[web]\nlan = true\nbind = "127.0.0.1"\n'))
+    assert len(str(caught.value).splitlines()) == 1
