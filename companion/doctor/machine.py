@@ -51,10 +51,10 @@ def numpy_check(path: list[str] | None = None, system: list[str] | None = None) 
         return Check("numpy", "fail", "numpy is not installed where this Python looks", INSTALL_FIX)
     if placement.shadowed:  # the install script will not repair this venv: it is removed first
         return Check("numpy", "fail", placement.describe(), SHADOWED_FIX)
-    system = (f"; the system's is {placement.system_version}" if placement.system_version
+    beside = (f"; the system's is {placement.system_version}" if placement.system_version
               and placement.system_path != placement.loaded_path else "")
     origin = "the system's" if placement.loaded_path == placement.system_path else "this venv's"
-    return Check.ok("numpy", f"numpy {placement.loaded_version}, {origin} ({placement.loaded_path}){system}")
+    return Check.ok("numpy", f"numpy {placement.loaded_version}, {origin} ({placement.loaded_path}){beside}")
 
 
 def camera_library_check(camera_kind: str) -> Check:

@@ -101,6 +101,12 @@ def state_dir_check(config: Any, config_path: str | None, unit_text: str) -> Che
     elif not os.access(_existing(state_dir), os.W_OK):
         return Check("state directory", "fail", f"{state_dir} does not exist and cannot be made by this user",
                      "sudo install -d -o dinotable -g dinotable -m 750 " + str(state_dir))
+    unwritable = [path for path in sorted(state_dir.glob("companion.db*"))
+                  if path.is_file() and not os.access(path, os.R_OK | os.W_OK)]
+    user = unit_setting(unit_text, "User") or "dinotable"
+    if unwritable:  # the table would read its games but save no move
+        return Check("state directory", "fail", f"{unwritable[0]} is not writable by this user: the table "
+                     "would save no move", write_fix(unwritable[0], user))
     service = service_state_dir(unit_text)
     same_config = bool(config_path) and service_config(unit_text) == str(config_path)
     if service is not None and same_config and service.resolve() != state_dir.resolve():

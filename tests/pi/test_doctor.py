@@ -191,3 +191,18 @@ def test_a_calibration_made_at_another_resolution_is_named_and_an_unknown_one_is
     other = service_checks.calibration_check(camera_default, frame_size=(2304, 1296))
     assert other.level == "fail" and "1152 x 648" in other.detail and "2304 x 1296" in other.detail
     assert service_checks.calibration_check(camera_default, frame_size=(1152, 648)).level == "ok"
+
+
+def test_a_database_file_it_cannot_write_is_a_fault_though_its_folder_is_fine(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """companion.db alone read-only (the folder writable): the table would read its games and save no
+    move; doctor called it ok."""
+    mine = config(tmp_path)
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state/companion.db").write_bytes(b"")
+    assert service_checks.state_dir_check(mine, None, "").level == "ok"
+    real = os.access
+    monkeypatch.setattr(service_checks.os, "access", lambda path, mode: real(path, mode) and not str(
+        path).endswith("companion.db"))
+    found = service_checks.state_dir_check(mine, None, "")
+    assert found.level == "fail" and "companion.db is not writable" in found.detail and found.fix
