@@ -55,8 +55,9 @@ class SimulatedTable:
 
     def summary(self) -> dict[str, object]:
         return {"game": self.game.name, "title": self.game.title, "game_id": self.game_id, "players": PLAYERS,
-                "current": None, "over": self.state.is_terminal(), "scores": self.state.scores().to_dict(),
-                "event_count": self.moves, "pending": None, "camera": {"ok": True}}
+                "current": None, "over": self.state.is_terminal(),
+                "scores": self.state.shared_scores().to_dict(), "event_count": self.moves, "pending": None,
+                "camera": {"ok": True}}
 
     def move(self) -> None:
         if self.state.is_terminal():
@@ -68,7 +69,7 @@ class SimulatedTable:
         self.state = self.state.apply(action)
         started = time.perf_counter()
         self.store.append(self.game_id, "action", action.to_dict(), player=player, source="bench",
-                          scores=self.state.scores().to_dict(), state_after=self.state)
+                          scores=self.state.shared_scores().to_dict(), state_after=self.state)
         committed = time.perf_counter()
         self.link.notify()
         self.notify_s.append(time.perf_counter() - committed)

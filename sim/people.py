@@ -491,7 +491,7 @@ class People:
 
 def _shows(snap: dict[str, Any], state: State) -> bool:
     """The page shows ``state``, with nothing pending (compared as the page's JSON carries it)."""
-    played = json.loads(json.dumps({"scores": state.scores().to_dict(), "view": state.view(None)}))
+    played = json.loads(json.dumps({"scores": state.shared_scores().to_dict(), "view": state.view(None)}))
     return snap["pending"] is None and snap["scores"] == played["scores"] and snap["view"] == played["view"]
 
 

@@ -76,7 +76,7 @@ class EngineSession:
             seq = len(self._game["events"]) + 1
             event = {
                 "seq": seq, "kind": kind, "action": action.to_dict(), "player": player,
-                "at": datetime.datetime.now().strftime("%H:%M:%S"), "scores": after.scores().to_dict(),
+                "at": datetime.datetime.now().strftime("%H:%M:%S"), "scores": after.shared_scores().to_dict(),
                 "has_photo": True, "rule": rule, "source": source,
                 "observation": {"tags": seq, "note": "drawn by the test session"},
             }
@@ -138,7 +138,8 @@ class EngineSession:
                 "game": state.game.name, "title": state.game.title, "game_id": self._game["game_id"],
                 "players": list(self._game["players"]),
                 "current": current if current in state.players else None,
-                "over": state.is_terminal(), "scores": state.scores().to_dict(), "view": state.view(None),
+                "over": state.is_terminal(), "scores": state.shared_scores().to_dict(),
+                "view": state.view(None),
                 "last_event": events[-1] if events else None, "pending": self.pending, "split": None,
                 "panel": {"pattern": "waiting" if self.pending else "turn", "seats": seats,
                           "status": {"rgb": [1.0, 0.45, 0.0] if self.pending else [0.0, 0.0, 0.0],
@@ -235,7 +236,7 @@ class EngineSession:
             if not 0 <= seq <= len(game["events"]):
                 raise KeyError(f"no event {seq}")
             state = game["states"][seq]
-            return {"seq": seq, "view": state.view(None), "scores": state.scores().to_dict(),
+            return {"seq": seq, "view": state.view(None), "scores": state.shared_scores().to_dict(),
                     "event": game["events"][seq - 1] if seq else None, "split": None}
 
     def event_photo(self, seq: int, game_id: int | None = None) -> bytes | None:
@@ -267,7 +268,7 @@ class EngineSession:
                     "start_player": game["players"][0]["name"], "started": 1_700_000_000.0,
                     "finished": 1_700_002_400.0 if state.is_terminal() else None, "duration_s": 2400.0,
                     "moves": len(game["events"]), "over": state.is_terminal(),
-                    "scores": state.scores().to_dict()}
+                    "scores": state.shared_scores().to_dict()}
 
     def settings(self) -> dict[str, Any]:
         with self._lock:
