@@ -64,7 +64,6 @@ CREATE TABLE IF NOT EXISTS notices (
 """
 
 
-
 #: less room than this left on the card counts as full (SQLite needs room for its logs beside the file)
 FULL_BELOW_BYTES = 1 << 20
 

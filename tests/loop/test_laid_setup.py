@@ -5,6 +5,7 @@ group's own variant; a restart keeps the game and where it lies. Perfect camera 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import re
@@ -272,13 +273,8 @@ def test_a_pasture_the_group_joined_itself_starts_as_joined_and_is_played_on(tmp
     from companion.words import setup_step_words
     from engines.core import get_game
 
-    colours = ("blue", "orange")
-    factory = MockFactory(pin_class=MockPWMPin)
-    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
-    loop, source = open_table(tmp_path, panel, game="jurassic-brunch",
-                              seats=[{"name": c, "colour": c} for c in colours])
-    try:
-        group = get_game("jurassic-brunch").new_initial_state(list(colours), random.Random(9),
+    with brunch_table(tmp_path) as (loop, source, panel):
+        group = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], random.Random(9),
                                                               {"arrangement": "random"})
         dealt = loop.referee.state.area.boards
         assert [b.to_dict() for b in group.area.boards] != [b.to_dict() for b in dealt]
@@ -315,18 +311,10 @@ def test_a_pasture_the_group_joined_itself_starts_as_joined_and_is_played_on(tmp
             assert driver.step()
             assert loop.referee.pending is None or loop.referee.pending.kind == "question"
         assert len(loop.records.history()) >= 12
-    finally:
-        loop.close()
-        factory.reset()
 
 
 def test_the_companion_s_own_pasture_laid_as_asked_starts_with_its_codes_covered(tmp_path: Path) -> None:
-    colours = ("blue", "orange")
-    factory = MockFactory(pin_class=MockPWMPin)
-    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
-    loop, source = open_table(tmp_path, panel, game="jurassic-brunch",
-                              seats=[{"name": c, "colour": c} for c in colours])
-    try:
+    with brunch_table(tmp_path) as (loop, source, _panel):
         dealt = loop.referee.state
         scene = loop.referee.model.scene(dealt)
         assert not any(":BOARD-" in tag.payload for tag in scene.tags)  # grass on every middle cell
@@ -336,6 +324,18 @@ def test_the_companion_s_own_pasture_laid_as_asked_starts_with_its_codes_covered
         assert pending.checklist["differences"] and pending.checklist["in_place"] > 0  # the deal's steps
         look(loop, source, scene)
         assert loop.referee.pending is None and loop.referee.state is dealt and loop.keeper.placement is None
+
+
+@contextlib.contextmanager
+def brunch_table(tmp_path: Path) -> Iterator[tuple[TableLoop, SceneSource, Panel]]:
+    """A Jurassic Brunch table for two, its panel on mock pins."""
+    colours = ("blue", "orange")
+    factory = MockFactory(pin_class=MockPWMPin)
+    panel = Panel(DEFAULT_PINS, list(colours), pin_factory=factory, start=False)
+    loop, source = open_table(tmp_path, panel, game="jurassic-brunch",
+                              seats=[{"name": c, "colour": c} for c in colours])
+    try:
+        yield loop, source, panel
     finally:
         loop.close()
         factory.reset()
