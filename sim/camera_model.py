@@ -48,11 +48,16 @@ class CameraModel:
         """(x0, y0, x1, y1) of the table region the camera frames, in mm."""
         return (-self.margin, -self.margin, scene_width + self.margin, scene_height + self.margin)
 
-    def homography(self, scene_width: float, scene_height: float) -> np.ndarray:
-        """3x3 matrix mapping table mm (x, y, 1) to frame pixels for a table of the given size."""
+    def eye(self, scene_width: float, scene_height: float) -> tuple[float, float, float]:
+        """The camera's centre: its foot on the table (x, y mm) and its height above the table (mm)."""
         x0, y0, x1, y1 = self.framed_area(scene_width, scene_height)
-        cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-        distance = self.distance if self.distance is not None else 0.8 * (x1 - x0)
+        position, _ = self._pose(x1 - x0)
+        middle_x, middle_y = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+        return (middle_x + float(position[0]), middle_y + float(position[1]), -float(position[2]))
+
+    def _pose(self, framed_width: float) -> tuple[np.ndarray, np.ndarray]:
+        """The camera's position (relative to the framed area's middle) and rotation."""
+        distance = self.distance if self.distance is not None else 0.8 * framed_width
         tilt, yaw, roll = (math.radians(a) for a in (self.tilt, self.yaw, self.roll))
         # World frame: x east, y south, z down into the table (right-handed). Camera frame: x right, y down
         # in the image, z forward. Untilted, the camera sits above the middle with axes equal to the world's.
@@ -72,7 +77,13 @@ class CameraModel:
         roll_matrix = np.array(
             [[math.cos(roll), -math.sin(roll), 0.0], [math.sin(roll), math.cos(roll), 0.0], [0.0, 0.0, 1.0]]
         )
-        rotation = roll_matrix @ rotation
+        return position, roll_matrix @ rotation
+
+    def homography(self, scene_width: float, scene_height: float) -> np.ndarray:
+        """3x3 matrix mapping table mm (x, y, 1) to frame pixels for a table of the given size."""
+        x0, y0, x1, y1 = self.framed_area(scene_width, scene_height)
+        cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+        position, rotation = self._pose(x1 - x0)
         translation = -rotation @ position
         projective = np.column_stack([rotation[:, 0], rotation[:, 1], translation])
         centring = np.array([[1.0, 0.0, -cx], [0.0, 1.0, -cy], [0.0, 0.0, 1.0]])

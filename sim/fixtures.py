@@ -165,16 +165,18 @@ def colour_card_scene(
     return scene, samples
 
 
-def colours_from_card(camera: Any, effects: Any, rng: int = 3, radius: float = 3.0) -> ColourModel:
+def colours_from_card(camera: Any, effects: Any, rng: int = 3, radius: float = 3.0,
+                      lighting: Any = None) -> ColourModel:
     """A :class:`vision.pegs.ColourModel` learned as ``companion calibrate`` does: the colour card
-    (:func:`colour_card_scene`) rendered by ``camera`` with ``effects``, calibrated from its markers, each
-    seat's colour sampled ``radius`` px around its pieces."""
+    (:func:`colour_card_scene`) rendered by ``camera`` with ``effects`` (and ``lighting``: a
+    :class:`sim.light.Lighting`), calibrated from its markers, each seat's colour sampled ``radius`` px
+    around its pieces."""
     from sim.render import render
     from vision import calibration as cal
     from vision import pegs
 
     card, samples = colour_card_scene()
-    frame = render(card, camera, effects, rng=rng)
+    frame = render(card, camera, effects, rng=rng, lighting=lighting)
     calibration = cal.calibrate(frame.image, cal.corner_layout(card.width, card.height))
     return pegs.ColourModel.learn(
         frame.image, {name: list(calibration.to_pixels(points)) for name, points in samples.items()}, radius

@@ -23,8 +23,10 @@ import numpy as np
 from sim.camera_model import CameraModel, apply_homography, local_scale
 from sim.effects import Effects, RngLike, apply_effects, as_random, wood_surface
 from sim.hands import make_hand
+from sim.light import Lighting, Standing, draw_standing, light_table
 from vision.scene import Peg, Point, Scene, Tag
 from vision.tags import qr_matrix
+from vision.viewpoint import Viewpoint
 
 QUIET_ZONE_MODULES = 2
 #: White margin printed around every ArUco marker, as a fraction of its side.
@@ -229,7 +231,7 @@ class _Canvas:
             [[self.ppm, 0.0, -self.x0 * self.ppm], [0.0, self.ppm, -self.y0 * self.ppm], [0.0, 0.0, 1.0]]
         )
 
-    def points(self, polygon: Sequence[Point]) -> np.ndarray:
+    def points(self, polygon: Sequence[Point] | np.ndarray) -> np.ndarray:
         scale = self.ppm * (1 << self.SHIFT)
         array = np.asarray(polygon, dtype=np.float64).reshape(-1, 2)
         fixed = np.empty_like(array)
@@ -300,6 +302,7 @@ def render(
     *,
     oversample: float = 1.6,
     supersample: int = 1,
+    lighting: Lighting | None = None,
 ) -> RenderedFrame:
     """Draw ``scene`` as ``camera`` would see it under ``effects``; deterministic for a given ``rng`` seed.
 
@@ -307,7 +310,9 @@ def render(
     sensor noise). The table-space canvas has ``oversample`` times the frame's pixels per mm where the
     frame is sharpest. ``supersample`` > 1 renders that many times finer and averages blocks down (a
     sensor pixel integrating over its area): slower, and in our measurements it changed decoding little
-    next to lens blur, so it is off by default.
+    next to lens blur, so it is off by default. With ``lighting`` the frame is no flat picture
+    (:mod:`sim.light`): a lamp's uneven warm light, standing pieces with their lit and shaded sides and
+    their shadows, cards and stickers above the markers' plane, glossy stickers mirroring the lamp.
     """
     camera = camera or CameraModel()
     effects = effects or Effects()
@@ -324,10 +329,19 @@ def render(
     for _ in range(effects.hands):
         occluders.append(make_hand(scene.width, scene.height, chance))
 
+    foot_x, foot_y, eye_height = camera.eye(scene.width, scene.height)
+    eye = Viewpoint((foot_x, foot_y), eye_height)
+    card_mm = lighting.card_mm if lighting is not None else 0.0
+
+    def raised(polygon: Sequence[Point]) -> list[Point]:
+        if not card_mm:
+            return list(polygon)
+        return [(float(x), float(y)) for x, y in eye.apparent(polygon, card_mm)]
+
     for zone in scene.zones:
         canvas.polygon(zone.polygon, None, _shade(scene.background, 1.25), width=1.2)
     for shape in scene.shapes:
-        canvas.polygon(shape.polygon, shape.fill, shape.outline, width=0.8)
+        canvas.polygon(raised(shape.polygon), shape.fill, shape.outline, width=0.8)
     for marker in scene.markers:
         half = marker.size / 2.0
         pad = half * (1.0 + 2 * MARKER_MARGIN_FRACTION)
@@ -340,14 +354,23 @@ def render(
             _aruco_bitmap(marker.marker_id),
             [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)],
         )
+    stickers = []
     for tag in scene.tags:
         modules = qr_matrix(tag.payload).shape[0]
         bitmap = _qr_bitmap(tag.payload)
         grow = (modules + 2 * QUIET_ZONE_MODULES) / modules
-        outer = Tag(tag.payload, tag.center, tag.angle, tag.size * grow)
-        canvas.paste(bitmap, tag_corners(outer))
-    for peg in scene.pegs:
-        _draw_peg(canvas, peg.center, peg.radius, peg.rgb, peg.height)
+        outer = raised(tag_corners(Tag(tag.payload, tag.center, tag.angle, tag.size * grow)))
+        canvas.paste(bitmap, outer)
+        stickers.append(np.asarray(outer))
+    if lighting is None or lighting.piece_mm <= 0:
+        for peg in scene.pegs:
+            _draw_peg(canvas, peg.center, peg.radius, peg.rgb, peg.height)
+    if lighting is not None:
+        middle = (scene.width / 2.0, scene.height / 2.0)
+        standing = [Standing(peg.center, peg.radius, peg.rgb) for peg in scene.pegs] \
+            if lighting.piece_mm > 0 else []
+        light_table(canvas, lighting, eye, middle, standing, stickers)
+        draw_standing(canvas, lighting, eye, middle, standing)
     for occluder in occluders:
         canvas.polygon(occluder.polygon, occluder.rgb, _shade(occluder.rgb, 0.8), width=1.5)
 
@@ -381,13 +404,21 @@ def render(
         occluders=pixel_occluders,
         occluded=mask,
     )
-    frame.tags = [_tag_truth(tag, homography, mask, (width, height)) for tag in scene.tags]
+    seen_at = homography if not card_mm else homography @ _homothety(eye, card_mm)
+    frame.tags = [_tag_truth(tag, seen_at, mask, (width, height)) for tag in scene.tags]
     frame.markers = [
         _marker_truth(marker.marker_id, marker.center, marker.size, homography, mask)
         for marker in scene.markers
     ]
     frame.pegs = [_peg_truth(peg, homography, mask) for peg in scene.pegs]
     return frame
+
+
+def _homothety(eye: Viewpoint, z: float) -> np.ndarray:
+    """Table mm -> where points ``z`` mm up appear on the table plane."""
+    scale = eye.height / (eye.height - z)
+    fx, fy = eye.foot
+    return np.array([[scale, 0.0, fx * (1 - scale)], [0.0, scale, fy * (1 - scale)], [0.0, 0.0, 1.0]])
 
 
 def _draw_peg(canvas: _Canvas, center: Point, radius: float, rgb: tuple[int, int, int], height: int) -> None:

@@ -31,6 +31,8 @@ class Seen:
     readings: Mapping[str, TagReading]
     kind_of: KindOf
     in_play: InPlay
+    #: lattice cells where a tile shows but its code was not read (the lattice says where it lies)
+    unread: frozenset[Cell] = frozenset()
 
     def centres(self, keep: Callable[[TagReading], bool]) -> dict[str, Point]:
         """Table positions of the tags ``keep`` accepts (those the calibration could not place left out)."""
@@ -48,6 +50,8 @@ class PegSearch:
     radius_mm: float
     targets: Mapping[str, Point]
     targets_px: Mapping[str, Point] = field(default_factory=dict)
+    #: how tall the pieces stand (0: flat, seen from above only)
+    height_mm: float = 0.0
 
 
 class BoardFit(Protocol):
@@ -79,7 +83,7 @@ SQUARE_STEPS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 class TileLattice:
     """Tiles of ``tile_kinds`` on a ``hex`` (axial q, r) or ``square`` (col, row) lattice, anchored to
     ``prior`` (origin of cell (0, 0), pitch, angle) and then to the last fit; ``pegs_on_gaps``: coloured
-    pegs of ``peg_radius_mm`` stand on the gaps between neighbouring tiles."""
+    pegs of ``peg_radius_mm`` stand ``peg_height_mm`` tall on the gaps between neighbouring tiles."""
 
     shape: Literal["hex", "square"]
     tile_kinds: tuple[str, ...] = ("tile",)
@@ -87,6 +91,7 @@ class TileLattice:
     pitch: float | None = None
     pegs_on_gaps: bool = False
     peg_radius_mm: float = 4.0
+    peg_height_mm: float = 0.0
 
     def fit(self, seen: Seen, last: LatticeFit | None) -> LatticeFit:
         centres = seen.centres(lambda r: seen.in_play(r) and seen.kind_of(r) in self.tile_kinds)
@@ -96,8 +101,10 @@ class TileLattice:
     def peg_searches(self, lattice: LatticeFit, seen: Seen) -> Sequence[PegSearch]:
         if not self.pegs_on_gaps or not lattice.cells:
             return ()
-        cells = [tuple(int(v) for v in key.split(",")) for key in set(lattice.cells.values())]
-        gaps = geometry.hex_gaps(cells)
+        read = {(int(q), int(r)) for q, r in (key.split(",") for key in set(lattice.cells.values()))}
+        # A tile whose code was not read (a chisel's top over it, glare) still has its gaps looked at.
+        unread = set(seen.unread) - read
+        gaps = [gap for gap in geometry.hex_gaps(sorted(read | unread)) if gap[0] in read or gap[1] in read]
         targets: dict[str, Point] = {}
         targets_px: dict[str, Point] = {}
         tag_at = {key: tag_id for tag_id, key in sorted(lattice.cells.items(), reverse=True)}
@@ -113,7 +120,7 @@ class TileLattice:
                     # Midway between the two tiles' codes as seen: exact even where the lens bends lines.
                     targets_px[key] = ((first.center_px[0] + second.center_px[0]) / 2.0,
                                        (first.center_px[1] + second.center_px[1]) / 2.0)
-        return (PegSearch("chisel", self.peg_radius_mm, targets, targets_px),)
+        return (PegSearch("chisel", self.peg_radius_mm, targets, targets_px, self.peg_height_mm),)
 
     def open_cells(self) -> Sequence[Cell]:
         return geometry.HEX_DIRECTIONS if self.shape == "hex" else SQUARE_STEPS

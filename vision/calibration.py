@@ -12,6 +12,7 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,13 @@ import cv2
 import numpy as np
 
 from vision import precision as precision_estimate
+from vision import viewpoint
 from vision.lens import Lens
 from vision.observation import CalibrationStatus
 from vision.precision import Precision
 from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM, Point, Zone
 from vision.table_area import AreaCheck, check_area, size_of
+from vision.viewpoint import Viewpoint
 
 #: A marker that moved more than this many pixels (beyond detection jitter) means the camera moved.
 DEFAULT_BUMP_TOLERANCE_PX = 6.0
@@ -123,6 +126,18 @@ class Calibration:
         object.__setattr__(self, "_inverse", np.linalg.inv(self.homography))
         contours = [(z.name, np.asarray(z.polygon, dtype=np.float32).reshape(-1, 1, 2)) for z in self.zones]
         object.__setattr__(self, "_contours", contours)
+
+    @cached_property
+    def viewpoint(self) -> Viewpoint | None:
+        """Where the camera stands over the table (None: the markers do not tell)."""
+        corners_mm = {i: marker_corners_mm(self.layout[i], self.marker_size) for i in self.layout}
+        return viewpoint.estimate(self.markers_px, corners_mm, self.image_size, self.lens)
+
+    def to_table_at(self, points_px: np.ndarray | Sequence[Point], z: float) -> np.ndarray:
+        """Frame pixels of points ``z`` mm above the markers' plane -> where they stand (table mm)."""
+        seen = self.to_table(points_px)
+        eye = self.viewpoint
+        return seen if not z or eye is None else eye.standing(seen, z)
 
     @property
     def inverse(self) -> np.ndarray:

@@ -26,7 +26,7 @@ from vision.observation import (
     PegReading,
     TagReading,
 )
-from vision.pegs import ColourModel, find_pegs
+from vision.pegs import ColourModel, Standing, find_pegs
 
 Point = tuple[float, float]
 Rect = tuple[int, int, int, int]
@@ -73,6 +73,8 @@ class Detector:
         if self.colours is None and self.calibration is not None and self.calibration.colours:
             self.colours = ColourModel.seats(self.calibration.colours)
         self.last_fit: LatticeFit | None = None
+        #: lattice cells of this frame where a tile shows but its code was not read
+        self._unread: set[tuple[int, int]] = set()
 
     # ------------------------------------------------------------------------------------------ api
     def observe(
@@ -103,6 +105,7 @@ class Detector:
         for reading in self._readings(accepted_codes, status):
             readings[reading.component_id] = reading
         lattice = self._fit(readings) if status.usable else None
+        self._unread.clear()
         if lattice is not None and self.calibration is not None and self.hints.look_again:
             # Holes in the lattice (an empty cell with tiles all round) are most likely tiles too small
             # in the picture to read at once: read just those places again, enlarged.
@@ -211,27 +214,30 @@ class Detector:
             if not candidates:
                 break
             centres_mm = board.centres(lattice, candidates)
-            chosen = []
+            chosen, places = [], []
             for cell, (x, y) in zip(candidates, centres_mm):
                 around = sum((cell[0] + a, cell[1] + b) in occupied for a, b in steps)
                 small = module_mm * calibration.px_per_mm((float(x), float(y))) < 3.0
                 inside = self._in_play_mm((float(x), float(y)))
                 if inside and (small or around >= len(steps) - 2):
                     chosen.append((float(x), float(y)))
+                    places.append(cell)
             if not chosen:
                 break
             half = 0.5 * lattice.pitch * calibration.px_per_mm(lattice.origin) * 1.05
-            rects = []
-            for x, y in calibration.to_pixels(chosen):
+            rects, shown = [], []
+            for cell, (x, y) in zip(places, calibration.to_pixels(chosen)):
                 # An empty cell shows plain table in its middle; a tag there shows contrast.
                 core = image[
                     int(y - half / 2) : int(y + half / 2) : 2, int(x - half / 2) : int(x + half / 2) : 2
                 ]
                 if core.size and float(core.std()) > 20.0:
                     rects.append((int(x - half), int(y - half), int(2 * half), int(2 * half)))
+                    shown.append((int(cell[0]), int(cell[1])))
             if not rects:
                 break
             found = 0
+            self._unread |= set(shown)
             for code in qr.decode_enlarged(image, self.backend, rects, (2.0, 1.5, 2.6)):
                 accepted = validator.check(code.text)
                 if accepted is not None and accepted.component_id not in readings:
@@ -259,7 +265,7 @@ class Detector:
         return reading.zone == zone
 
     def _seen(self, readings: Mapping[str, TagReading]) -> Seen:
-        return Seen(readings, self._kind_of, self._in_play)
+        return Seen(readings, self._kind_of, self._in_play, frozenset(self._unread))
 
     def _fit(self, readings: Mapping[str, TagReading]) -> LatticeFit | None:
         if self.hints.board is None:
@@ -282,10 +288,12 @@ class Detector:
         scale = self.calibration.px_per_mm(lattice.origin)
         to_px, zone_at = self.calibration.to_pixels, self.calibration.zone_at
         found: list[PegReading] = []
+        eye = self.calibration.viewpoint
         for search in self.hints.board.peg_searches(lattice, self._seen(readings)):
             radius_px = max(1.5, 0.5 * search.radius_mm * scale)
+            standing = Standing(search.height_mm, eye) if search.height_mm > 0 and eye is not None else None
             for peg in find_pegs(image, search.targets, to_px, model, radius_px, search.kind, zone_at,
-                                 targets_px=search.targets_px or None):
+                                 targets_px=search.targets_px or None, standing=standing):
                 found.append(replace(peg, on=peg.on.split("#")[0]) if peg.on and "#" in peg.on else peg)
         return found
 

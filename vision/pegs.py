@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.observation import PegKind, PegReading
 from vision.scene import SEAT_RGB
+from vision.viewpoint import Viewpoint
 
 Point = tuple[float, float]
 Lab = tuple[float, float, float]
@@ -26,6 +27,10 @@ Lab = tuple[float, float, float]
 #: the nominal seat colours (RGB).
 NOMINAL_RGB: Mapping[str, tuple[int, int, int]] = SEAT_RGB
 BACKGROUND = "background"
+#: how much more light than at calibration a piece may stand in and keep its colour (near the lamp)
+MORE_LIGHT = 3.0
+#: how little light a piece in shade may get and keep its colour
+LEAST_LIGHT = 0.25
 
 
 def rgb_to_lab(rgb: tuple[int, int, int]) -> Lab:
@@ -76,8 +81,12 @@ class ColourModel:
 
     def classify_many(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
         """For each Lab sample: (colour or None, confidence 0..1)."""
+        return [(colour, confidence) for colour, confidence, _ in self.classify_seen(lab)]
+
+    def classify_seen(self, lab: np.ndarray) -> list[tuple[str | None, float, bool]]:
+        """For each Lab sample: (colour or None, confidence 0..1, whether it was read as in shade)."""
         if len(lab) == 0 or not self.centroids:
-            return [(None, 0.0)] * len(lab)
+            return [(None, 0.0, False)] * len(lab)
         _names, dist = self._distances(np.asarray(lab, dtype=np.float64).reshape(-1, 3))
         colours = list(self.centroids)
         seat = dist[:, : len(colours)]
@@ -90,17 +99,18 @@ class ColourModel:
             d_next = np.min(others, axis=1)
         else:
             d_next = np.full(len(seat), self.reject * 2)
-        results: list[tuple[str | None, float]] = []
+        results: list[tuple[str | None, float, bool]] = []
         shaded = self._in_shade(np.asarray(lab, dtype=np.float64).reshape(-1, 3))
         for index in range(len(seat)):
             # A background colour nearer than every seat colour, or no seat colour near enough: nothing,
             # unless the sample is a seat colour in shade (its hue kept, lightness and chroma lost alike).
             if d_best[index] > self.reject or nearest_any[index] < d_best[index]:
-                results.append(shaded[index])
+                results.append((*shaded[index], shaded[index][0] is not None))
                 continue
             margin = max(0.0, min(1.0, (d_next[index] - d_best[index]) / max(d_next[index], 1e-6)))
             closeness = max(0.0, 1.0 - d_best[index] / self.reject)
-            results.append((colours[int(best[index])], round(float(0.5 * margin + 0.5 * closeness), 3)))
+            confidence = round(float(0.5 * margin + 0.5 * closeness), 3)
+            results.append((colours[int(best[index])], confidence, False))
         return results
 
     #: a shaded sample's chroma, brought to a colour's lightness, must lie this near it (Lab units)
@@ -112,7 +122,8 @@ class ColourModel:
         """Each sample read as a seat colour in shade, or (None, 0): under less light a piece keeps its hue
         while its lightness and chroma fall together (a yellow chisel's shaded wall reads olive), so the
         sample's chroma scaled up to each colour's lightness is compared with that colour's. Backgrounds
-        are brought up the same way and win ties; only darker samples are brought up (never glare)."""
+        are brought up the same way and win ties. A piece nearer the lamp than where its colour was
+        learned is brought down the same way, a little."""
         if len(lab) == 0 or not self.centroids:
             return [(None, 0.0)] * len(lab)
         names = list(self.centroids)
@@ -122,7 +133,9 @@ class ColourModel:
         scale = refs[None, :, 0] / light  # (N, K): how much brighter each reference is than the sample
         lifted = chroma[:, None, :] * scale[:, :, None]
         dist = np.sqrt(((lifted - (refs[None, :, 1:] - 128.0)) ** 2).sum(axis=2))
-        dist[scale < 1.0] = np.inf  # a sample brighter than a colour is not that colour in shade
+        # Shade, or more of the lamp than where the colour was learned (within what a room's light
+        # varies); never far brighter (glare washes the colour out rather than lifting it).
+        dist[(scale < 1.0 / MORE_LIGHT) | (scale > 1.0 / LEAST_LIGHT)] = np.inf
         seats = dist[:, : len(names)]
         results: list[tuple[str | None, float]] = []
         for index in range(len(lab)):
@@ -240,34 +253,46 @@ def find_pegs(
     zone_of: object = None,
     frame_background: bool = True,
     targets_px: Mapping[str, Point] | None = None,
+    standing: Standing | None = None,
 ) -> list[PegReading]:
     """Classify the colour at each predicted place (key: a gap or cell key -> table mm). Places showing no
     seat colour are left out. ``to_pixels`` maps table mm to frame pixels: a homography, or the
     calibration's own mapping (which puts a lens's distortion back); ``targets_px`` may
     give some places directly in pixels (found from what was read around them, which a lens's distortion
-    does not shift)."""
+    does not shift). With ``standing`` (pieces that stand up, and where the camera is) each place is
+    looked at along the piece's height, foot to top, as a person sees the whole piece."""
     keys = list(targets_mm)
     if not keys:
         return []
     mm = np.array([targets_mm[k] for k in keys], dtype=np.float64)
-    px = np.asarray(to_pixels(mm), dtype=np.float64) if callable(to_pixels) else _apply(to_pixels, mm)
+    project = to_pixels if callable(to_pixels) else (lambda points: _apply(to_pixels, points))
+    px = np.asarray(project(mm), dtype=np.float64)
     if targets_px:
         for index, key in enumerate(keys):
             if key in targets_px:
                 px[index] = targets_px[key]
-    lab = bgr_to_lab(sample_discs(image, px, radius_px))
-    if len(lab) >= 8 and frame_background:
-        # Most predicted places are empty: their common colour is this frame's background (tile edges,
-        # felt through a gap), whatever the light; a piece must be nearer its seat colour than to that.
-        common = tuple(float(v) for v in np.median(lab, axis=0))
-        model = ColourModel(
-            model.centroids,
-            (*model.background, (common[0], common[1], common[2])),
-            model.reject,
-            model.lightness_weight,
-        )
+    levels = [px]
+    if standing is not None and standing.height_mm > 0:
+        for share in STANDING_SHARES:
+            raised = standing.viewpoint.apparent(mm, share * standing.height_mm)
+            levels.append(px + (np.asarray(project(raised), dtype=np.float64) - np.asarray(project(mm))))
+    labs = [bgr_to_lab(sample_discs(image, points, radius_px)) for points in levels]
+    if len(labs[0]) >= 8 and frame_background:
+        # Most predicted places are empty: their common colour at each height is this frame's background
+        # there (tile edges, felt through a gap, a tile's face beside it), whatever the light; a piece
+        # must be nearer its seat colour than to those.
+        commons: list[Lab] = []
+        for index, lab in enumerate(labs):
+            median = np.median(lab, axis=0)
+            commons.append((float(median[0]), float(median[1]), float(median[2])))
+            if index:  # above the foot a place shows several things (the gap, a tile's face, the felt)
+                commons += [(float(a), float(b), float(c)) for a, b, c in _dominant(lab, 4, 0.12)]
+        model = ColourModel(model.centroids, (*model.background, *commons), model.reject,
+                            model.lightness_weight)
+    seen = [model.classify_seen(lab) for lab in labs]
     readings = []
-    for key, point, pixel, (colour, confidence) in zip(keys, mm, px, model.classify_many(lab)):
+    for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
+        colour, confidence = _whole_piece([level[index] for level in seen])
         if colour is None:
             continue
         zone = zone_of((float(point[0]), float(point[1]))) if callable(zone_of) else None
@@ -283,6 +308,38 @@ def find_pegs(
             )
         )
     return readings
+
+
+#: where along a standing piece it is looked at besides its foot (shares of its height; the last is its
+#: top, a little inside the edge)
+STANDING_SHARES = (0.35, 0.7, 0.95)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Pieces that stand ``height_mm`` tall, seen from ``viewpoint``."""
+
+    height_mm: float
+    viewpoint: Viewpoint
+
+
+def _whole_piece(samples: Sequence[tuple[str | None, float, bool]]) -> tuple[str | None, float]:
+    """One place's colour from its samples foot to top: a colour seen plainly anywhere on the piece wins
+    (the most confident); a colour seen only as in shade counts where the piece is flat, or where it shows
+    at two heights (a shadow on the table is not a piece, and has no top)."""
+    plain: dict[str, list[float]] = {}
+    shaded: dict[str, list[float]] = {}
+    for colour, confidence, in_shade in samples:
+        if colour is not None:
+            (shaded if in_shade else plain).setdefault(colour, []).append(confidence)
+    if plain:
+        best = max(plain, key=lambda c: sum(plain[c]))
+        return best, round(max(plain[best]), 3)
+    if shaded:
+        best = max(shaded, key=lambda c: (len(shaded[c]), sum(shaded[c])))
+        if len(samples) == 1 or len(shaded[best]) >= 2:
+            return best, round(max(shaded[best]), 3)
+    return None, 0.0
 
 
 def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -54,7 +54,7 @@ class JurassicPartsKit(Kit):
         jp = layout or table.JurassicPartsLayout()
         slab = LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0)
         board = TileLattice("hex", tile_kinds=("tile",), prior=slab, pitch=jp.pitch, pegs_on_gaps=True,
-                            peg_radius_mm=jp.chisel_radius)
+                            peg_radius_mm=jp.chisel_radius, peg_height_mm=jp.chisel_height)
         return GeometryHints(board=board, tile_turn=60.0, table_size=(jp.width, jp.height))
 
     def zones(self, seats: int) -> list[Zone]:

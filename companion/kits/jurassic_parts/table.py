@@ -75,6 +75,8 @@ class JurassicPartsLayout(SeatedLayout):
     tag_size: float = 40.0
     slab_origin: Point = (640.0, 352.0)
     chisel_radius: float = 4.0
+    #: a chisel stands this tall in its gap (the camera sees its top beside its foot)
+    chisel_height: float = 25.0
     field_leader: Rect = (340.0, 8.0, 940.0, 250.0)
     box: Rect = (700.0, 640.0, 935.0, 712.0)
     supply: Rect = (345.0, 640.0, 560.0, 712.0)
