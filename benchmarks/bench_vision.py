@@ -48,6 +48,7 @@ from sim.render import render
 from vision import calibration as cal
 from vision import detect, pegs, qr
 from vision.boards import TileLattice
+from vision.colour_learning import learn_seat_colours
 from vision.observation import LatticeFit
 from vision.track import Tracker, TrackerConfig
 
@@ -200,9 +201,8 @@ def main() -> int:
         if args.set == "layout":
             # As `companion calibrate --game JP`: each seat's colour from its own chisels in its zone.
             zones = [(zone.name, zone.polygon) for zone in scene.zones]
-            colours = pegs.ColourModel.seats(
-                pegs.learn_seat_colours(frame.image, calibration.homography, zones)
-            )
+            learned = learn_seat_colours(frame.image, calibration.homography, zones)
+            colours = pegs.ColourModel.seats(learned.colours, shades=learned.shades)
         else:
             colours = colours_from_card(camera, effects, rng=spec["seed"] + 2, radius=4.0)
         totals["cells"] += len(truth.cells)

@@ -173,13 +173,19 @@ def colours_from_card(camera: Any, effects: Any, rng: int = 3, radius: float = 3
     around its pieces."""
     from sim.render import render
     from vision import calibration as cal
-    from vision import pegs
+    from vision.colour_learning import learn_from_pieces
 
     card, samples = colour_card_scene()
     frame = render(card, camera, effects, rng=rng, lighting=lighting)
     calibration = cal.calibrate(frame.image, cal.corner_layout(card.width, card.height))
-    return pegs.ColourModel.learn(
-        frame.image, {name: list(calibration.to_pixels(points)) for name, points in samples.items()}, radius
+    height = 0.0 if lighting is None else float(lighting.piece_mm)
+    eye = calibration.viewpoint
+    if height > 0 and eye is not None:  # a standing piece shows at its foot and at its top
+        samples = {name: [*points, *(tuple(p) for p in eye.apparent(points, 0.9 * height))]
+                   for name, points in samples.items()}
+    return learn_from_pieces(
+        frame.image, {name: list(calibration.to_pixels(points)) for name, points in samples.items()}, radius,
+        standing=height > 0 and eye is not None,
     )
 
 

@@ -3,9 +3,8 @@
 With a :class:`Lighting` the renderer stops drawing a flat photo: a warm lamp at a place over the table
 lights it unevenly (its light falls off with distance and angle) over a dim neutral ceiling light; pieces
 stand ``piece_mm`` tall, lit on the lamp's side and in their own shade on the other, and cast shadows
-away from the lamp; cards (tiles, boards) and their stickers lie ``card_mm`` above the markers' plane, so
-a tilted camera sees them moved by parallax; glossy stickers reflect the lamp where the mirror angle
-sends it into the camera.
+away from the lamp; glossy stickers reflect the lamp where the mirror angle sends it into the camera.
+(Cards lie as high above the markers' plane as the scene says, lamp or none.)
 
 Everything is drawn on the renderer's table-space canvas: a point ``z`` mm above the table is drawn where
 the camera's ray through it meets the table (a homothety about the camera's foot), which the one
@@ -35,8 +34,8 @@ class Lighting:
     colour (warm: more red than blue); ``lamp_share``: how much of the light under the lamp's middle is
     the lamp's; ``ambient``: the ceiling's neutral light everywhere (what lights a shadow); ``gloss``:
     0..1, how strongly the stickers mirror the lamp; ``gloss_mm``: the size of that reflection on the
-    table; ``piece_mm``: how tall a standing piece is (0: drawn flat); ``card_mm``: the height of cards
-    and their stickers above the markers' plane; ``penumbra_mm``: how soft a shadow's edge is."""
+    table; ``piece_mm``: how tall a standing piece is (0: drawn flat); ``penumbra_mm``: how soft a
+    shadow's edge is."""
 
     lamp_mm: tuple[float, float, float] = (200.0, -250.0, 800.0)
     lamp_rgb: tuple[float, float, float] = (1.0, 0.84, 0.62)
@@ -45,13 +44,12 @@ class Lighting:
     gloss: float = 0.0
     gloss_mm: float = 35.0
     piece_mm: float = 25.0
-    card_mm: float = 4.15
     penumbra_mm: float = 1.5
 
     def __post_init__(self) -> None:
         if self.lamp_mm[2] <= self.piece_mm + 50.0:
             raise ValueError("the lamp must hang well above the pieces")
-        if min(self.lamp_share, self.ambient, self.gloss, self.piece_mm, self.card_mm) < 0:
+        if min(self.lamp_share, self.ambient, self.gloss, self.piece_mm) < 0:
             raise ValueError("light shares and heights must not be negative")
 
 
@@ -152,9 +150,9 @@ class Standing:
 
 
 def light_table(canvas: Canvas, lighting: Lighting, eye: Viewpoint, middle: Point, pieces: Sequence[Standing],
-                stickers: Sequence[np.ndarray]) -> None:
+                stickers: Sequence[np.ndarray], card_mm: float) -> None:
     """Light what lies flat on ``canvas`` (shadows of ``pieces`` included), then let the ``stickers``
-    (apparent outlines, table mm) mirror the lamp."""
+    (apparent outlines, table mm, ``card_mm`` up) mirror the lamp."""
     height, width = canvas.image.shape[:2]
     shadow = None
     if pieces and lighting.piece_mm > 0:
@@ -167,13 +165,14 @@ def light_table(canvas: Canvas, lighting: Lighting, eye: Viewpoint, middle: Poin
     gain = gain_map(lighting, (height, width), (canvas.x0, canvas.y0), canvas.ppm, middle, shadow)
     canvas.image = cv2.multiply(canvas.image, gain, dtype=cv2.CV_8U)
     if lighting.gloss > 0 and stickers:
-        _mirror_lamp(canvas, lighting, eye, stickers)
+        _mirror_lamp(canvas, lighting, eye, stickers, card_mm)
 
 
-def _mirror_lamp(canvas: Canvas, lighting: Lighting, eye: Viewpoint, stickers: Sequence[np.ndarray]) -> None:
+def _mirror_lamp(canvas: Canvas, lighting: Lighting, eye: Viewpoint, stickers: Sequence[np.ndarray],
+                 card_mm: float) -> None:
     """The lamp's reflection on glossy stickers: a soft bright lobe about the mirror point, on stickers
     only (the card and felt are matt)."""
-    (mx, my), = eye.apparent([mirror_point(lighting, eye, lighting.card_mm)], lighting.card_mm)
+    (mx, my), = eye.apparent([mirror_point(lighting, eye, card_mm)], card_mm)
     reach = 3.0 * lighting.gloss_mm
     height, width = canvas.image.shape[:2]
     x0 = max(0, int((mx - reach - canvas.x0) * canvas.ppm))

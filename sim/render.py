@@ -312,7 +312,8 @@ def render(
     sensor pixel integrating over its area): slower, and in our measurements it changed decoding little
     next to lens blur, so it is off by default. With ``lighting`` the frame is no flat picture
     (:mod:`sim.light`): a lamp's uneven warm light, standing pieces with their lit and shaded sides and
-    their shadows, cards and stickers above the markers' plane, glossy stickers mirroring the lamp.
+    their shadows, glossy stickers mirroring the lamp. Cards and their stickers lie ``scene.card_mm``
+    above the markers' plane (a tilted camera sees them moved by parallax).
     """
     camera = camera or CameraModel()
     effects = effects or Effects()
@@ -331,7 +332,7 @@ def render(
 
     foot_x, foot_y, eye_height = camera.eye(scene.width, scene.height)
     eye = Viewpoint((foot_x, foot_y), eye_height)
-    card_mm = lighting.card_mm if lighting is not None else 0.0
+    card_mm = scene.card_mm
 
     def raised(polygon: Sequence[Point]) -> list[Point]:
         if not card_mm:
@@ -369,7 +370,7 @@ def render(
         middle = (scene.width / 2.0, scene.height / 2.0)
         standing = [Standing(peg.center, peg.radius, peg.rgb) for peg in scene.pegs] \
             if lighting.piece_mm > 0 else []
-        light_table(canvas, lighting, eye, middle, standing, stickers)
+        light_table(canvas, lighting, eye, middle, standing, stickers, card_mm)
         draw_standing(canvas, lighting, eye, middle, standing)
     for occluder in occluders:
         canvas.polygon(occluder.polygon, occluder.rgb, _shade(occluder.rgb, 0.8), width=1.5)

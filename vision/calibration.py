@@ -120,6 +120,8 @@ class Calibration:
     lens: Lens | None = None
     tag_mm: float | None = None
     precision: Precision | None = None
+    #: the seat colours in their own shade (name -> Lab), where calibration saw the pieces' shaded sides
+    shades: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Derived once: the inverse mapping and the zones as OpenCV contours (point tests in C).
@@ -187,8 +189,9 @@ class Calibration:
     def with_zones(self, zones: Iterable[Zone]) -> Calibration:
         return _replace(self, zones=tuple(zones))
 
-    def with_colours(self, colours: Mapping[str, tuple[float, float, float]]) -> Calibration:
-        return _replace(self, colours=dict(colours))
+    def with_colours(self, colours: Mapping[str, tuple[float, float, float]],
+                     shades: Mapping[str, tuple[float, float, float]] | None = None) -> Calibration:
+        return _replace(self, colours=dict(colours), shades=dict(shades or {}))
 
     def with_tag_mm(self, tag_mm: float | None) -> Calibration:
         if tag_mm is not None and not 8.0 <= tag_mm <= 100.0:
@@ -211,6 +214,7 @@ class Calibration:
             "image_size": list(self.image_size),
             "zones": [{"name": z.name, "polygon": [list(p) for p in z.polygon]} for z in self.zones],
             "colours": {k: list(v) for k, v in self.colours.items()},
+            "shades": {k: list(v) for k, v in self.shades.items()},
             "reprojection_mm": self.reprojection_mm,
             "measured_mm": None if self.measured is None else list(self.measured),
             "lens": None if self.lens is None else self.lens.to_dict(),
@@ -237,10 +241,8 @@ class Calibration:
                     Zone(str(z["name"]), tuple((float(p[0]), float(p[1])) for p in z["polygon"]))
                     for z in data.get("zones", ())
                 ),
-                colours={
-                    str(k): (float(v[0]), float(v[1]), float(v[2]))
-                    for k, v in data.get("colours", {}).items()
-                },
+                colours=_labs(data.get("colours", {})),
+                shades=_labs(data.get("shades", {})),
                 reprojection_mm=float(data.get("reprojection_mm", 0.0)),
                 measured=None if data.get("measured_mm") is None else (
                     float(data["measured_mm"][0]), float(data["measured_mm"][1])),
@@ -268,6 +270,10 @@ class Calibration:
                 words = "it holds an integer of more than 4300 digits"
             raise ValueError(f"{path} is not a calibration: {words[:200]}") from error
         return cls.from_dict(data)
+
+
+def _labs(data: Mapping[str, Any]) -> dict[str, tuple[float, float, float]]:
+    return {str(k): (float(v[0]), float(v[1]), float(v[2])) for k, v in data.items()}
 
 
 def _replace(calibration: Calibration, **changes: Any) -> Calibration:
@@ -470,7 +476,7 @@ class CalibrationMonitor:
         """Refit from this frame, keeping the layout, zones and colours."""
         old = self.calibration
         fresh = calibrate(image, old.layout, old.marker_size, old.zones, lens=old.lens, tag_mm=old.tag_mm)
-        self.calibration = fresh.with_colours(self.calibration.colours)
+        self.calibration = fresh.with_colours(self.calibration.colours, self.calibration.shades)
         self._patches = {}
         self._last = self._fitted(CalibrationStatus("ok", tuple(sorted(fresh.markers_px)), 0.0,
                                                     "recalibrated"))

@@ -14,11 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision import geometry, qr, tags
 from vision.boards import BoardFit, OpenLattice, Seen
 from vision.calibration import Calibration, CalibrationError, CalibrationMonitor, calibrate, corner_layout
+from vision.covered import Cover, Expected, read_covered, square
 from vision.observation import (
     CalibrationStatus,
     LatticeFit,
@@ -41,7 +43,8 @@ class GeometryHints:
     tile's turns (60 on a hex lattice). ``play_zone``: only tags in this zone belong to the play area
     (None: every tag the board's fit takes); ``table_size``: marker 0 to marker 2 in mm (for calibrating
     from a frame); ``look_again``: re-read empty lattice cells enlarged (tiles too small in the picture to
-    read at once).
+    read at once) and codes a standing piece covers part of; ``card_mm``: how far the stickers lie above
+    the markers' plane (the thickness of the tiles they are stuck on: a tilted camera sees them moved).
     """
 
     board: BoardFit | None = None
@@ -49,6 +52,7 @@ class GeometryHints:
     play_zone: str | None = "play"
     table_size: tuple[float, float] | None = None
     look_again: bool = True
+    card_mm: float = 0.0
 
 
 @dataclass
@@ -71,10 +75,12 @@ class Detector:
             CalibrationMonitor(self.calibration, self.bump_tolerance_px) if self.calibration else None
         )
         if self.colours is None and self.calibration is not None and self.calibration.colours:
-            self.colours = ColourModel.seats(self.calibration.colours)
+            self.colours = ColourModel.seats(self.calibration.colours, shades=self.calibration.shades)
         self.last_fit: LatticeFit | None = None
         #: lattice cells of this frame where a tile shows but its code was not read
         self._unread: set[tuple[int, int]] = set()
+        #: what the pieces found in this frame hide
+        self._covers: list[Cover] = []
 
     # ------------------------------------------------------------------------------------------ api
     def observe(
@@ -112,7 +118,10 @@ class Detector:
             extra = self._look_again(gray, lattice, readings, validator, status)
             if extra:
                 lattice = self._fit(readings)
-        pegs = self._pegs(image, lattice, readings) if status.usable else ()
+        pegs = self._pegs(image, lattice, readings) if status.usable else []
+        if pegs and lattice is not None and self.hints.look_again and self._read_covered(
+                gray, lattice, readings, validator, status):
+            lattice = self._fit(readings)
         zones: dict[str, list[str]] = {}
         for reading in readings.values():
             if reading.zone is not None:
@@ -147,7 +156,7 @@ class Detector:
         mapped: list[np.ndarray | None] = [None] * len(accepted)
         if self.calibration is not None and status.usable:
             points = [p for code, _ in accepted for p in (code.center, *code.corners)]
-            mapped = list(self.calibration.to_table(points).reshape(-1, 5, 2))
+            mapped = list(self.calibration.to_table_at(points, self.hints.card_mm).reshape(-1, 5, 2))
         return [self._reading(code, ok, status, mm) for (code, ok), mm in zip(accepted, mapped)]
 
     def _reading(
@@ -162,7 +171,7 @@ class Detector:
         zone = None
         if self.calibration is not None and status.usable:
             if mm is None:
-                mm = self.calibration.to_table([code.center, *code.corners])
+                mm = self.calibration.to_table_at([code.center, *code.corners], self.hints.card_mm)
             center_mm = (float(mm[0][0]), float(mm[0][1]))
             tl, tr, br, bl = mm[1], mm[2], mm[3], mm[4]
             dx = (tr[0] - tl[0]) + (br[0] - bl[0])
@@ -214,30 +223,30 @@ class Detector:
             if not candidates:
                 break
             centres_mm = board.centres(lattice, candidates)
-            chosen, places = [], []
+            chosen, places, enlarge = [], [], []
             for cell, (x, y) in zip(candidates, centres_mm):
                 around = sum((cell[0] + a, cell[1] + b) in occupied for a, b in steps)
                 small = module_mm * calibration.px_per_mm((float(x), float(y))) < 3.0
-                inside = self._in_play_mm((float(x), float(y)))
-                if inside and (small or around >= len(steps) - 2):
+                if self._in_play_mm((float(x), float(y))) and (small or around >= 2):
                     chosen.append((float(x), float(y)))
                     places.append(cell)
+                    enlarge.append(small or around >= len(steps) - 2)
             if not chosen:
                 break
             half = 0.5 * lattice.pitch * calibration.px_per_mm(lattice.origin) * 1.05
-            rects, shown = [], []
-            for cell, (x, y) in zip(places, calibration.to_pixels(chosen)):
+            rects = []
+            for cell, wanted, (x, y) in zip(places, enlarge, calibration.to_pixels(chosen)):
                 # An empty cell shows plain table in its middle; a tag there shows contrast.
                 core = image[
                     int(y - half / 2) : int(y + half / 2) : 2, int(x - half / 2) : int(x + half / 2) : 2
                 ]
                 if core.size and float(core.std()) > 20.0:
-                    rects.append((int(x - half), int(y - half), int(2 * half), int(2 * half)))
-                    shown.append((int(cell[0]), int(cell[1])))
+                    self._unread.add((int(cell[0]), int(cell[1])))
+                    if wanted:
+                        rects.append((int(x - half), int(y - half), int(2 * half), int(2 * half)))
             if not rects:
                 break
             found = 0
-            self._unread |= set(shown)
             for code in qr.decode_enlarged(image, self.backend, rects, (2.0, 1.5, 2.6)):
                 accepted = validator.check(code.text)
                 if accepted is not None and accepted.component_id not in readings:
@@ -289,13 +298,62 @@ class Detector:
         to_px, zone_at = self.calibration.to_pixels, self.calibration.zone_at
         found: list[PegReading] = []
         eye = self.calibration.viewpoint
+        self._covers = []
         for search in self.hints.board.peg_searches(lattice, self._seen(readings)):
             radius_px = max(1.5, 0.5 * search.radius_mm * scale)
             standing = Standing(search.height_mm, eye) if search.height_mm > 0 and eye is not None else None
             for peg in find_pegs(image, search.targets, to_px, model, radius_px, search.kind, zone_at,
                                  targets_px=search.targets_px or None, standing=standing):
                 found.append(replace(peg, on=peg.on.split("#")[0]) if peg.on and "#" in peg.on else peg)
+                self._covers.append(self._cover(peg.center_mm, search.radius_mm, standing))
         return found
+
+    def _cover(self, center_mm: Point, radius_mm: float, standing: Standing | None) -> Cover:
+        """What a piece found hides of the table: its foot, and its top where it stands up."""
+        assert self.calibration is not None
+        ring = np.array([(center_mm[0] + radius_mm * math.cos(a), center_mm[1] + radius_mm * math.sin(a))
+                         for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)])
+        if standing is not None:
+            ring = np.vstack([ring, standing.viewpoint.apparent(ring, standing.height_mm)])
+        pixels = self.calibration.to_pixels(ring).astype(np.float32)
+        return Cover(cv2.convexHull(pixels).reshape(-1, 2))
+
+    def _read_covered(self, gray: np.ndarray, lattice: LatticeFit, readings: dict[str, TagReading],
+                      validator: tags.TagValidator, status: CalibrationStatus) -> int:
+        """Read the codes expected where a tile shows unread and a piece found covers part of it."""
+        board = self.hints.board
+        assert self.calibration is not None and self.backend is not None
+        if not isinstance(board, OpenLattice) or not self._unread or not self._covers:
+            return 0
+        taken = {tuple(int(v) for v in key.split(",")) for key in lattice.cells.values()}
+        cells = sorted(cell for cell in self._unread if cell not in taken)
+        if not cells:
+            return 0
+        calibration, card = self.calibration, self.hints.card_mm
+        eye = calibration.viewpoint
+        turns = max(1, round(360.0 / self.hints.tile_turn))
+        expected = []
+        for modules in sorted({17 + 4 * qr.version_for(text) for text in self.manifest.payloads()}):
+            side = self.manifest.printed_mm * modules / 21.0
+            for (x, y) in board.centres(lattice, cells):
+                corners = [square((float(x), float(y)), side, lattice.angle + k * self.hints.tile_turn)
+                           for k in range(turns)]
+                if card and eye is not None:
+                    corners = [[tuple(p) for p in eye.apparent(c, card)] for c in corners]
+                expected.append(Expected(corners, modules))
+
+        def fresh(text: str) -> bool:  # a code of this set not read yet (the validator counts once)
+            parsed = tags.parse_payload(text)
+            return (not isinstance(parsed, str) and parsed.game == self.manifest.game
+                    and parsed.component_id in self.manifest and parsed.component_id not in readings)
+
+        added = 0
+        for code in read_covered(gray, expected, self._covers, calibration.to_pixels, self.backend, fresh):
+            accepted = validator.check(code.text)
+            if accepted is not None and accepted.component_id not in readings:
+                readings[accepted.component_id] = self._reading(code, accepted, status)
+                added += 1
+        return added
 
 
 def _inside(point: Point, roi: Rect) -> bool:

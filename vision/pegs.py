@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -54,6 +54,9 @@ class ColourModel:
     background: tuple[Lab, ...] = ()
     reject: float = 38.0
     lightness_weight: float = 0.35
+    #: each colour in its own shade, as calibration saw it (the walls of pieces turned from the lamp):
+    #: a sample anywhere between a colour lit and shaded is that colour
+    shades: Mapping[str, Lab] = field(default_factory=dict)
 
     @classmethod
     def nominal(cls, names: Iterable[str] | None = None, **options: float) -> ColourModel:
@@ -62,21 +65,33 @@ class ColourModel:
 
     @classmethod
     def seats(
-        cls, learned: Mapping[str, Lab], names: Iterable[str] | None = None, **options: Any
+        cls, learned: Mapping[str, Lab], names: Iterable[str] | None = None,
+        shades: Mapping[str, Lab] | None = None, **options: Any
     ) -> ColourModel:
-        """The seat colours ``names`` (all six by default): learned where calibration saw them, nominal
-        otherwise."""
+        """The seat colours ``names`` (all six by default): learned where calibration saw them (lit, and
+        in shade where it saw that), nominal otherwise."""
         chosen = list(names) if names is not None else list(NOMINAL_RGB)
         centroids = {name: learned.get(name) or rgb_to_lab(NOMINAL_RGB[name]) for name in chosen}
         for name, lab in learned.items():
             centroids.setdefault(name, lab)
-        return cls(centroids, **options)
+        shaded = {name: lab for name, lab in (shades or {}).items() if name in centroids and name in learned}
+        return cls(centroids, shades=shaded, **options)
 
     def _distances(self, lab: np.ndarray) -> tuple[list[str], np.ndarray]:
         names = list(self.centroids) + [BACKGROUND] * len(self.background)
-        centres = np.array(list(self.centroids.values()) + list(self.background), dtype=np.float64)
+        lit = np.array(list(self.centroids.values()) + list(self.background), dtype=np.float64)
+        shaded = lit.copy()
+        for index, name in enumerate(self.centroids):
+            if name in self.shades:
+                shaded[index] = self.shades[name]
         weights = np.array([self.lightness_weight, 1.0, 1.0])
-        diff = (lab[:, None, :] - centres[None, :, :]) * weights
+        # Distance to the segment from each colour lit to the same colour shaded (a point where no
+        # shade was learned).
+        span = (shaded - lit) * weights
+        offset = (lab[:, None, :] - lit[None, :, :]) * weights
+        length = np.maximum((span**2).sum(axis=1), 1e-9)
+        along = np.clip((offset * span[None, :, :]).sum(axis=2) / length[None, :], 0.0, 1.0)
+        diff = offset - along[:, :, None] * span[None, :, :]
         return names, np.sqrt((diff**2).sum(axis=2))
 
     def classify_many(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
@@ -155,61 +170,31 @@ class ColourModel:
     def classify(self, lab: Lab) -> tuple[str | None, float]:
         return self.classify_many(np.array([lab]))[0]
 
-    @classmethod
-    def learn(
-        cls,
-        image: np.ndarray,
-        samples_px: Mapping[str, Sequence[Point]],
-        radius_px: float,
-        background_px: Sequence[Point] = (),
-        **options: float,
-    ) -> ColourModel:
-        """Centroids from pieces of known colour at known pixel positions (the seats' own pieces laid out at
-        calibration), plus optional background samples (empty gap positions)."""
-        centroids: dict[str, Lab] = {}
-        for name, points in samples_px.items():
-            if not points:
-                continue
-            lab = bgr_to_lab(sample_discs(image, points, radius_px))
-            centroids[name] = (float(lab[:, 0].mean()), float(lab[:, 1].mean()), float(lab[:, 2].mean()))
-        background: tuple[Lab, ...] = ()
-        if background_px:
-            lab = bgr_to_lab(sample_discs(image, background_px, radius_px))
-            background = tuple((float(a), float(b), float(c)) for a, b, c in _cluster(lab, 6))
-        return cls(centroids, background, **options)
-
     def to_dict(self) -> dict[str, object]:
         return {
             "centroids": {k: [round(v, 2) for v in c] for k, c in self.centroids.items()},
             "background": [[round(v, 2) for v in c] for c in self.background],
             "reject": self.reject,
             "lightness_weight": self.lightness_weight,
+            "shades": {k: [round(v, 2) for v in c] for k, c in self.shades.items()},
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> ColourModel:
         centroids = data.get("centroids", {})
         background = data.get("background", [])
-        assert isinstance(centroids, dict) and isinstance(background, list)
+        shades = data.get("shades", {})
+        assert isinstance(centroids, dict) and isinstance(background, list) and isinstance(shades, dict)
         return cls(
             {str(k): (float(v[0]), float(v[1]), float(v[2])) for k, v in centroids.items()},
             tuple((float(v[0]), float(v[1]), float(v[2])) for v in background),
             float(data.get("reject", 38.0)),  # type: ignore[arg-type]
             float(data.get("lightness_weight", 0.35)),  # type: ignore[arg-type]
+            {str(k): (float(v[0]), float(v[1]), float(v[2])) for k, v in shades.items()},
         )
 
 
-def _cluster(lab: np.ndarray, k: int) -> np.ndarray:
-    """A few representative background colours (k-means; the samples themselves when few)."""
-    if len(lab) <= k:
-        return lab
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, _, centres = cv2.kmeans(lab.astype(np.float32), k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-    result: np.ndarray = centres.astype(np.float64)
-    return result
-
-
-def _dominant(lab: np.ndarray, k: int, share: float) -> np.ndarray:
+def dominant_colours(lab: np.ndarray, k: int, share: float) -> np.ndarray:
     """Colours covering more than ``share`` of the samples (k-means clusters): a zone's felt or cards,
     never a handful of small pieces."""
     if len(lab) <= k:
@@ -286,9 +271,8 @@ def find_pegs(
             median = np.median(lab, axis=0)
             commons.append((float(median[0]), float(median[1]), float(median[2])))
             if index:  # above the foot a place shows several things (the gap, a tile's face, the felt)
-                commons += [(float(a), float(b), float(c)) for a, b, c in _dominant(lab, 4, 0.12)]
-        model = ColourModel(model.centroids, (*model.background, *commons), model.reject,
-                            model.lightness_weight)
+                commons += [(float(a), float(b), float(c)) for a, b, c in dominant_colours(lab, 4, 0.12)]
+        model = replace(model, background=(*model.background, *commons))
     seen = [model.classify_seen(lab) for lab in labs]
     readings = []
     for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
@@ -346,58 +330,3 @@ def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
     mapped = np.hstack([points, np.ones((len(points), 1))]) @ np.asarray(matrix, dtype=np.float64).T
     result: np.ndarray = mapped[:, :2] / mapped[:, 2:3]
     return result
-
-
-def learn_seat_colours(
-    image: np.ndarray,
-    to_table: np.ndarray,
-    zones: Iterable[tuple[str, Sequence[Point]]],
-    near: float = 45.0,
-    min_pixels: int = 12,
-    separation: float = 18.0,
-) -> dict[str, Lab]:
-    """Each seat's colour as this camera sees it, from the seat's own pieces lying in its zone.
-
-    For every zone named ``seat:<colour>``, the pixels of that zone within ``near`` (weighted Lab) of the
-    nominal colour, at least ``separation`` from the colours covering a fifth of the zone (felt, cards) and
-    at least half as colourful, are the seat's pieces (chisels, camps); their median is the centroid. A seat
-    whose pieces are not in sight keeps no entry (the nominal colour is then used). ``to_table`` maps
-    frame pixels to table mm (the calibration's homography)."""
-    inverse = np.linalg.inv(np.asarray(to_table, dtype=np.float64))
-    lab_image: np.ndarray | None = None
-    learned: dict[str, Lab] = {}
-    weights = np.array([0.35, 1.0, 1.0])
-    for name, polygon in zones:
-        if not name.startswith("seat:"):
-            continue
-        colour = name.split(":", 1)[1]
-        if colour not in NOMINAL_RGB:
-            continue
-        corners = _apply(inverse, np.asarray(polygon, dtype=np.float64))
-        mask = np.zeros(image.shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], (1,))
-        x, y, w, h = cv2.boundingRect(np.round(corners).astype(np.int32))
-        x0, y0 = max(0, x), max(0, y)
-        x1, y1 = min(image.shape[1], x + w), min(image.shape[0], y + h)
-        if x1 <= x0 or y1 <= y0:
-            continue
-        if lab_image is None:
-            lab_image = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
-        pixels = lab_image[y0:y1, x0:x1][mask[y0:y1, x0:x1] > 0].astype(np.float64)
-        nominal = np.array(rgb_to_lab(NOMINAL_RGB[colour]))
-        distance = np.sqrt((((pixels - nominal) * weights) ** 2).sum(axis=1))
-        # What fills the zone (felt, tiles, cards) is not a piece, even when its hue is near the seat's:
-        # keep pixels far from the zone's own common colours and about as colourful as the nominal.
-        commons = _dominant(pixels[:: max(1, len(pixels) // 4000)], 4, 0.2)
-        apart = (
-            np.min(np.sqrt((((pixels[:, None, :] - commons[None, :, :]) * weights) ** 2).sum(axis=2)), axis=1)
-            if len(commons)
-            else np.full(len(pixels), np.inf)
-        )
-        chroma = np.hypot(pixels[:, 1] - 128.0, pixels[:, 2] - 128.0)
-        nominal_chroma = math.hypot(nominal[1] - 128.0, nominal[2] - 128.0)
-        chosen = pixels[(distance < near) & (apart > separation) & (chroma > 0.5 * nominal_chroma)]
-        if len(chosen) >= min_pixels:
-            median = np.median(chosen, axis=0)
-            learned[colour] = (float(median[0]), float(median[1]), float(median[2]))
-    return learned

@@ -119,6 +119,8 @@ class Scene:
     occluders: list[Occluder] = field(default_factory=list)
     zones: list[Zone] = field(default_factory=list)
     background: RGB = (58, 92, 64)
+    #: how far the cards (tiles, boards) and their stickers lie above the markers' plane, in mm
+    card_mm: float = 0.0
 
     def zone_at(self, point: Point) -> str | None:
         """The name of the first zone containing ``point`` (None when outside every zone)."""

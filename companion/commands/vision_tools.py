@@ -137,7 +137,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     area_problem = None
     if kit is not None:
         from companion.kits.tabletop import SEAT_COLOURS, TableAreaError
-        from vision import pegs
+        from vision.colour_learning import learn_seat_colours
 
         zones = kit.zones(args.seats)
         if args.width is not None:  # the area given: the game laid out on it, or why it cannot be
@@ -148,7 +148,8 @@ def _calibrate(args: argparse.Namespace) -> int:
                 area_problem = str(error)
         calibration = calibration.with_zones(zones)
         named = [(zone.name, zone.polygon) for zone in calibration.zones]
-        calibration = calibration.with_colours(pegs.learn_seat_colours(image, calibration.homography, named))
+        learned = learn_seat_colours(image, calibration.homography, named)
+        calibration = calibration.with_colours(learned.colours, learned.shades)
     calibration = calibration.with_tag_mm(args.tag_size)
     report = self_test(image, calibration, args.min_module_px)
     if area_problem is not None:

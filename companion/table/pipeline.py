@@ -136,7 +136,7 @@ class VisionPipeline:
         if zones:
             calibration = calibration.with_zones(zones)
         if calibration.colours:  # learned at calibration: nominal only for seats it did not see
-            colours = ColourModel.seats(calibration.colours, self.seat_colours)
+            colours = ColourModel.seats(calibration.colours, self.seat_colours, calibration.shades)
         else:
             colours = ColourModel.nominal(self.seat_colours)
         manifest = kit.manifest()

@@ -18,7 +18,7 @@ from sim.effects import Effects
 from sim.fixtures import colours_from_card
 from sim.render import RenderedFrame, render
 from vision import calibration as cal
-from vision import detect, pegs
+from vision import colour_learning, detect, pegs
 from vision.boards import FramedBoard
 from vision.observation import Observation
 from vision.scene import Scene
@@ -173,10 +173,10 @@ def test_isla_nublar_figures_camps_and_boxes() -> None:
         for p in board.fields.values()
         for dx, dy in board.box_ring
     ]
-    seats = pegs.learn_seat_colours(
+    seats = colour_learning.learn_seat_colours(
         blank.image, calibration.homography, [(z.name, z.polygon) for z in empty.zones]
     )
-    background = pegs.ColourModel.learn(
+    background = colour_learning.learn_from_pieces(
         blank.image, {}, 3.0, background_px=list(calibration.to_pixels(spots))
     )
     model = pegs.ColourModel(seats, background.background)

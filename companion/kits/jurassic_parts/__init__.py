@@ -55,7 +55,8 @@ class JurassicPartsKit(Kit):
         slab = LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0)
         board = TileLattice("hex", tile_kinds=("tile",), prior=slab, pitch=jp.pitch, pegs_on_gaps=True,
                             peg_radius_mm=jp.chisel_radius, peg_height_mm=jp.chisel_height)
-        return GeometryHints(board=board, tile_turn=60.0, table_size=(jp.width, jp.height))
+        return GeometryHints(board=board, tile_turn=60.0, table_size=(jp.width, jp.height),
+                             card_mm=jp.card_mm)
 
     def zones(self, seats: int) -> list[Zone]:
         return list(table.JurassicPartsLayout(seats=seats).zones())

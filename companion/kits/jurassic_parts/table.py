@@ -77,6 +77,8 @@ class JurassicPartsLayout(SeatedLayout):
     chisel_radius: float = 4.0
     #: a chisel stands this tall in its gap (the camera sees its top beside its foot)
     chisel_height: float = 25.0
+    #: the tiles' thickness with their stickers: the codes lie this far above the markers' plane
+    card_mm: float = 4.15
     field_leader: Rect = (340.0, 8.0, 940.0, 250.0)
     box: Rect = (700.0, 640.0, 935.0, 712.0)
     supply: Rect = (345.0, 640.0, 560.0, 712.0)
@@ -372,6 +374,7 @@ def scene_for(
     layout = layout or JurassicPartsLayout(seats=len(players))
     ids = ids or JurassicPartsIds()
     scene = layout.empty_table(players, FELT, sketch)
+    scene.card_mm = layout.card_mm
     scene.zones = layout.zones()
     if not sketch:
         scene.shapes.append(

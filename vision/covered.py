@@ -1,0 +1,144 @@
+"""Codes partly covered by a standing piece: read again where the lattice says a tile lies.
+
+A chisel standing in a gap leans, as the camera sees it, over a corner of the next tile's sticker, and
+casts its shadow across others; a code with a finder pattern under it, or a dark piece touching its quiet
+zone, is lost to a decoder, though a person reads the tile plainly. Where the lattice says a tile lies and
+its code was not read, the code is cut out of the frame along each way the tile may turn (its printed size
+and the lattice give its place), its light evened out (a shadow across it), what the pieces found cover
+is whitened (a module lost there is one the code's error correction repairs), a finder pattern they
+cover is drawn back where the visible ones say it lies, and the cut-out is decoded. What comes back is a
+code of the printed set like any other: a wrong turn or a place without a tile decodes to nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.qr import QRBackend, QRCode, code_from_corners
+
+Point = tuple[float, float]
+#: pixels per module of the cut-out
+SCALE = 8
+#: white modules around the code in the cut-out
+QUIET = 4
+FINDER = 7
+
+
+@dataclass(frozen=True)
+class Cover:
+    """What a piece standing in front of a code hides: its outline in frame pixels."""
+
+    outline: np.ndarray
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A code expected at ``corners_mm`` (TL, TR, BR, BL in table mm, one per way the tile may turn), of
+    ``modules`` modules a side."""
+
+    turns: Sequence[Sequence[Point]]
+    modules: int
+
+
+def square(center: Point, side: float, angle: float) -> list[Point]:
+    """A code's corners (TL, TR, BR, BL, table mm) at ``center`` turned ``angle`` degrees counter-clockwise
+    as seen from above (y runs south)."""
+    radians = math.radians(angle)
+    c, s = math.cos(radians), math.sin(radians)
+    half = side / 2.0
+    return [(center[0] + u * c + v * s, center[1] - u * s + v * c)
+            for u, v in ((-half, -half), (half, -half), (half, half), (-half, half))]
+
+
+def read_covered(gray: np.ndarray, expected: Sequence[Expected], covers: Sequence[Cover],
+                 to_pixels: Callable[[np.ndarray], np.ndarray], backend: QRBackend,
+                 accept: Callable[[str], bool]) -> list[QRCode]:
+    """The codes ``accept`` takes among those expected, each read on the turn that decodes."""
+    found: list[QRCode] = []
+    for place in expected:
+        for corners_mm in place.turns:
+            pixels = np.asarray(to_pixels(np.asarray(corners_mm, dtype=np.float64)), dtype=np.float64)
+            code = _read_one(gray, pixels, place.modules, covers, backend)
+            if code is not None and accept(code.text):
+                found.append(code_from_corners(code.text, [tuple(p) for p in pixels]))
+                break
+    return found
+
+
+def _read_one(gray: np.ndarray, corners_px: np.ndarray, modules: int, covers: Sequence[Cover],
+              backend: QRBackend) -> QRCode | None:
+    side = (modules + 2 * QUIET) * SCALE
+    inner = np.array([[QUIET, QUIET], [QUIET + modules, QUIET], [QUIET + modules, QUIET + modules],
+                      [QUIET, QUIET + modules]], dtype=np.float32) * SCALE
+    transform = cv2.getPerspectiveTransform(corners_px.astype(np.float32), inner)
+    cut = cv2.warpPerspective(gray, transform, (side, side), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    # A piece's shadow darkens part of the code: each pixel over the light around it (a few modules).
+    white = cv2.dilate(cut, np.ones((3 * SCALE, 3 * SCALE), np.uint8))
+    even: np.ndarray = np.clip(cut.astype(np.float32) * 230.0 / np.maximum(white, 16), 0, 255)
+    cut = even.astype(np.uint8)
+    hidden: np.ndarray = np.zeros((side, side), np.uint8)
+    for cover in covers:
+        outline = cv2.perspectiveTransform(cover.outline.reshape(-1, 1, 2).astype(np.float32), transform)
+        cv2.fillPoly(hidden, [np.round(outline).astype(np.int32)], (1,))
+    if hidden.any():
+        # The cover's edge blurs into the code: a module's worth around it is whitened too.
+        hidden = cv2.dilate(hidden, np.ones((SCALE, SCALE), np.uint8))
+        cut[hidden > 0] = 230
+        _restore_finders(cut, hidden, modules, 230.0)
+    codes = backend.decode(cut)
+    return codes[0] if len(codes) == 1 else None
+
+
+def _restore_finders(cut: np.ndarray, hidden: np.ndarray, modules: int, light: float) -> None:
+    """Draw back each finder pattern the cover reaches, shifted as the visible ones are from where the
+    lattice put them."""
+    origins = [(QUIET, QUIET), (QUIET + modules - FINDER, QUIET), (QUIET, QUIET + modules - FINDER)]
+    template = _finder_template(light, float(np.percentile(cut, 5)))
+    shifts, covered = [], []
+    for column, row in origins:
+        x, y = column * SCALE, row * SCALE
+        box = hidden[y - SCALE : y + (FINDER + 1) * SCALE, x - SCALE : x + (FINDER + 1) * SCALE]
+        if box.any():
+            covered.append((x, y))
+            continue
+        shifts.append(_finder_shift(cut, template, x, y))
+    if not covered:
+        return
+    dx, dy = (np.mean([s[0] for s in shifts]), np.mean([s[1] for s in shifts])) if shifts else (0.0, 0.0)
+    for x, y in covered:
+        left, top = round(x + dx) - SCALE, round(y + dy) - SCALE
+        patch = np.full(((FINDER + 2) * SCALE, (FINDER + 2) * SCALE), int(light), np.uint8)
+        patch[SCALE:-SCALE, SCALE:-SCALE] = template
+        y0, x0 = max(0, top), max(0, left)
+        y1, x1 = min(cut.shape[0], top + patch.shape[0]), min(cut.shape[1], left + patch.shape[1])
+        cut[y0:y1, x0:x1] = patch[y0 - top : y1 - top, x0 - left : x1 - left]
+
+
+def _finder_template(light: float, dark: float) -> np.ndarray:
+    """A finder pattern (7 x 7 modules: dark ring, light ring, dark 3 x 3 middle) at the cut-out's scale."""
+    pattern = np.full((FINDER, FINDER), dark)
+    pattern[1:6, 1:6] = light
+    pattern[2:5, 2:5] = dark
+    result: np.ndarray = cv2.resize(pattern.astype(np.uint8), (FINDER * SCALE, FINDER * SCALE),
+                                    interpolation=cv2.INTER_NEAREST)
+    return result
+
+
+def _finder_shift(cut: np.ndarray, template: np.ndarray, x: int, y: int) -> tuple[float, float]:
+    """Where a visible finder pattern lies relative to (x, y), within a module and a half."""
+    reach = SCALE * 3 // 2
+    x0, y0 = max(0, x - reach), max(0, y - reach)
+    window = cut[y0 : y + FINDER * SCALE + reach, x0 : x + FINDER * SCALE + reach]
+    if window.shape[0] < template.shape[0] or window.shape[1] < template.shape[1]:
+        return (0.0, 0.0)
+    scores = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+    _, best, _, (bx, by) = cv2.minMaxLoc(scores)
+    if best < 0.5:
+        return (0.0, 0.0)
+    return (float(bx + x0 - x), float(by + y0 - y))
