@@ -23,7 +23,10 @@ class Effects:
     ``jpeg_quality``: None for no compression, else 1..100; ``hands``: how many random hands (palm, fingers
     and arm, entering from a table edge) to add over the scene's own occluders; ``white_balance``: gains on
     (red, green, blue), e.g. (1.08, 1.0, 0.9) for warm indoor light; ``glare``: 0..1, a soft bright spot
-    (a lamp reflected by glossy tiles) of ``glare_radius`` pixels at a random place.
+    (a lamp reflected by glossy tiles) of ``glare_radius`` pixels at a random place; ``optics_in_light``:
+    the lens blurs light, not the encoded picture (the blur is done on linear light and encoded with the
+    sRGB curve afterwards, which makes black shapes look thinner, as a real camera does; off: the blur on
+    the encoded values, as frames were drawn before).
     """
 
     blur: float = 0.0
@@ -41,6 +44,7 @@ class Effects:
     #: same ``surface_seed`` is the same table top in every frame
     surface: str = "plain"
     surface_seed: int = 0
+    optics_in_light: bool = True
 
     def __post_init__(self) -> None:
         if min(self.blur, self.noise, self.vignette, self.gradient, self.glare, self.brightness) < 0:
@@ -127,7 +131,9 @@ def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> n
     """The camera's photometric effects (blur, uneven light, noise, JPEG) on a rendered frame; hands are
     geometry and are drawn by :func:`render`. The input is returned unchanged when no effect is on."""
     chance = as_random(rng)
-    if effects.blur > 0:
+    if effects.blur > 0 and effects.optics_in_light:
+        image = to_srgb(cv2.GaussianBlur(to_linear(image), (0, 0), effects.blur))
+    elif effects.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), effects.blur)
     balanced = tuple(round(float(g), 4) for g in effects.white_balance)
     if (
@@ -163,6 +169,29 @@ def apply_effects(image: np.ndarray, effects: Effects, rng: RngLike = None) -> n
             raise RuntimeError("JPEG decoding failed")
         image = decoded
     return image
+
+
+@lru_cache(maxsize=1)
+def _srgb_tables() -> tuple[np.ndarray, np.ndarray]:
+    """8-bit sRGB -> linear light in 16 bits, and back."""
+    encoded = np.arange(256, dtype=np.float64) / 255.0
+    linear = np.where(encoded <= 0.04045, encoded / 12.92, ((encoded + 0.055) / 1.055) ** 2.4)
+    steps = np.arange(65536, dtype=np.float64) / 65535.0
+    back = np.where(steps <= 0.0031308, steps * 12.92, 1.055 * steps ** (1 / 2.4) - 0.055)
+    return (np.round(linear * 65535.0).astype(np.uint16),
+            np.clip(np.round(back * 255.0), 0, 255).astype(np.uint8))
+
+
+def to_linear(image: np.ndarray) -> np.ndarray:
+    """An 8-bit sRGB picture as linear light (16 bits), where blur and resampling mix light rightly."""
+    result: np.ndarray = _srgb_tables()[0][image]
+    return result
+
+
+def to_srgb(linear: np.ndarray) -> np.ndarray:
+    """Linear light (16 bits) encoded back to 8-bit sRGB."""
+    result: np.ndarray = _srgb_tables()[1][linear]
+    return result
 
 
 def wood_surface(height: int, width: int, seed: int, ppm: float) -> np.ndarray:

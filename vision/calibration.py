@@ -19,8 +19,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import marker_edges, viewpoint
 from vision import precision as precision_estimate
-from vision import viewpoint
 from vision.lens import Lens
 from vision.observation import CalibrationStatus
 from vision.precision import Precision
@@ -36,25 +36,34 @@ class CalibrationError(ValueError):
     """The markers needed for a calibration are not (all) visible; the message says which."""
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detectors() -> list[cv2.aruco.ArucoDetector]:
+    """The usual detector, then the second looks for a marker it missed: its cells read at their middles
+    only (blur and noise thin a black cell from its edges), then other thresholding windows (a blurred,
+    noisy frame thins a marker's black border below what the usual windows keep)."""
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    parameters = cv2.aruco.DetectorParameters()
-    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    return cv2.aruco.ArucoDetector(dictionary, parameters)
+    usual = cv2.aruco.DetectorParameters()
+    usual.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    middles = cv2.aruco.DetectorParameters()
+    middles.perspectiveRemoveIgnoredMarginPerCell = 0.3
+    windows = cv2.aruco.DetectorParameters()
+    windows.adaptiveThreshWinSizeMin, windows.adaptiveThreshWinSizeMax = 5, 53
+    windows.adaptiveThreshWinSizeStep = 6
+    windows.perspectiveRemoveIgnoredMarginPerCell = 0.3
+    return [cv2.aruco.ArucoDetector(dictionary, parameters) for parameters in (usual, middles, windows)]
 
 
-_DETECTOR: cv2.aruco.ArucoDetector | None = None
+_DETECTORS: list[cv2.aruco.ArucoDetector] = []
 
 
 def detect_markers(
     image: np.ndarray, rois: Iterable[tuple[int, int, int, int]] | None = None
 ) -> dict[int, np.ndarray]:
-    """Calibration markers in the image: id -> (4, 2) corners (clockwise from the marker's top-left).
+    """Calibration markers in the image: id -> (4, 2) corners (clockwise from the marker's top-left), on
+    the markers' edges (:mod:`vision.marker_edges`).
 
     With ``rois`` only those crops are searched (what the running monitor does)."""
-    global _DETECTOR
-    if _DETECTOR is None:
-        _DETECTOR = _detector()
+    if not _DETECTORS:
+        _DETECTORS.extend(_detectors())
     height, width = image.shape[:2]
     found: dict[int, np.ndarray] = {}
     regions = [(0, 0, width, height)] if rois is None else list(rois)
@@ -65,13 +74,20 @@ def detect_markers(
             continue
         crop = image[y0:y1, x0:x1]
         gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)  # only what is searched
-        corners, ids, _ = _DETECTOR.detectMarkers(gray)
-        if ids is None:
-            continue
-        for marker_corners, marker_id in zip(corners, ids.ravel()):
-            if int(marker_id) in CALIBRATION_MARKER_IDS and int(marker_id) not in found:
-                found[int(marker_id)] = marker_corners.reshape(4, 2).astype(np.float64) + np.array([x0, y0])
+        for detector in _DETECTORS:
+            corners, ids, _ = detector.detectMarkers(gray)
+            for marker_corners, marker_id in zip(corners, () if ids is None else ids.ravel()):
+                if int(marker_id) in CALIBRATION_MARKER_IDS and int(marker_id) not in found:
+                    edges = marker_edges.refine(gray, marker_corners.reshape(4, 2))
+                    found[int(marker_id)] = edges + np.array([x0, y0])
+            if _all_in(found, rois is None):
+                break
     return found
+
+
+def _all_in(found: Mapping[int, np.ndarray], whole_frame: bool) -> bool:
+    """Whether a look found what it looks for: every marker in the whole frame; in a crop, one."""
+    return all(i in found for i in CALIBRATION_MARKER_IDS) if whole_frame else bool(found)
 
 
 def marker_corners_mm(center: Point, size: float) -> np.ndarray:

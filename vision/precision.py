@@ -25,6 +25,10 @@ from vision.scene import CALIBRATION_MARKER_IDS
 #: a calibration is called ok only while tiles lie within this many millimetres of where they are read
 OK_MM = 3.0
 NOMINAL_HFOV_DEGREES = 66.0
+#: a bend is believed where it leaves at most this share of the markers' misfit, or where the misfit is
+#: more than found corners wander (about half a millimetre: a pixel) and so no noise
+BEND_EXPLAINS = 0.75
+NOISE_MM = 0.5
 Point = tuple[float, float]
 
 
@@ -93,7 +97,9 @@ def _fit(pixels: np.ndarray, mm: np.ndarray) -> tuple[np.ndarray, float]:
 def radial_bend(found: Mapping[int, np.ndarray], layout: Mapping[int, Point], size: float,
                 image_size: tuple[int, int]) -> float:
     """The ``k1`` that straightens the markers best, within what camera lenses bend (-0.3..0.2: beyond,
-    undistorting folds over and means nothing); no bend when none fits better than a straight lens."""
+    undistorting folds over and means nothing); no bend unless the markers show one beyond their own
+    corner noise (it explains a quarter of their misfit at least, or the misfit is more than noise: noise
+    alone is "straightened" by a little bend either way)."""
     pixels = np.vstack([found[i] for i in CALIBRATION_MARKER_IDS]).astype(np.float64)
     mm = _corners_mm(layout, size)
 
@@ -102,14 +108,15 @@ def radial_bend(found: Mapping[int, np.ndarray], layout: Mapping[int, Point], si
 
     low, high = -0.3, 0.2
     best, step = 0.0, 0.02
-    best_residual = residual(0.0)
+    straight = best_residual = residual(0.0)
     while step > 0.0002:
         for k1 in np.arange(max(low, best - 5 * step), min(high, best + 5 * step) + 1e-12, step):
             value = residual(float(k1))
             if value < best_residual - 1e-6:
                 best, best_residual = float(k1), value
         step /= 5
-    return best
+    beyond_noise = straight > NOISE_MM or best_residual < BEND_EXPLAINS * straight
+    return best if beyond_noise else 0.0
 
 
 def estimate(found: Mapping[int, np.ndarray], layout: Mapping[int, Point], size: float,

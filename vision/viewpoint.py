@@ -5,7 +5,7 @@ tall, is not on that plane: a camera's ray through it meets the table farther fr
 ``z / (height - z)`` of the distance. Knowing the camera's centre (its foot on the table and its height)
 puts those points back where they stand, and tells where a standing piece's top shows in the frame.
 The centre comes from the markers' 16 corners and the lens's focal length (the fitted lens's, else a
-typical one: an error of a tenth in the focal length moves a sticker 4 mm up by a few hundredths of a mm).
+typical camera module's: an error of a tenth in it moves a sticker 4 mm up by a few hundredths of a mm).
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ import cv2
 import numpy as np
 
 from vision.lens import Lens
+from vision.precision import nominal_lens
 
 Point = tuple[float, float]
-#: a typical camera module's horizontal field of view, used when no lens was fitted
-TYPICAL_HFOV_DEGREES = 66.0
 
 
 @dataclass(frozen=True)
@@ -58,12 +57,7 @@ def estimate(corners_px: Mapping[int, np.ndarray], corners_mm: Mapping[int, np.n
     pixels = np.vstack([np.asarray(corners_px[i], dtype=np.float64) for i in ids])
     table = np.vstack([np.asarray(corners_mm[i], dtype=np.float64) for i in ids])
     objects = np.column_stack([table, np.zeros(len(table))])
-    if lens is not None:
-        camera, distortion = lens.intrinsics(image_size)
-    else:
-        focal = width / (2 * math.tan(math.radians(TYPICAL_HFOV_DEGREES) / 2))
-        camera = np.array([[focal, 0.0, width / 2], [0.0, focal, height / 2], [0.0, 0.0, 1.0]])
-        distortion = np.zeros(5)
+    camera, distortion = (lens or nominal_lens(image_size, 0.0)).intrinsics(image_size)
     ok, rotation, translation = cv2.solvePnP(objects, pixels, camera, distortion, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
         return None

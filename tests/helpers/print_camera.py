@@ -21,6 +21,8 @@ import cv2
 import numpy as np
 
 HEX_PITCH_MM = 66.0
+#: a Jurassic Parts tile with its sticker: the code lies this far above the table
+TILE_MM = 4.15
 
 
 def rasterise(pdf: Path, dpi: int, first: int | None = None, last: int | None = None) -> list[np.ndarray]:
@@ -151,10 +153,11 @@ class Camera:
         rotation = np.vstack([right, down, forward])
         return rotation, -rotation @ centre
 
-    def table_homography(self) -> np.ndarray:
-        """Table mm -> ideal (undistorted) frame pixels."""
+    def table_homography(self, up_mm: float = 0.0) -> np.ndarray:
+        """Table mm -> ideal (undistorted) frame pixels, for the plane ``up_mm`` above the table."""
         rotation, translation = self.pose()
-        return self.matrix() @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        lifted = translation - up_mm * rotation[:, 2]  # the world's z points into the table
+        return self.matrix() @ np.column_stack([rotation[:, 0], rotation[:, 1], lifted])
 
     def corner_distortion(self) -> float:
         """How much the lens moves the frame's corner, as a fraction of its distance from the centre."""
@@ -200,18 +203,21 @@ class Table:
     """What lies on the table: marker and sticker images at table positions, hexagonal tiles under them."""
 
     area_mm: tuple[float, float]
-    items: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (image, 4 corners in mm)
+    #: (image, 4 corners in mm, its height above the table in mm)
+    items: list[tuple[np.ndarray, np.ndarray, float]] = field(default_factory=list)
     tiles: list[tuple[tuple[float, float], tuple[int, int, int]]] = field(default_factory=list)
     truth: dict[str, tuple[float, float]] = field(default_factory=dict)
 
-    def put(self, image: np.ndarray, centre: tuple[float, float], side_mm: float, angle_deg: float) -> None:
-        """An image ``side_mm`` square centred at ``centre``, turned ``angle_deg`` clockwise on the table."""
+    def put(self, image: np.ndarray, centre: tuple[float, float], side_mm: float, angle_deg: float,
+            up_mm: float = 0.0) -> None:
+        """An image ``side_mm`` square centred at ``centre``, turned ``angle_deg`` clockwise on the table,
+        ``up_mm`` above it (a sticker on a tile)."""
         half = side_mm / 2
         turn = math.radians(angle_deg)
         c, s = math.cos(turn), math.sin(turn)
         corners = [(centre[0] + c * x - s * y, centre[1] + s * x + c * y)
                    for x, y in ((-half, -half), (half, -half), (half, half), (-half, half))]
-        self.items.append((image, np.array(corners, dtype=np.float64)))
+        self.items.append((image, np.array(corners, dtype=np.float64), up_mm))
 
     def put_marker(self, image: np.ndarray, share: float, centre: tuple[float, float],
                    size_mm: float) -> None:
@@ -234,7 +240,7 @@ def jurassic_parts_slab(table: Table, codes: dict[str, Sticker], tiles: Sequence
         sticker = codes[payload]
         where = (x + ox + rng.normal(0, 1.0), y + oy + rng.normal(0, 1.0))
         turn = 60 * int(rng.integers(0, 6)) + rng.normal(0, 2.0)
-        table.put(sticker.image, where, sticker.side_mm(code_mm), turn)
+        table.put(sticker.image, where, sticker.side_mm(code_mm), turn, TILE_MM)
         table.truth[payload] = where
 
 
@@ -261,8 +267,8 @@ def photograph(table: Table, camera: Camera, looks: Looks = Looks()) -> np.ndarr
     place = np.array([[1 / px_per_mm, 0, -margin], [0, 1 / px_per_mm, -margin], [0, 0, 1]])
     frame = cv2.warpPerspective(top, homography @ place, size, flags=cv2.INTER_LINEAR,
                                 borderValue=(60, 60, 60))
-    for image, corners_mm in table.items:
-        _composite(frame, image, homography, corners_mm)
+    for image, corners_mm, up_mm in table.items:
+        _composite(frame, image, camera.table_homography(up_mm), corners_mm)
     return _through_the_lens(frame, camera, looks)
 
 

@@ -85,7 +85,7 @@ def test_every_tag_decodes_with_zxing_at_three_pixels_per_module(tilt: float, ta
 
 def test_pyzbar_reads_the_clean_frame_too() -> None:
     pyzbar = pytest.importorskip("pyzbar.pyzbar")
-    frame = render(sample_scene(40.0), CameraModel(tilt=5.0), Effects(blur=0.6), 1)
+    frame = render(sample_scene(48.0), CameraModel(tilt=5.0), Effects(blur=0.6), 1)  # 4.3 px a module
     grey = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
     texts = {symbol.data.decode() for symbol in pyzbar.decode(grey, symbols=[pyzbar.ZBarSymbol.QRCODE])}
     assert texts == {f"DT1:JP:F{index:02d}" for index in range(1, 25)}

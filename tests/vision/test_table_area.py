@@ -4,7 +4,10 @@ and the self-test says what to change."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
+import pytest
 
 from sim.camera_model import CameraModel
 from sim.effects import Effects
@@ -15,6 +18,13 @@ from vision.scene import Scene, Tag
 from vision.self_test import self_test
 from vision.table_area import AreaCheck, camera_estimate
 from vision.track import Tracker, TrackerConfig
+
+
+def _apart(problem: str) -> float:
+    """How far apart the words say markers 0 and 1 are (mm)."""
+    found = re.search(r"markers 0-1 are (\d+) mm", problem)
+    assert found is not None, problem
+    return float(found[1])
 
 
 def frame(width: float, height: float) -> np.ndarray:
@@ -37,7 +47,7 @@ def test_markers_of_another_area_are_a_misfit_and_say_what_to_change() -> None:
     image = frame(1000.0, 500.0)
     calibration = cal.calibrate(image, cal.corner_layout(1280.0, 720.0))  # the layout assumes 1280 x 720
     problem = calibration.area_problem()
-    assert problem is not None and "1280 x 720" in problem and "markers 0-1 are 10" in problem
+    assert problem is not None and "1280 x 720" in problem and _apart(problem) == pytest.approx(1000, abs=10)
     monitor = cal.CalibrationMonitor(calibration)
     assert monitor.last.state == "misfit" and not monitor.last.trusted
     assert monitor.check(image).state == "misfit"
@@ -83,7 +93,9 @@ def test_calibrate_says_what_to_change(tmp_path: object, capsys: object) -> None
     cv2.imwrite(str(path), frame(1000.0, 500.0))
     assert main(["calibrate", str(path), "--game", "jurassic-parts"]) == 1
     report = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
-    assert report["problems"][0].startswith("markers 0-1 are 10") and not report["table_area"]["fits"]
+    problem = report["problems"][0]
+    assert problem.startswith("markers 0-1 are") and not report["table_area"]["fits"]
+    assert _apart(problem) == pytest.approx(1000, abs=10)  # the markers as laid, 1000 mm apart
     given = ["--width", "1000", "--height", "500"]
     assert main(["calibrate", str(path), "--game", "jurassic-parts", *given]) == 1
     report = json.loads(capsys.readouterr().out)  # type: ignore[attr-defined]
