@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.pegs import (
+    DARK,
     NOMINAL_RGB,
     ColourModel,
     Lab,
@@ -72,7 +73,7 @@ def light_and_shade(pixels: np.ndarray) -> tuple[Lab, Lab | None]:
     if len(walls) >= 4:
         order = np.argsort(walls[:, 0])
         dark = np.median(walls[order[: max(1, len(order) // 4)]], axis=0)
-        if dark[0] < SHADE_RATIO * lit[0]:
+        if DARK <= dark[0] < SHADE_RATIO * lit[0]:  # nearly black, no colour is told from another
             return _lab(lit), _lab(dark)
     return _lab(np.median(pixels, axis=0)), None
 

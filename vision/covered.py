@@ -65,7 +65,7 @@ def read_covered(gray: np.ndarray, expected: Sequence[Expected], covers: Sequenc
             pixels = np.asarray(to_pixels(np.asarray(corners_mm, dtype=np.float64)), dtype=np.float64)
             code = _read_one(gray, pixels, place.modules, covers, backend)
             if code is not None and accept(code.text):
-                found.append(code_from_corners(code.text, [tuple(p) for p in pixels]))
+                found.append(code)
                 break
     return found
 
@@ -92,7 +92,13 @@ def _read_one(gray: np.ndarray, corners_px: np.ndarray, modules: int, covers: Se
         cut[hidden > 0] = 230
         _restore_finders(cut, hidden, modules, 230.0)
     codes = backend.decode(cut)
-    return codes[0] if len(codes) == 1 else None
+    if len(codes) != 1:
+        return None
+    # The code's own corners, back in the frame: they say which way it turns (a decoder reads a code
+    # whichever way the cut-out was taken).
+    back = cv2.perspectiveTransform(np.asarray(codes[0].corners, np.float32).reshape(-1, 1, 2),
+                                    np.linalg.inv(transform)).reshape(-1, 2)
+    return code_from_corners(codes[0].text, [(float(x), float(y)) for x, y in back])
 
 
 def _restore_finders(cut: np.ndarray, hidden: np.ndarray, modules: int, light: float) -> None:

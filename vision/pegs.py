@@ -31,6 +31,8 @@ BACKGROUND = "background"
 MORE_LIGHT = 3.0
 #: how little light a piece in shade may get and keep its colour
 LEAST_LIGHT = 0.25
+#: a sample darker than this (OpenCV's Lab lightness, 0..255) is read by its hue alone
+DARK = 50.0
 
 
 def rgb_to_lab(rgb: tuple[int, int, int]) -> Lab:
@@ -115,11 +117,14 @@ class ColourModel:
         else:
             d_next = np.full(len(seat), self.reject * 2)
         results: list[tuple[str | None, float, bool]] = []
-        shaded = self._in_shade(np.asarray(lab, dtype=np.float64).reshape(-1, 3))
+        samples = np.asarray(lab, dtype=np.float64).reshape(-1, 3)
+        shaded = self._in_shade(samples)
         for index in range(len(seat)):
             # A background colour nearer than every seat colour, or no seat colour near enough: nothing,
             # unless the sample is a seat colour in shade (its hue kept, lightness and chroma lost alike).
-            if d_best[index] > self.reject or nearest_any[index] < d_best[index]:
+            # Near black every colour looks alike: only its hue, brought up to the light, tells.
+            dark = samples[index, 0] < DARK
+            if dark or d_best[index] > self.reject or nearest_any[index] < d_best[index]:
                 results.append((*shaded[index], shaded[index][0] is not None))
                 continue
             margin = max(0.0, min(1.0, (d_next[index] - d_best[index]) / max(d_next[index], 1e-6)))
@@ -274,9 +279,16 @@ def find_pegs(
                 commons += [(float(a), float(b), float(c)) for a, b, c in dominant_colours(lab, 4, 0.12)]
         model = replace(model, background=(*model.background, *commons))
     seen = [model.classify_seen(lab) for lab in labs]
+    if len(keys) > LOCAL_PLACES and frame_background:
+        for lab, level in zip(labs, seen):
+            for alike in np.nonzero(_like_the_places_around(lab, px))[0]:
+                level[int(alike)] = (None, 0.0, False)
+    colours = [_whole_piece([level[index] for level in seen]) for index in range(len(keys))]
+    if len(levels) > 1:
+        _drop_leaning_tops(colours, seen, levels, radius_px)
     readings = []
     for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
-        colour, confidence = _whole_piece([level[index] for level in seen])
+        colour, confidence = colours[index]
         if colour is None:
             continue
         zone = zone_of((float(point[0]), float(point[1]))) if callable(zone_of) else None
@@ -305,6 +317,38 @@ class Standing:
 
     height_mm: float
     viewpoint: Viewpoint
+
+
+#: how many places around a place show what an empty place looks like there (the lamp's light falls off)
+LOCAL_PLACES = 8
+#: a sample this near (weighted Lab) to the places around it looks as they do
+LOCAL_ALIKE = 14.0
+
+
+def _like_the_places_around(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
+    """Which samples look like the middle of the places nearest them (most places are empty: a place
+    that looks as its neighbours do under the same light holds nothing)."""
+    apart = np.hypot(px[:, None, 0] - px[None, :, 0], px[:, None, 1] - px[None, :, 1])
+    np.fill_diagonal(apart, np.inf)
+    nearest = np.argsort(apart, axis=1)[:, :LOCAL_PLACES]
+    around = np.median(lab[nearest], axis=1)
+    weights = np.array([0.35, 1.0, 1.0])
+    result: np.ndarray = np.sqrt((((lab - around) * weights) ** 2).sum(axis=1)) < LOCAL_ALIKE
+    return result
+
+
+def _drop_leaning_tops(colours: list[tuple[str | None, float]], seen: Sequence[Sequence[Any]],
+                       levels: Sequence[np.ndarray], radius_px: float) -> None:
+    """A place whose colour shows at its foot only, where a piece of that colour found beside it leans
+    its top over (as the camera sees it), is that piece's top, not a piece of its own."""
+    upper = np.vstack(levels[1:])  # every place's higher samples
+    owners = np.tile(np.arange(len(colours)), len(levels) - 1)
+    for index, (colour, _) in enumerate(colours):
+        if colour is None or any(level[index][0] == colour for level in seen[1:]):
+            continue
+        near = np.hypot(*(upper - levels[0][index]).T) < 2.5 * radius_px
+        if any(colours[owner][0] == colour for owner in owners[near] if owner != index):
+            colours[index] = (None, 0.0)
 
 
 def _whole_piece(samples: Sequence[tuple[str | None, float, bool]]) -> tuple[str | None, float]:
