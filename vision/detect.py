@@ -32,6 +32,8 @@ from vision.pegs import ColourModel, Standing, find_pegs
 
 Point = tuple[float, float]
 Rect = tuple[int, int, int, int]
+#: what a piece found hides is taken this much wider than the kit's piece (it leans, it blurs)
+COVER_MARGIN = 1.35
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,8 @@ class Detector:
         pegs = self._pegs(image, lattice, readings) if status.usable else []
         if pegs and lattice is not None and self.hints.look_again and self._read_covered(
                 gray, lattice, readings, validator, status):
-            lattice = self._fit(readings)
+            lattice = self._fit(readings)  # the tiles read again have gaps of their own to look at
+            pegs = self._pegs(image, lattice, readings)
         zones: dict[str, list[str]] = {}
         for reading in readings.values():
             if reading.zone is not None:
@@ -311,7 +314,8 @@ class Detector:
     def _cover(self, center_mm: Point, radius_mm: float, standing: Standing | None) -> Cover:
         """What a piece found hides of the table: its foot, and its top where it stands up."""
         assert self.calibration is not None
-        ring = np.array([(center_mm[0] + radius_mm * math.cos(a), center_mm[1] + radius_mm * math.sin(a))
+        reach = COVER_MARGIN * radius_mm  # a piece is seldom exactly as wide as the kit says
+        ring = np.array([(center_mm[0] + reach * math.cos(a), center_mm[1] + reach * math.sin(a))
                          for a in np.linspace(0, 2 * math.pi, 12, endpoint=False)])
         if standing is not None:
             ring = np.vstack([ring, standing.viewpoint.apparent(ring, standing.height_mm)])
