@@ -206,6 +206,8 @@ def main() -> int:
     totals["focused_time"] = []
     totals["focused_right"] = 0
     totals["by_colour"] = {}
+    totals["settle_frames"] = []
+    totals["unchanged_misread"] = 0
     totals["position_mm"] = []
     totals["area_error"] = []
     totals["bends"] = []
@@ -309,15 +311,18 @@ def main() -> int:
         # (b) nothing changed: settle the tracker on this table, then time fresh frames of the same table.
         detector = detect.Detector(kit_for("JP").manifest(), calibration, hints, colours)
         tracker = Tracker(detector, TrackerConfig(window=2))
-        tracker.update(image, 0)
-        tracker.update(image, 1)
+        settle = 0
+        while tracker.stable is None and settle < 8:  # two readings alike settle it
+            tracker.update(image, settle)
+            settle += 1
+        totals["settle_frames"].append(settle)
         frames = [again, image]
         unchanged_times = []
         for index in range(max(4, args.repeat)):
             start = time.perf_counter()
-            result = tracker.update(frames[index % 2], 2 + index)
+            result = tracker.update(frames[index % 2], settle + index)
             unchanged_times.append(time.perf_counter() - start)
-            assert tracker.last_path == "unchanged" and result.stable, tracker.last_path
+            totals["unchanged_misread"] += int(tracker.last_path != "unchanged" or not result.stable)
         totals["unchanged_time"].append(statistics.median(unchanged_times))
 
         # (c) one tile taken off the slab: the tracker re-reads only the changed region.
@@ -396,6 +401,8 @@ def summarise(totals: dict[str, Any], module_px: list[float]) -> dict[str, Any]:
     report["unchanged_frame"] = {
         "ms_per_frame": round(1000 * unchanged, 3),
         "x_zxing_alone": round(unchanged / zx_time, 4),
+        "settled_after_frames": max(totals["settle_frames"]),
+        "not_read_as_unchanged": totals["unchanged_misread"],
     }
     return report
 
@@ -436,6 +443,8 @@ def print_report(report: dict[str, Any]) -> None:
     u = report["unchanged_frame"]
     print(
         f"{'(b) nothing changed':24} {'':8} {'':8} {'':6} {u['ms_per_frame']:9.3f} {u['x_zxing_alone']:8.4f}"
+        f"   settled after {u['settled_after_frames']} frames at most, "
+        f"{u['not_read_as_unchanged']} frames of an unchanged table not read as unchanged"
     )
 
 

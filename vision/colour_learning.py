@@ -78,13 +78,16 @@ def light_and_shade(pixels: np.ndarray) -> tuple[Lab, Lab | None]:
     return _lab(np.median(pixels, axis=0)), None
 
 
-def same_hue(pixels: np.ndarray, seed: np.ndarray, degrees: float = 28.0, chroma: float = 0.35) -> np.ndarray:
-    """The pixels of ``seed``'s hue (within ``degrees``) and at least ``chroma`` times as colourful (a
-    piece lit or shaded keeps its hue; the table, a tile's edge and a shadow do not share it)."""
+def same_hue(pixels: np.ndarray, seed: np.ndarray, degrees: float = 28.0,
+             saturation: float = 0.6) -> np.ndarray:
+    """The pixels of ``seed``'s hue (within ``degrees``) and at least ``saturation`` times as saturated
+    (chroma for its lightness): a piece lit or shaded keeps both; a pale card of the same hue beside it (a
+    beige tile by an orange chisel), the table and a shadow do not."""
     a, b = pixels[:, 1] - 128.0, pixels[:, 2] - 128.0
     seed_a, seed_b = float(seed[1]) - 128.0, float(seed[2]) - 128.0
     turn = np.abs((np.degrees(np.arctan2(b, a) - math.atan2(seed_b, seed_a)) + 180.0) % 360.0 - 180.0)
-    keep = (turn < degrees) & (np.hypot(a, b) > chroma * math.hypot(seed_a, seed_b))
+    seed_saturation = math.hypot(seed_a, seed_b) / max(float(seed[0]), 1.0)
+    keep = (turn < degrees) & (np.hypot(a, b) / np.maximum(pixels[:, 0], 1.0) > saturation * seed_saturation)
     result: np.ndarray = pixels[keep]
     return result
 
