@@ -33,6 +33,8 @@ MORE_LIGHT = 3.0
 LEAST_LIGHT = 0.25
 #: a sample darker than this (OpenCV's Lab lightness, 0..255) is read by its hue alone
 DARK = 50.0
+#: how far (degrees) a dark sample's hue may turn from its colour's
+HUE_DEGREES = 15.0
 
 
 def rgb_to_lab(rgb: tuple[int, int, int]) -> Lab:
@@ -157,6 +159,15 @@ class ColourModel:
         # varies); never far brighter (glare washes the colour out rather than lifting it).
         dist[(scale < 1.0 / MORE_LIGHT) | (scale > 1.0 / LEAST_LIGHT)] = np.inf
         seats = dist[:, : len(names)]
+        # Near black, chroma no longer follows lightness: the hue alone is compared (the nearest of the
+        # colours' and the backgrounds' hues, within HUE_DEGREES).
+        hues = np.degrees(np.arctan2(refs[:, 2] - 128.0, refs[:, 1] - 128.0))
+        turns = np.abs((np.degrees(np.arctan2(chroma[:, 1], chroma[:, 0]))[:, None] - hues[None, :] + 180.0)
+                       % 360.0 - 180.0)
+        dark = lab[:, 0] < DARK
+        seats[dark] = np.where(turns[dark, : len(names)] < HUE_DEGREES,
+                               turns[dark, : len(names)] * (self.shade_reject / HUE_DEGREES), np.inf)
+        dist[dark, len(names):] = turns[dark, len(names):] * (self.shade_reject / HUE_DEGREES)
         results: list[tuple[str | None, float]] = []
         for index in range(len(lab)):
             order = np.argsort(seats[index])
@@ -281,7 +292,9 @@ def find_pegs(
     seen = [model.classify_seen(lab) for lab in labs]
     if len(keys) > LOCAL_PLACES and frame_background:
         for lab, level in zip(labs, seen):
-            for alike in np.nonzero(_like_the_places_around(lab, px))[0]:
+            around = _places_around(lab, px)
+            empty = np.array([colour is None for colour, _, _ in model.classify_seen(around)])
+            for alike in np.nonzero(_alike(lab, around) & empty)[0]:
                 level[int(alike)] = (None, 0.0, False)
     colours = [_whole_piece([level[index] for level in seen]) for index in range(len(keys))]
     if len(levels) > 1:
@@ -325,13 +338,18 @@ LOCAL_PLACES = 8
 LOCAL_ALIKE = 14.0
 
 
-def _like_the_places_around(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
-    """Which samples look like the middle of the places nearest them (most places are empty: a place
-    that looks as its neighbours do under the same light holds nothing)."""
+def _places_around(lab: np.ndarray, px: np.ndarray) -> np.ndarray:
+    """For each place, the middle of what the places nearest it show (most places are empty: where that
+    reads as no piece, it is what an empty place looks like there, under the light it gets)."""
     apart = np.hypot(px[:, None, 0] - px[None, :, 0], px[:, None, 1] - px[None, :, 1])
     np.fill_diagonal(apart, np.inf)
     nearest = np.argsort(apart, axis=1)[:, :LOCAL_PLACES]
-    around = np.median(lab[nearest], axis=1)
+    result: np.ndarray = np.median(lab[nearest], axis=1)
+    return result
+
+
+def _alike(lab: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Which samples look as the places around them do (a place that does holds nothing)."""
     weights = np.array([0.35, 1.0, 1.0])
     result: np.ndarray = np.sqrt((((lab - around) * weights) ** 2).sum(axis=1)) < LOCAL_ALIKE
     return result
