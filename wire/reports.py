@@ -48,8 +48,9 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _depth(text: str) -> int:
-    """The deepest nesting of arrays and objects in a JSON text (strings skipped), without parsing it."""
+def json_depth(text: str, enough: int = MAX_DEPTH) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings skipped), without parsing it
+    (a recursive parser must not meet a deep one); the count stops once past ``enough``."""
     depth = deepest = 0
     in_string = escaped = False
     for char in text:
@@ -65,7 +66,7 @@ def _depth(text: str) -> int:
         elif char in "[{":
             depth += 1
             deepest = max(deepest, depth)
-            if deepest > MAX_DEPTH:
+            if deepest > enough:
                 return deepest
         elif char in "]}":
             depth -= 1
@@ -80,7 +81,7 @@ def read_json(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
         text = payload.decode("utf-8")
     except UnicodeDecodeError as error:
         raise BadWire("not UTF-8") from error
-    if _depth(text) > MAX_DEPTH:
+    if json_depth(text) > MAX_DEPTH:
         raise BadWire(f"nested more than {MAX_DEPTH} deep")
     try:
         data = json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_bounded_int)

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.commands.arguments import EXIT_BAD_INPUT, BadInput
 from engines.core import EngineError, Ruling, available_games, get_game
+from wire.reports import json_depth
 
 MAX_INPUT_BYTES = 16 * 1024 * 1024
 MAX_NESTING = 64
@@ -59,26 +60,8 @@ def read_json(path: str) -> Any:
 
 def _check_nesting(text: str, where: str) -> None:
     """Refuse documents nested deeper than any ruling needs, before a recursive parser meets them."""
-    if text.count("[") + text.count("{") <= MAX_NESTING:
-        return
-    depth = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_NESTING:
-                raise BadInput(f"{where} is nested more than {MAX_NESTING} levels deep")
-        elif char in "]}":
-            depth -= 1
+    if json_depth(text, MAX_NESTING) > MAX_NESTING:
+        raise BadInput(f"{where} is nested more than {MAX_NESTING} levels deep")
 
 
 def run_ruling(compute: Callable[[], Any]) -> int:
