@@ -13,7 +13,8 @@ A game without a kit shows every move by its kind and player only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from engines.core import State
@@ -35,7 +36,8 @@ class Privacy:
     #: next card turned up): shown in those moves only
     face_up_fields: frozenset[str] = frozenset()
     played_openly: frozenset[str] = frozenset()
-    #: chance outcomes turned face up for everyone (a buy pile's next card): told by a tap on the page
+    #: chance outcomes turned face up for everyone (a buy pile's next card), told by a tap on the page: the
+    #: kit's reading declares them (``tapped_chance``), :func:`privacy_for` brings them here
     open_chance: frozenset[str] = frozenset()
     #: kinds of move whose components lie face up already (a card among those played): listed whole
     open_kinds: frozenset[str] = frozenset()
@@ -63,14 +65,20 @@ STRICT = Privacy()
 
 
 def privacy_for(game: str | None) -> Privacy:
-    """The game's privacy (its kit's), or the strict rule for an unknown game."""
+    """The game's privacy (its kit's, with the chance its reading says a person taps), or the strict rule
+    for an unknown game."""
     from companion.kits import find_kit
 
     try:
         kit = find_kit(game) if game else None
     except KeyError:  # a game this table does not know: nothing but the kind and the player
         return STRICT
-    return getattr(kit, "privacy", STRICT) if kit is not None else STRICT
+    return STRICT if kit is None else _kit_privacy(kit.privacy, kit.reading.tapped_chance)
+
+
+@lru_cache(maxsize=64)
+def _kit_privacy(privacy: Privacy, tapped_chance: frozenset[str]) -> Privacy:
+    return replace(privacy, open_chance=privacy.open_chance | tapped_chance)
 
 
 def is_shareable(action: Mapping[str, Any], game: str | None = None) -> bool:

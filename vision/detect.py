@@ -29,6 +29,7 @@ from vision.observation import (
     TagReading,
 )
 from vision.pegs import ColourModel, Standing, find_pegs
+from vision.places import EVERYWHERE, Places
 
 Point = tuple[float, float]
 Rect = tuple[int, int, int, int]
@@ -46,7 +47,9 @@ class GeometryHints:
     (None: every tag the board's fit takes); ``table_size``: marker 0 to marker 2 in mm (for calibrating
     from a frame); ``look_again``: re-read empty lattice cells enlarged (tiles too small in the picture to
     read at once) and codes a standing piece covers part of; ``card_mm``: how far the stickers lie above
-    the markers' plane (the thickness of the tiles they are stuck on: a tilted camera sees them moved).
+    the markers' plane (the thickness of the tiles they are stuck on: a tilted camera sees them moved);
+    ``places``: what each zone means and how far a piece may lie from its place (the kit's reading), by
+    which the tracker tells a changed table from the same one.
     """
 
     board: BoardFit | None = None
@@ -55,6 +58,7 @@ class GeometryHints:
     table_size: tuple[float, float] | None = None
     look_again: bool = True
     card_mm: float = 0.0
+    places: Places = EVERYWHERE
 
 
 @dataclass

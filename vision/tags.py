@@ -194,12 +194,6 @@ def opaque_ids(count: int, seed: int, avoid: Iterable[str] = ()) -> list[str]:
     return ids
 
 
-#: Printed side (mm) of a version-1 code, by component kind (a version-2 code keeps the module size, so it is
-#: 25/21 larger). The table layouts use 40 mm: about 3 px per module for a 2304x1296 camera framing a
-#: 1280x720 mm table.
-TAG_MM = {"tile": 40.0, "action": 40.0, "token": 40.0, "figure": 40.0, "board": 40.0}
-
-
 @dataclass(frozen=True)
 class PrintedSet:
     """A printed set as it leaves the printer: its manifest and which opaque back goes on which front.
@@ -252,9 +246,15 @@ class TagInventory:
     notes: tuple[str, ...] = ()
 
 
-def build_printed_set(inventory: TagInventory, seed: int = DEFAULT_SEED) -> PrintedSet:
-    """The printed set of ``inventory`` whose opaque back ids are drawn from ``seed`` (the default seed
-    uses the engine's own back ids where it has them, so a state's face-down tiles and the tags agree)."""
+def build_printed_set(inventory: TagInventory, tag_mm: Mapping[str, float],
+                      seed: int = DEFAULT_SEED) -> PrintedSet:
+    """The printed set of ``inventory`` with each kind of component's codes ``tag_mm[kind]`` wide (a
+    version-1 code's side, as the game's kit declares it), whose opaque back ids are drawn from ``seed``
+    (the default seed uses the engine's own back ids where it has them, so a state's face-down tiles and
+    the tags agree). ValueError naming a kind without a size."""
+    unsized = sorted({face.kind for face in inventory.faces} - set(tag_mm))
+    if unsized:
+        raise ValueError(f"{inventory.name}: no printed size for the tags of kind {', '.join(unsized)}")
     entries = {face.component_id: face for face in inventory.faces}
     notes = list(inventory.notes)
     code = inventory.code
@@ -268,7 +268,7 @@ def build_printed_set(inventory: TagInventory, seed: int = DEFAULT_SEED) -> Prin
     for back_id, (front_id, back_rocks) in zip(backs, inventory.opaque):
         entries[back_id] = ManifestEntry(back_id, "back", entries[front_id].kind, "", back_rocks)
     sized = {
-        cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, TAG_MM.get(e.kind, e.tag_mm))
+        cid: ManifestEntry(e.component_id, e.face, e.kind, e.component, e.rocks, float(tag_mm[e.kind]))
         for cid, e in _backs_sorted(entries).items()  # the manifest's order must not pair backs with fronts
     }
     return PrintedSet(Manifest(code, seed, sized, tuple(notes), inventory.name), back_of)

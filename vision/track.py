@@ -32,7 +32,8 @@ import cv2
 import numpy as np
 
 from vision.detect import Detector
-from vision.observation import CalibrationStatus, Observation, OccludedRegion
+from vision.observation import CalibrationStatus, Observation, OccludedRegion, PegReading
+from vision.places import Place
 
 Rect = tuple[int, int, int, int]
 Point = tuple[float, float]
@@ -345,18 +346,47 @@ class Tracker:
             polygon = tuple((float(px), float(py)) for px, py in corners)
         return OccludedRegion("hand", (x, y, w, h), polygon)
 
-    def _signature(self, observation: Observation) -> tuple[object, ...]:
-        lattice = observation.lattice
-        tags = []
+    def _same_table(self, a: Observation, b: Observation) -> bool:
+        """Whether two readings show one table: every tag in the same place (the kit's rule: its zone, its
+        cell, where it lies in a zone where that matters) with the same face and turn, and the same pieces
+        in the same places."""
+        if a.calibration.usable != b.calibration.usable or a.tags.keys() != b.tags.keys():
+            return False
+        places = self.detector.hints.places
         turn = self.detector.hints.tile_turn
-        for tag_id, reading in sorted(observation.tags.items()):
-            cell = lattice.cells.get(tag_id) if lattice is not None else None
-            tags.append(
-                (tag_id, reading.face, reading.zone, cell, round(reading.angle / turn) % round(360 / turn))
-            )
-        # the kind counts: a box taken back for a camp of its colour on the same field is a move
-        pegs = sorted((peg.kind, peg.on or "", peg.colour or "") for peg in observation.pegs)
-        return (tuple(tags), tuple(pegs), observation.calibration.usable)
+        turns = round(360 / turn)
+        for tag_id, one in a.tags.items():
+            other = b.tags[tag_id]
+            if one.face != other.face or round(one.angle / turn) % turns != round(other.angle / turn) % turns:
+                return False
+            if not places.same(self._tag_place(a, tag_id), self._tag_place(b, tag_id)):
+                return False
+        return self._same_pieces(a, b)
+
+    def _tag_place(self, observation: Observation, tag_id: str) -> Place:
+        reading = observation.tags[tag_id]
+        cell = observation.lattice.cells.get(tag_id) if observation.lattice is not None else None
+        return self.detector.hints.places.place(reading.zone, reading.center_mm, cell)
+
+    def _same_pieces(self, a: Observation, b: Observation) -> bool:
+        """The same pieces: the kind counts (a box taken back for a camp of its colour on the same field is
+        a move); a piece on a gap or field is there, any other is matched to one within the tolerance."""
+        places = self.detector.hints.places
+
+        def key(peg: PegReading) -> tuple[str, str, str]:
+            return (peg.kind, peg.on or "", peg.colour or "")
+
+        if sorted(map(key, a.pegs)) != sorted(map(key, b.pegs)):
+            return False
+        loose = [peg for peg in b.pegs if peg.on is None]
+        for peg in (peg for peg in a.pegs if peg.on is None):
+            place = places.place(peg.zone, peg.center_mm)
+            match = next((i for i, other in enumerate(loose) if key(other) == key(peg)
+                          and places.same(place, places.place(other.zone, other.center_mm))), None)
+            if match is None:
+                return False
+            loose.pop(match)
+        return True
 
     def _consider(
         self,
@@ -374,12 +404,12 @@ class Tracker:
             self.pending, self.pending_count = None, 0
             return self._result(frame_index, timestamp)
         self._alert = None
-        if self.stable is not None and self._signature(reading) == self._signature(self.stable):
+        if self.stable is not None and self._same_table(reading, self.stable):
             # Same table (light drift, noise, a hand that left): refresh the reference, nothing pending.
             self.pending, self.pending_count = None, 0
             self._reference_small = small
             return self._result(frame_index, timestamp)
-        if self.pending is not None and self._signature(reading) == self._signature(self.pending):
+        if self.pending is not None and self._same_table(reading, self.pending):
             self.pending_count += 1
         else:
             self.pending, self.pending_count = reading, 1

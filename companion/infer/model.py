@@ -20,6 +20,7 @@ from companion.infer.picture import (
 )
 from engines.core import Action, State, sample_chance
 from vision.observation import Observation
+from vision.places import EVERYWHERE, Places
 from vision.scene import Point, Scene, Zone
 
 
@@ -39,6 +40,8 @@ class TableModel:
     max_change: int = 24
     #: the table layout its scenes are drawn by (the kit's hints for vision follow it); None: the default
     layout: Any = None
+    #: what each zone means (the kit's reading, see :meth:`read_by`); every zone positional until then
+    places: Places = EVERYWHERE
 
     def __init__(
         self,
@@ -56,6 +59,12 @@ class TableModel:
         self._zones_at: dict[Point, str | None] = {}
         self.zones: list[Zone] = []
 
+    def read_by(self, places: Places) -> None:
+        """Read the table by a kit's ``places``: its zones' meanings and its tolerance."""
+        self.places = places
+        self.tolerance = places.tolerance_mm
+        self._cache.clear()
+
     def scene(self, state: State) -> Scene:
         scene = self._scene_for(state)
         if scene.zones:
@@ -71,7 +80,7 @@ class TableModel:
         picture = self._cache.get(key)
         if picture is None:
             picture = picture_from_scene(
-                self.hypothesis_scene(state), self.is_back, self._zones_at, self.name_of
+                self.hypothesis_scene(state), self.is_back, self._zones_at, self.name_of, self.places
             )
             if len(self._cache) > 4096:
                 self._cache.clear()
@@ -92,7 +101,7 @@ class TableModel:
         return None
 
     def seen(self, observation: Observation) -> Picture:
-        return picture_from_observation(observation, self.zones, self.name_of)
+        return picture_from_observation(observation, self.zones, self.name_of, self.places)
 
     def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
         """What a tag counts as (see :func:`default_namer`); games make interchangeable pieces alike."""

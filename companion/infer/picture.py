@@ -12,18 +12,18 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from vision.observation import BACK, Observation
+from vision.places import EVERYWHERE, Places
 from vision.scene import Point, Scene, Zone
-
-UNORDERED_PREFIXES = ("seat:", "box", "field-leader", "supply", "reveal", "leader")
-
-def is_positional(zone: str | None) -> bool:
-    return zone is None or not zone.startswith(UNORDERED_PREFIXES)
 
 
 @dataclass(frozen=True)
 class Placed:
+    """Where an item lies: its zone and point (mm), and whether the point matters there (the kit's
+    :class:`~vision.places.Places` says; in an unordered zone only the zone counts)."""
+
     zone: str | None
     at: Point
+    positional: bool = True
 
 
 #: decides what a tag counts as: ``(component_id, is_back, zone) -> name`` or None to leave it out
@@ -31,9 +31,7 @@ Namer = Callable[[str, bool, "str | None"], "str | None"]
 
 
 def default_namer(component_id: str, is_back: bool, zone: str | None) -> str | None:
-    """Fronts by their id, backs anonymous; whatever lies in the box is out of play and left out."""
-    if zone is not None and zone.startswith("box"):
-        return None
+    """Fronts by their id, backs anonymous (what lies in an ignored zone never reaches a namer)."""
     return "back" if is_back else component_id
 
 
@@ -63,7 +61,7 @@ class Picture:
         grid = max(tolerance, 1e-6)
 
         def snap(p: Placed) -> str:
-            if not is_positional(p.zone):
+            if not p.positional:
                 return f"{p.zone}"
             return f"{p.zone}@{round(p.at[0] / grid)},{round(p.at[1] / grid)}"
 
@@ -81,9 +79,11 @@ def picture_from_scene(
     back_ids: Callable[[str], bool],
     zone_cache: dict[Point, str | None] | None = None,
     namer: Namer = default_namer,
+    places: Places = EVERYWHERE,
 ) -> Picture:
-    """The picture of an expected scene. ``back_ids(component_id)`` tells a face-down tag from a front.
-    ``zone_cache`` remembers the zone of each position (layouts put pieces on the same spots again)."""
+    """The picture of an expected scene, read by ``places`` (what lies in an ignored zone is left out).
+    ``back_ids(component_id)`` tells a face-down tag from a front. ``zone_cache`` remembers the zone of
+    each position (layouts put pieces on the same spots again)."""
     cache: dict[Point, str | None] = {} if zone_cache is None else zone_cache
 
     def zone_at(point: Point) -> str | None:
@@ -97,21 +97,25 @@ def picture_from_scene(
     for tag in scene.tags:
         component_id = tag.payload.rsplit(":", 1)[-1]
         zone = zone_at(tag.center)
+        if places.ignored(zone):
+            continue
         back = back_ids(component_id)
         name = namer(component_id, back, zone)
         if name is not None:
-            picture.add("back" if back else "front", name, Placed(zone, tag.center))
+            picture.add("back" if back else "front", name, Placed(zone, tag.center, places.positional(zone)))
     for peg in scene.pegs:
         zone = zone_at(peg.center)
-        if zone is None or not zone.startswith("box"):
-            picture.add("peg", peg.colour, Placed(zone, peg.center))
+        if not places.ignored(zone):
+            picture.add("peg", peg.colour, Placed(zone, peg.center, places.positional(zone)))
     return picture
 
 
 def picture_from_observation(
-    observation: Observation, zones: Sequence[Zone], namer: Namer = default_namer
+    observation: Observation, zones: Sequence[Zone], namer: Namer = default_namer,
+    places: Places = EVERYWHERE,
 ) -> Picture:
-    """The picture of what the camera saw (zones from the observation, or from the layout's zones)."""
+    """The picture of what the camera saw (zones from the observation, or from the layout's zones), read
+    by ``places`` as :func:`picture_from_scene` reads an expected one."""
 
     def zone_of(point: Point | None, given: str | None) -> str | None:
         if given is not None:
@@ -127,14 +131,16 @@ def picture_from_observation(
     for component_id, reading in observation.tags.items():
         at = reading.center_mm if reading.center_mm is not None else reading.center_px
         zone = zone_of(reading.center_mm, reading.zone)
+        if places.ignored(zone):
+            continue
         back = reading.face == BACK
         name = namer(component_id, back, zone)
         if name is not None:
-            picture.add("back" if back else "front", name, Placed(zone, at))
+            picture.add("back" if back else "front", name, Placed(zone, at, places.positional(zone)))
     for peg in observation.pegs:
         zone = zone_of(peg.center_mm, peg.zone)
-        if zone is None or not zone.startswith("box"):
-            picture.add("peg", peg.colour or "?", Placed(zone, peg.center_mm))
+        if not places.ignored(zone):
+            picture.add("peg", peg.colour or "?", Placed(zone, peg.center_mm, places.positional(zone)))
     return picture
 
 
@@ -152,7 +158,7 @@ class Difference:
         def where(p: Placed | None) -> str:
             if p is None:
                 return "nowhere"
-            if is_positional(p.zone):
+            if p.positional:
                 return f"{p.zone or 'the table'} at ({p.at[0]:.0f}, {p.at[1]:.0f}) mm"
             return str(p.zone)
 
@@ -167,7 +173,9 @@ class Difference:
 
     def to_dict(self) -> dict[str, Any]:
         def out(p: Placed | None) -> Any:
-            return None if p is None else {"zone": p.zone, "at": [round(p.at[0], 1), round(p.at[1], 1)]}
+            if p is None:
+                return None
+            return {"zone": p.zone, "at": [round(p.at[0], 1), round(p.at[1], 1)], "positional": p.positional}
 
         return {
             "what": self.what,
@@ -185,13 +193,13 @@ def _match_anonymous(
     """Pair anonymous items (backs, pegs of one colour) place by place; return the unmatched of each side."""
     if len(expected) == 1 and len(seen) == 1:  # most items (every front tag): one on each side
         e, s = expected[0], seen[0]
-        same = e.zone == s.zone and (not is_positional(e.zone) or math.dist(e.at, s.at) <= tolerance)
+        same = e.zone == s.zone and (not e.positional or math.dist(e.at, s.at) <= tolerance)
         return ([], []) if same else ([e], [s])
     left_expected: list[Placed] = []
     remaining = list(seen)
     # unordered zones: by count; positional: nearest within tolerance (greedy by distance)
-    exp_unordered = Counter(p.zone for p in expected if not is_positional(p.zone))
-    seen_unordered = Counter(p.zone for p in remaining if not is_positional(p.zone))
+    exp_unordered = Counter(p.zone for p in expected if not p.positional)
+    seen_unordered = Counter(p.zone for p in remaining if not p.positional)
     left_seen: list[Placed] = []
     for zone in set(exp_unordered) | set(seen_unordered):
         surplus = exp_unordered[zone] - seen_unordered[zone]
@@ -201,8 +209,8 @@ def _match_anonymous(
             left_expected += exp_items[:surplus]
         elif surplus < 0:
             left_seen += seen_items[:-surplus]
-    exp_pos = [p for p in expected if is_positional(p.zone)]
-    seen_pos = [p for p in remaining if is_positional(p.zone)]
+    exp_pos = [p for p in expected if p.positional]
+    seen_pos = [p for p in remaining if p.positional]
     cell = max(tolerance, 1e-6)
     buckets: dict[tuple[str | None, int, int], list[int]] = {}
     for j, s in enumerate(seen_pos):
@@ -309,7 +317,8 @@ class Accepted:
             if value is None:
                 return None
             zone, at = value["zone"], value["at"]
-            return Placed(None if zone is None else str(zone), (float(at[0]), float(at[1])))
+            return Placed(None if zone is None else str(zone), (float(at[0]), float(at[1])),
+                          bool(value.get("positional", True)))
 
         differences = tuple(
             Difference(str(d["what"]), str(d["change"]), str(d["item"]),  # type: ignore[arg-type]
@@ -323,7 +332,7 @@ class Accepted:
 def _near(places: Sequence[Placed], place: Placed, tolerance: float) -> int | None:
     for index, candidate in enumerate(places):
         if candidate.zone == place.zone and (
-                not is_positional(place.zone) or math.dist(candidate.at, place.at) <= tolerance):
+                not place.positional or math.dist(candidate.at, place.at) <= tolerance):
             return index
     return None
 

@@ -8,7 +8,9 @@ the game's one name (:func:`kit_for` takes every spelling the engine registry kn
 touches its engine package and its kit, nothing else.
 
 Every kit package has the same files: ``__init__.py`` (the kit, registered), ``table.py`` (layout and
-scene), ``model.py`` (inference), ``diagram.py`` (the page's picture of the table).
+scene), ``model.py`` (inference), ``diagram.py`` (the page's picture of the table); the kit declares how
+its table is read (:class:`~companion.kits.reading.TableReading`), and a kit that leaves part of it out
+is refused.
 """
 
 from __future__ import annotations
@@ -17,14 +19,18 @@ import importlib
 import pkgutil
 
 from companion.kits.kit import Kit
+from companion.kits.reading import KitContractError, TableReading, check_contract
 
-__all__ = ["Kit", "find_kit", "kit_for", "kits", "register_kit"]
+__all__ = ["Kit", "KitContractError", "TableReading", "find_kit", "kit_for", "kits", "register_kit"]
 
 _KITS: dict[str, Kit] = {}
 _discovered = False
 
 
 def register_kit(kit: Kit) -> Kit:
+    """Seat ``kit``'s game at the table; :class:`KitContractError` (one line) for a kit whose reading
+    contract leaves something out."""
+    check_contract(kit)
     _KITS[kit.name] = kit
     return kit
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from companion.drawing import DiagramSpots
+from companion.kits.reading import TableReading
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
 from engines.core import Game, GameInfo, State, get_game
@@ -31,10 +32,14 @@ class TableLayout(Protocol):
     def height(self) -> float: ...
 
 
+def printed_set(inventory: TagInventory, tag_mm: Mapping[str, float], seed: int = DEFAULT_SEED) -> PrintedSet:
+    """The printed set of a kit's inventory, each kind's codes ``tag_mm[kind]`` wide, for ``seed``."""
+    return _printed_set(inventory, tuple(sorted(tag_mm.items())), seed)
+
+
 @lru_cache(maxsize=64)
-def printed_set(inventory: TagInventory, seed: int = DEFAULT_SEED) -> PrintedSet:
-    """The printed set of a kit's inventory for ``seed`` (built once per inventory and seed)."""
-    return build_printed_set(inventory, seed)
+def _printed_set(inventory: TagInventory, sizes: tuple[tuple[str, float], ...], seed: int) -> PrintedSet:
+    return build_printed_set(inventory, dict(sizes), seed)
 
 
 class Kit(abc.ABC):
@@ -45,6 +50,8 @@ class Kit(abc.ABC):
     name: ClassVar[str]
     #: seat colours of a demo table
     demo_colours: ClassVar[tuple[str, ...]] = ("red", "blue", "green")
+    #: how its table is read: zones and places, tag sizes, which chance a person taps or nobody sees
+    reading: ClassVar[TableReading]
     #: which moves name something the shared view hides (the strict rule unless the rulebook is open)
     privacy: ClassVar[Privacy] = STRICT
     #: engine options a real table plays with (a synthetic table is dealt by the engine, which knows all)
@@ -52,9 +59,6 @@ class Kit(abc.ABC):
     #: what the rules leave to a group that lays its own set-up, as the options a group chooses it by
     #: (the people benchmark's groups choose so)
     group_choices: ClassVar[Mapping[str, Any]] = {}
-    #: chance outcomes the table never shows (a card drawn into a hand): the keeper makes such an outcome
-    #: itself when it is the only one the engine allows
-    unseen_chance: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -73,7 +77,7 @@ class Kit(abc.ABC):
 
     def printed_set(self, seed: int = DEFAULT_SEED) -> PrintedSet:
         """A printed set with its front-back pairing: for the sheet printer and the simulation only."""
-        return printed_set(self.inventory(), seed)
+        return printed_set(self.inventory(), self.reading.tag_mm, seed)
 
     def manifest(self, seed: int = DEFAULT_SEED) -> Manifest:
         """The manifest the companion loads: nothing in it pairs a back with its front."""
@@ -96,9 +100,13 @@ class Kit(abc.ABC):
     def scene(self, state: State, layout: Any = None) -> Scene:
         """What the table shows in ``state`` (the default layout for its players when none is given)."""
 
-    @abc.abstractmethod
     def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
-        """The geometry vision reads the table with; ``state`` places cells as the engine numbers them."""
+        """What vision reads the table with: the kit's :meth:`geometry` and its reading's places."""
+        return replace(self.geometry(layout, state), places=self.reading.places)
+
+    @abc.abstractmethod
+    def geometry(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+        """The table's geometry for vision; ``state`` places cells as the engine numbers them."""
 
     def zones(self, seats: int) -> list[Zone]:
         """The named zones of the default layout for ``seats`` players (empty where they need a state)."""
@@ -125,9 +133,16 @@ class Kit(abc.ABC):
         return []
 
     # -- inference ------------------------------------------------------------------------------------
-    @abc.abstractmethod
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
-        """The inference model for a table whose seats are ``{colour: player}``."""
+        """The inference model for a table whose seats are ``{colour: player}``, reading the table by the
+        kit's :attr:`reading` (its places and their tolerance)."""
+        model = self.make_model(players_by_colour, layout)
+        model.read_by(self.reading.places)
+        return model
+
+    @abc.abstractmethod
+    def make_model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+        """The game's own inference model (:meth:`model` gives it the kit's reading)."""
 
     # -- the page -------------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -211,10 +211,10 @@ class GameKeeper:
     def _unseen_outcome(self, state: State) -> Action | None:
         """The outcome the keeper makes itself: the only one allowed, of a kind the table never shows."""
         kit = find_kit(state.game.name)
-        if kit is None or not kit.unseen_chance or not state.is_chance_node():
+        if kit is None or not kit.reading.unseen_chance or not state.is_chance_node():
             return None
         outcomes = state.chance_outcomes()
-        if len(outcomes) == 1 and outcomes[0][0].kind in kit.unseen_chance:
+        if len(outcomes) == 1 and outcomes[0][0].kind in kit.reading.unseen_chance:
             return outcomes[0][0]
         return None
 

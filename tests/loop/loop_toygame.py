@@ -28,9 +28,12 @@ from engines.core import (
     StateFormatError,
     register_game,
 )
+from vision.places import POSITIONAL, UNORDERED, Places
 from vision.scene import Scene, Tag, Zone
 
 SLOT_PITCH = 50.0
+#: the row is read where each tile lies; a seat's area only for what is in it
+TOY_PLACES = Places({"play": POSITIONAL, "seat:*": UNORDERED}, tolerance_mm=SLOT_PITCH * 0.4)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -288,9 +291,7 @@ class Toy:
     def model(self, config: Config | None = None) -> TableModel:
         config = config or self.config
         colours = [s.colour for s in config.seats]
-        return TableModel(
-            lambda s: grab_scene(s, colours),
-            is_back,
-            {s.colour: s.name for s in config.seats},
-            tolerance=SLOT_PITCH * 0.4,
-        )
+        seats = {s.colour: s.name for s in config.seats}
+        model = TableModel(lambda s: grab_scene(s, colours), is_back, seats)
+        model.read_by(TOY_PLACES)
+        return model

@@ -8,11 +8,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from loop_toygame import SLOT_PITCH, Grab, GrabState, grab_scene, is_back
+from loop_toygame import SLOT_PITCH, TOY_PLACES, Grab, GrabState, grab_scene, is_back
 
 from companion.drawing import attr, colour_of, rgb
 from companion.infer import TableModel
 from companion.kits.kit import Kit
+from companion.kits.reading import TableReading
 from companion.privacy import Privacy
 from engines.core import State
 from vision.detect import GeometryHints
@@ -39,6 +40,7 @@ class ToyKit(Kit):
     info = Grab.info
     demo_colours = ("red", "blue")
     privacy = Privacy(public_fields=frozenset({"slot", "front"}))
+    reading = TableReading(places=TOY_PLACES, tag_mm={"tile": 12.0})
 
     def inventory(self) -> TagInventory:
         fronts = [ManifestEntry(f"F{n}", "front", "tile", f"front {n}") for n in range(8)]
@@ -50,13 +52,12 @@ class ToyKit(Kit):
     def scene(self, state: State, layout: Any = None) -> Scene:
         return grab_scene(state, ["red", "blue"])
 
-    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+    def geometry(self, layout: Any = None, state: State | None = None) -> GeometryHints:
         return GeometryHints()
 
-    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+    def make_model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         colours = list(players_by_colour)
-        return TableModel(lambda s: grab_scene(s, colours), is_back, dict(players_by_colour),
-                          tolerance=SLOT_PITCH * 0.4)
+        return TableModel(lambda s: grab_scene(s, colours), is_back, dict(players_by_colour))
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:
         row = list(view.get("row") or [])

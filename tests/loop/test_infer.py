@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.infer import Picture, Placed, compare
+from vision.places import POSITIONAL, UNORDERED, Places
+
+#: a table read as the games read theirs: the play area where things lie, the rest for what is in it
+PLACES = Places({"play": POSITIONAL, "seat:*": UNORDERED, "reveal": UNORDERED})
 
 
 def picture(**items: Any) -> Picture:
@@ -12,7 +16,7 @@ def picture(**items: Any) -> Picture:
     for key, places in items.items():
         what, name = key.split("_", 1)
         for zone, at in places:
-            result.add(what, name, Placed(zone, at))
+            result.add(what, name, Placed(zone, at, PLACES.positional(zone)))
     return result
 
 

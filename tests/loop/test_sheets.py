@@ -11,7 +11,6 @@ from fpdf import FPDF
 from companion import sheets
 from companion.cli import main
 from companion.kits import kit_for, kits
-from vision import tags
 
 
 def test_sheets_hold_every_tag_at_its_printed_size(tmp_path: Path) -> None:
@@ -67,7 +66,7 @@ def test_codes_are_drawn_at_true_size_with_one_module_size_per_set() -> None:
     pdf.set_auto_page_break(False)
     entries = [e for e in kit_for("JB").manifest().entries.values() if e.kind == "token"][:20]
     sheets._place_stickers(pdf, "JB", entries, "test")
-    module = round(tags.TAG_MM["token"] / 21.0, 6)
+    module = round(kit_for("JB").reading.tag_mm["token"] / 21.0, 6)
     assert module in heights
     # version-1 and version-2 codes (SUPER-YUMMY-01) share the module size: only that height and the
     # page's scale bar occur

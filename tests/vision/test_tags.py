@@ -48,7 +48,7 @@ def test_jurassic_parts_manifest_lists_58_tiles_with_fossils_rocks_and_mirrored_
 
 def test_back_ids_depend_on_the_seed_only() -> None:
     first = {e.component_id for e in kit_for("JB").manifest(1).entries.values() if e.face == "back"}
-    rebuilt = tags.build_printed_set(kit_for("JB").inventory(), 1).manifest
+    rebuilt = tags.build_printed_set(kit_for("JB").inventory(), kit_for("JB").reading.tag_mm, 1).manifest
     again = {e.component_id for e in rebuilt.entries.values() if e.face == "back"}
     other = {e.component_id for e in kit_for("JB").manifest(2).entries.values() if e.face == "back"}
     assert first == again and first != other and len(first) == 28

@@ -14,6 +14,7 @@ from companion.kits.isla_nublar import table
 from companion.kits.isla_nublar.diagram import island_svg
 from companion.kits.isla_nublar.faces import card_face_svg
 from companion.kits.isla_nublar.model import IslaNublarModel
+from companion.kits.isla_nublar.reading import READING
 from companion.kits.isla_nublar.tags import CORNER_TAGS, INFO, INVENTORY
 from companion.kits.isla_nublar.words import (
     CORNERS,
@@ -75,9 +76,8 @@ class IslaNublarKit(Kit):
                                                "target", "use", "volcano"}),  # not the card itself
                       face_up_fields=frozenset({"card"}),
                       played_openly=frozenset({"play"}),
-                      open_chance=frozenset({"reveal-pile", "reveal-scoring", "reveal-dinosaur",
-                                             "place-dinosaurs"}),
                       open_kinds=frozenset({"improve", "retrieve"}))
+    reading = READING
     real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})
     move_words = MappingProxyType({
         "build-camp": "built a camp on {field}",
@@ -94,7 +94,6 @@ class IslaNublarKit(Kit):
         "reveal-pile": "turned up {card} on the {pile}-amber pile",
         "stock-up": "took a {piece} from the supply",
     })
-    unseen_chance = frozenset({"draw"})
 
     def inventory(self) -> TagInventory:
         return INVENTORY
@@ -105,7 +104,7 @@ class IslaNublarKit(Kit):
     def scene(self, state: State, layout: Any = None) -> Scene:
         return table.scene_for(state, layout)
 
-    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+    def geometry(self, layout: Any = None, state: State | None = None) -> GeometryHints:
         board = getattr(state, "board", None) or default_board()
         seats = len(state.players) if state is not None else 2
         return island_hints(board, layout or table.IslaNublarLayout(seats=seats))
@@ -118,7 +117,7 @@ class IslaNublarKit(Kit):
     def layout_zones(self, layout: Any) -> list[Zone]:
         return list(layout.zones(default_board()))
 
-    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+    def make_model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         return IslaNublarModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:

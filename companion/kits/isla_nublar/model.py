@@ -44,7 +44,7 @@ class IslaNublarModel(LaidOutModel):
         self.tables = tables
         colours = tuple(players_by_colour)
         self.layout = layout or tables.IslaNublarLayout(seats=len(colours), colours=colours)
-        super().__init__(is_back, players_by_colour, tolerance=14.0)
+        super().__init__(is_back, players_by_colour)
         self._centres: dict[str, Any] = {}
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from companion.kits.isla_nublar.reading import READING
 from companion.kits.isla_nublar.words import card_words
 from companion.kits.kit import printed_set
 from engines.isla_nublar.components import default_cards
@@ -76,4 +77,4 @@ INVENTORY = inventory()
 
 
 def printed(seed: int = DEFAULT_SEED) -> PrintedSet:
-    return printed_set(INVENTORY, seed)
+    return printed_set(INVENTORY, READING.tag_mm, seed)

@@ -16,6 +16,7 @@ from companion.kits.jurassic_brunch.diagram import (
     piece_words,
 )
 from companion.kits.jurassic_brunch.laid import joined_layout, read_pasture
+from companion.kits.jurassic_brunch.reading import READING
 from companion.kits.jurassic_brunch.tags import INFO, INVENTORY
 from companion.kits.kit import Kit, TableAsLaid
 from companion.kits.tabletop import TableAreaError
@@ -36,8 +37,8 @@ class JurassicBrunchKit(Kit):
     # the pasture's cells are open; an eaten token is turned face up for everyone (and one a Flower takes
     # lies face up already), but which token goes under a Hideout is its owner's secret
     privacy = Privacy(public_fields=frozenset({"at", "cells", "eats", "from", "scares", "target", "to"}),
-                      face_up_fields=frozenset({"token"}), played_openly=frozenset({"reveal", "steal"}),
-                      open_chance=frozenset({"reveal", "steal"}))
+                      face_up_fields=frozenset({"token"}), played_openly=frozenset({"reveal", "steal"}))
+    reading = READING
 
     def inventory(self) -> TagInventory:
         return INVENTORY
@@ -48,13 +49,13 @@ class JurassicBrunchKit(Kit):
     def scene(self, state: State, layout: Any = None) -> Scene:
         return table.scene_for(state, layout)
 
-    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+    def geometry(self, layout: Any = None, state: State | None = None) -> GeometryHints:
         area = getattr(state, "area", None)
         jb = layout or (table.BrunchLayout.for_area(area) if area is not None else table.BrunchLayout())
         board = CellBoards("board", pitch=jb.pitch, prior=LatticeFit("square", jb.origin, jb.pitch, 0.0))
         return GeometryHints(board=board, table_size=(jb.width, jb.height))
 
-    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+    def make_model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         from companion.kits.jurassic_brunch.model import BrunchModel
 
         return BrunchModel(self.is_back, players_by_colour, layout)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from companion.kits.jurassic_brunch.reading import READING
 from companion.kits.kit import printed_set
 from engines.jurassic_brunch.board import BOARD_IDS, COLOURS
 from engines.jurassic_brunch.components import SUPER_YUMMY, TOKEN_COUNTS, TRICERATOPS_PER_PLAYER, YUMMY
@@ -73,4 +74,4 @@ INVENTORY = inventory()
 
 
 def printed(seed: int = DEFAULT_SEED) -> PrintedSet:
-    return printed_set(INVENTORY, seed)
+    return printed_set(INVENTORY, READING.tag_mm, seed)

@@ -13,6 +13,7 @@ from companion.kits.jurassic_parts import table
 from companion.kits.jurassic_parts.diagram import Marks, slab_spots, slab_svg
 from companion.kits.jurassic_parts.laid import read_slab
 from companion.kits.jurassic_parts.model import JurassicPartsModel
+from companion.kits.jurassic_parts.reading import READING
 from companion.kits.jurassic_parts.tags import INFO, INVENTORY
 from companion.kits.jurassic_parts.words import (
     fossil_words,
@@ -40,6 +41,7 @@ class JurassicPartsKit(Kit):
     privacy = Privacy(public_fields=frozenset({"a", "b", "cell"}),
                       face_up_fields=frozenset({"fossil", "part"}),
                       played_openly=frozenset({"sell", "buy-leader-tile", "commit-bones"}))
+    reading = READING
 
     def inventory(self) -> TagInventory:
         return INVENTORY
@@ -50,7 +52,7 @@ class JurassicPartsKit(Kit):
     def scene(self, state: State, layout: Any = None) -> Scene:
         return table.scene_for(state, layout)
 
-    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+    def geometry(self, layout: Any = None, state: State | None = None) -> GeometryHints:
         jp = layout or table.JurassicPartsLayout()
         slab = LatticeFit("hex", jp.slab_origin, jp.pitch, 0.0)
         board = TileLattice("hex", tile_kinds=("tile",), prior=slab, pitch=jp.pitch, pegs_on_gaps=True,
@@ -69,7 +71,7 @@ class JurassicPartsKit(Kit):
     def layout_zones(self, layout: Any) -> list[Zone]:
         return list(layout.zones())
 
-    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+    def make_model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         return JurassicPartsModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:

@@ -57,7 +57,7 @@ class JurassicPartsModel(LaidOutModel):
         return None if component is None else str(component.fossil)
 
     def name_of(self, component_id: str, is_back: bool, zone: str | None) -> str | None:
-        if zone is not None and zone.startswith(("box", "supply")):
+        if zone == "supply":  # a tile put down on the amber supply is out of play; the amber counts
             return None
         if is_back:
             return "back"

@@ -4,6 +4,7 @@ rocks seen from below)."""
 
 from __future__ import annotations
 
+from companion.kits.jurassic_parts.reading import READING
 from companion.kits.kit import printed_set
 from engines.jurassic_parts.components import COMPONENTS, IS_DEFAULT_ROCKS
 from engines.jurassic_parts.game import JurassicPartsGame
@@ -32,4 +33,4 @@ INVENTORY = inventory()
 
 
 def printed(seed: int = DEFAULT_SEED) -> PrintedSet:
-    return printed_set(INVENTORY, seed)
+    return printed_set(INVENTORY, READING.tag_mm, seed)

@@ -12,6 +12,7 @@ from companion.kits.jurassik import table
 from companion.kits.jurassik.diagram import excavation_svg
 from companion.kits.jurassik.laid import read_square
 from companion.kits.jurassik.model import JurassikModel
+from companion.kits.jurassik.reading import READING
 from companion.kits.jurassik.tags import INFO, INVENTORY
 from companion.kits.jurassik.words import jurassik_words
 from companion.kits.kit import Kit, TableAsLaid
@@ -31,6 +32,7 @@ class JurassikKit(Kit):
     # the players' tiles lie face up before them: every field names something open
     privacy = Privacy(public_fields=frozenset({"row", "col", "face", "tile", "give", "take", "other",
                                                "victim"}))
+    reading = READING
 
     back_words = "a face-down tile"
     move_words = MappingProxyType({
@@ -53,7 +55,7 @@ class JurassikKit(Kit):
     def scene(self, state: State, layout: Any = None) -> Scene:
         return table.scene_for(state, layout)
 
-    def hints(self, layout: Any = None, state: State | None = None) -> GeometryHints:
+    def geometry(self, layout: Any = None, state: State | None = None) -> GeometryHints:
         jk = layout or table.JurassikLayout()
         grid: LatticeFit | None = None
         if isinstance(state, JurassikState):  # the grid's size places cell (0, 0)
@@ -73,7 +75,7 @@ class JurassikKit(Kit):
     def layout_zones(self, layout: Any) -> list[Zone]:
         return list(layout.zones())
 
-    def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
+    def make_model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         return JurassikModel(self.is_back, players_by_colour, layout)
 
     def diagram(self, view: Mapping[str, Any], snapshot: Mapping[str, Any]) -> str:

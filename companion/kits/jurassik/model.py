@@ -37,7 +37,6 @@ def action_kind(component_id: str) -> str | None:
 
 
 class JurassikModel(LaidOutModel):
-    tolerance = 22.0  # tiles on a 60 mm grid
 
     def __init__(
         self,

@@ -4,6 +4,7 @@ backs, and the start tile; counts from the engine's component data."""
 
 from __future__ import annotations
 
+from companion.kits.jurassik.reading import READING
 from companion.kits.kit import printed_set
 from engines.jurassik.components import ACTION_MIX, DINOSAURS_IN_BOX, FACES, START, dino_id
 from engines.jurassik.game import JurassikGame
@@ -52,4 +53,4 @@ INVENTORY = inventory()
 
 
 def printed(seed: int = DEFAULT_SEED) -> PrintedSet:
-    return printed_set(INVENTORY, seed)
+    return printed_set(INVENTORY, READING.tag_mm, seed)
