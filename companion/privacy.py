@@ -7,17 +7,15 @@ web page applies the same rule again to whatever a session gives it (it trusts n
 Each game's kit declares what is open (:class:`Privacy`, an allow-list: a field it does not name is
 hidden): Jurassik's hands lie face up, so its tiles name nothing concealed; an Isla Nublar card is laid face
 up when played, so the move is shown once made, though the list of cards one could play (the hand) is not.
-A game without a kit shows every move by its kind and player only.
+A game without a kit shows every move by its kind and player only (:data:`STRICT`). Which game's rule
+applies to a move is looked up in :mod:`companion.shared_view`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
-
-from engines.core import State
 
 #: fields every action may show: what kind of move it is, whose, and the mark that some of it is hidden
 ALWAYS_PUBLIC = frozenset({"kind", "player", "concealed"})
@@ -37,7 +35,7 @@ class Privacy:
     face_up_fields: frozenset[str] = frozenset()
     played_openly: frozenset[str] = frozenset()
     #: chance outcomes turned face up for everyone (a buy pile's next card), told by a tap on the page: the
-    #: kit's reading declares them (``tapped_chance``), :func:`privacy_for` brings them here
+    #: kit's reading declares them (``tapped_chance``), :meth:`with_tapped_chance` brings them here
     open_chance: frozenset[str] = frozenset()
     #: kinds of move whose components lie face up already (a card among those played): listed whole
     open_kinds: frozenset[str] = frozenset()
@@ -55,6 +53,10 @@ class Privacy:
         open_kind = kind in self.open_kinds or kind in self.open_chance
         return not self.hidden(action) or (open_kind and self._face_up(action))
 
+    def with_tapped_chance(self, tapped: frozenset[str]) -> Privacy:
+        """This rule with chance outcomes a person taps (turned face up for everyone) listed openly."""
+        return self if tapped <= self.open_chance else replace(self, open_chance=self.open_chance | tapped)
+
     def done_shareable(self, action: Mapping[str, Any]) -> bool:
         """Whether a move may be shown whole once made."""
         played = action.get("kind") in self.played_openly and self._face_up(action)
@@ -62,57 +64,3 @@ class Privacy:
 
 
 STRICT = Privacy()
-
-
-def privacy_for(game: str | None) -> Privacy:
-    """The game's privacy (its kit's, with the chance its reading says a person taps), or the strict rule
-    for an unknown game."""
-    from companion.kits import find_kit
-
-    try:
-        kit = find_kit(game) if game else None
-    except KeyError:  # a game this table does not know: nothing but the kind and the player
-        return STRICT
-    return STRICT if kit is None else _kit_privacy(kit.privacy, kit.reading.tapped_chance)
-
-
-@lru_cache(maxsize=64)
-def _kit_privacy(privacy: Privacy, tapped_chance: frozenset[str]) -> Privacy:
-    return replace(privacy, open_chance=privacy.open_chance | tapped_chance)
-
-
-def is_shareable(action: Mapping[str, Any], game: str | None = None) -> bool:
-    """Whether a made move names nothing concealed (in ``game``'s reading, else the strict one)."""
-    return privacy_for(game).done_shareable(action)
-
-
-def shared_action(action: Mapping[str, Any] | None, game: str | None = None) -> dict[str, Any] | None:
-    """An action as the shared view may show it: whole when it names nothing concealed; else its kind and
-    open fields, marked ``concealed``; a correction by its reason only (it carries a whole position)."""
-    if action is None:
-        return None
-    if action.get("kind") == "correct":
-        return {"kind": "correct", "reason": action.get("reason", "")}
-    policy = privacy_for(game)
-    if policy.done_shareable(action):
-        return dict(action)
-    hidden = policy.hidden(action)
-    return {**{k: v for k, v in action.items() if k not in hidden}, "concealed": True}
-
-
-def shareable(actions: Iterable[Any], game: str | None = None) -> list[dict[str, Any]]:
-    """The move options among ``actions`` that name nothing concealed (anything else is dropped)."""
-    policy = privacy_for(game)
-    return [action for action in actions if isinstance(action, dict) and policy.option_shareable(action)]
-
-
-def shared_legal_actions(state: State) -> list[dict[str, Any]]:
-    """The legal actions of the player to act as action dicts, leaving out any that names a concealed
-    holding; at a chance node only the outcomes the game turns face up for everyone (the rest are what is
-    hidden); none once the game is over."""
-    if state.is_terminal():
-        return []
-    if state.is_chance_node():  # only what everyone sees turned face up may be told on the page
-        open_chance = privacy_for(state.game.name).open_chance
-        return [data for action in state.legal_actions() if (data := action.to_dict())["kind"] in open_chance]
-    return shareable((action.to_dict() for action in state.legal_actions()), state.game.name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.privacy import shared_action
+from companion.shared_view import shared_action
 from companion.store import Store, StoredEvent, StoreError
 
 

@@ -18,6 +18,7 @@ from companion.infer.picture import (
     picture_from_observation,
     picture_from_scene,
 )
+from companion.privacy import STRICT, Privacy
 from engines.core import Action, State, sample_chance
 from vision.observation import Observation
 from vision.places import EVERYWHERE, Places
@@ -42,6 +43,8 @@ class TableModel:
     layout: Any = None
     #: what each zone means (the kit's reading, see :meth:`read_by`); every zone positional until then
     places: Places = EVERYWHERE
+    #: which moves the shared view may list (the kit's); the strict rule until :meth:`read_by`
+    privacy: Privacy = STRICT
 
     def __init__(
         self,
@@ -59,9 +62,10 @@ class TableModel:
         self._zones_at: dict[Point, str | None] = {}
         self.zones: list[Zone] = []
 
-    def read_by(self, places: Places) -> None:
-        """Read the table by a kit's ``places``: its zones' meanings and its tolerance."""
+    def read_by(self, places: Places, privacy: Privacy = STRICT) -> None:
+        """Read the table by a kit's ``places`` (its zones' meanings and its tolerance) and ``privacy``."""
         self.places = places
+        self.privacy = privacy
         self.tolerance = places.tolerance_mm
         self._cache.clear()
 

@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from companion.infer.model import TableModel, search_key
 from companion.infer.picture import Difference, Picture, compare
-from companion.privacy import privacy_for
+from companion.privacy import STRICT, Privacy
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Rule, State
 from vision.observation import Observation
 
@@ -306,18 +306,18 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
         expected=expected_text,
         seen=seen_text,
         explored=explored,
-        options=nearest_lines(closest, game=state.game.name),
+        options=nearest_lines(closest, privacy=model.privacy),
     )
 
 
 def nearest_lines(
-    closest: Sequence[tuple[int, list[Action]]], count: int = 3, game: str | None = None
+    closest: Sequence[tuple[int, list[Action]]], count: int = 3, privacy: Privacy = STRICT
 ) -> list[list[Action]]:
     """The ``count`` lines of play that leave the fewest differences (the shorter first), naming nothing
     concealed: the page shows them to every session."""
     chosen: list[list[Action]] = []
     seen_keys: set[str] = set()
-    policy = privacy_for(game)
+    policy = privacy
     for _, line in sorted(closest, key=lambda item: (item[0], len(item[1]))):
         key = repr([action.to_dict() for action in line])
         if key in seen_keys or not all(policy.option_shareable(action.to_dict()) for action in line):

@@ -132,12 +132,17 @@ class Kit(abc.ABC):
         """The named zones of a layout (for calibration; empty where they need a state)."""
         return []
 
+    @property
+    def table_privacy(self) -> Privacy:
+        """The game's privacy at the table: :attr:`privacy` with the chance a person taps listed openly."""
+        return self.privacy.with_tapped_chance(self.reading.tapped_chance)
+
     # -- inference ------------------------------------------------------------------------------------
     def model(self, players_by_colour: Mapping[str, str], layout: Any = None) -> TableModel:
         """The inference model for a table whose seats are ``{colour: player}``, reading the table by the
-        kit's :attr:`reading` (its places and their tolerance)."""
+        kit's :attr:`reading` (its places and their tolerance) and its privacy."""
         model = self.make_model(players_by_colour, layout)
-        model.read_by(self.reading.places)
+        model.read_by(self.reading.places, self.table_privacy)
         return model
 
     @abc.abstractmethod

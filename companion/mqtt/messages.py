@@ -1,6 +1,6 @@
 """What a table says on the broker (the topics of :mod:`wire.topics`), as JSON: only the shared view,
 ever. An action that could name a concealed holding (a fossil, a card drawn, a hand) is
-described without it, by the one rule of :mod:`companion.privacy`.
+described without it, by the one rule of :mod:`companion.shared_view`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from companion.privacy import is_shareable, shared_action
+from companion.shared_view import is_shareable, shared_action
 from companion.store import GameRecord, StoredEvent
 from companion.words import event_label
 from wire.topics import OFFLINE, ONLINE, Topics, home_assistant_unique

@@ -23,7 +23,6 @@ from companion.config import Config
 from companion.infer import Accepted, Inference, TableModel
 from companion.kits import find_kit
 from companion.kits.kit import ReadsSetup
-from companion.privacy import privacy_for
 from companion.records import event_dict
 from companion.setup_check import (
     LaidSetup,
@@ -33,6 +32,7 @@ from companion.setup_check import (
     reads_setups,
     reveals_seen,
 )
+from companion.shared_view import privacy_for
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from companion.table.frames import photo_jpeg
 from companion.table.referee import Pending, PendingKind, Referee

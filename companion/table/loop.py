@@ -34,8 +34,8 @@ from typing import Any
 
 from companion.config import Config, ConfigError, config_from_settings
 from companion.infer import Inference, SharesSplits, TableModel, split_shares
-from companion.privacy import shared_action, shared_legal_actions
 from companion.records import GameRecords, event_dict
+from companion.shared_view import shared_action, shared_legal_actions
 from companion.store import Store, StoredEvent
 from companion.table import frames
 from companion.table.keeper import GameKeeper, Unsaved

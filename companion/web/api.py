@@ -12,7 +12,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask import session as flask_session
 
 from companion import drawing, exports, words
-from companion.privacy import shareable
+from companion.shared_view import shareable
 from companion.store import StoreError
 from companion.table.session import TableSession
 from companion.web import security, svg

@@ -10,7 +10,7 @@ import pytest
 
 from companion.commands.demo import build
 from companion.mqtt import messages
-from companion.privacy import privacy_for
+from companion.shared_view import privacy_for
 
 
 def _values(value: object) -> list[str]:

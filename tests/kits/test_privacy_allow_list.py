@@ -9,8 +9,8 @@ import pytest
 
 from companion.kits import kits
 from companion.mqtt import messages
-from companion.privacy import privacy_for, shareable, shared_action
 from companion.records import event_dict
+from companion.shared_view import privacy_for, shareable, shared_action
 from companion.store import GameRecord, StoredEvent
 
 SECRET = "POCKET-7-SECRET"

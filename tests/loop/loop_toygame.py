@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from companion.config import Config, Seat
 from companion.infer import TableModel
+from companion.privacy import Privacy
 from engines.core import (
     CHANCE,
     TERMINAL,
@@ -34,6 +35,8 @@ from vision.scene import Scene, Tag, Zone
 SLOT_PITCH = 50.0
 #: the row is read where each tile lies; a seat's area only for what is in it
 TOY_PLACES = Places({"play": POSITIONAL, "seat:*": UNORDERED}, tolerance_mm=SLOT_PITCH * 0.4)
+#: the row's slots and a revealed front are open to everyone
+TOY_PRIVACY = Privacy(public_fields=frozenset({"slot", "front"}))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -293,5 +296,5 @@ class Toy:
         colours = [s.colour for s in config.seats]
         seats = {s.colour: s.name for s in config.seats}
         model = TableModel(lambda s: grab_scene(s, colours), is_back, seats)
-        model.read_by(TOY_PLACES)
+        model.read_by(TOY_PLACES, TOY_PRIVACY)
         return model

@@ -8,13 +8,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from loop_toygame import SLOT_PITCH, TOY_PLACES, Grab, GrabState, grab_scene, is_back
+from loop_toygame import SLOT_PITCH, TOY_PLACES, TOY_PRIVACY, Grab, GrabState, grab_scene, is_back
 
 from companion.drawing import attr, colour_of, rgb
 from companion.infer import TableModel
 from companion.kits.kit import Kit
 from companion.kits.reading import TableReading
-from companion.privacy import Privacy
 from engines.core import State
 from vision.detect import GeometryHints
 from vision.scene import Scene
@@ -39,7 +38,7 @@ class ToyLayout:
 class ToyKit(Kit):
     info = Grab.info
     demo_colours = ("red", "blue")
-    privacy = Privacy(public_fields=frozenset({"slot", "front"}))
+    privacy = TOY_PRIVACY
     reading = TableReading(places=TOY_PLACES, tag_mm={"tile": 12.0})
 
     def inventory(self) -> TagInventory:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.commands.demo import build
-from companion.privacy import privacy_for
+from companion.shared_view import privacy_for
 from companion.web import WebConfig, create_app
 
 WALKS = [("isla-nublar", 160, False), ("isla-nublar", 160, True), ("jurassic-parts", 120, False)]

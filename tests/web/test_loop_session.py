@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import config_from_dict
 from companion.kits import kit_for
-from companion.privacy import privacy_for, shared_legal_actions
+from companion.shared_view import privacy_for, shared_legal_actions
 from companion.store import Store
 from companion.table.loop import TableLoop
 from companion.web import WebConfig, create_app

@@ -252,7 +252,9 @@ def test_every_game_gets_a_diagram_from_its_shared_view(game: str) -> None:
     from companion.web.svg import board_svg
 
     engine = get_game(game)
-    colours = ["blue", "orange"] if game == "jurassic-brunch" else ["red", "blue", "green"]
+    kit = kits().get(game)
+    colours = list(kit.demo_colours) if kit else ["red", "blue", "green"]
+    colours = colours[: engine.max_players]
     rng = random.Random(4)
     state = engine.new_initial_state(colours, rng=rng)
     for _ in range(25):
