@@ -4,6 +4,7 @@ move breaks, the split shares, the bots' policy and the physical table's chance)
 
 from __future__ import annotations
 
+import abc
 import copy
 import json
 import threading
@@ -153,7 +154,7 @@ class TableModel:
         return involved[0] if involved else None
 
 
-class LaidOutModel(TableModel):
+class LaidOutModel(TableModel, abc.ABC):
     """A model whose expected scenes are drawn by the game's table layout. ``display_ids`` (None where no
     printed id needs keeping) is the ids object the layout uses to keep printed ids stable for the whole
     game; hypotheses are drawn with a throwaway copy of it so that they never disturb the table shown."""
@@ -171,10 +172,10 @@ class LaidOutModel(TableModel):
         self._ids_lock = threading.RLock()
         super().__init__(self.scene, is_back, players_by_colour, tolerance)
 
+    @abc.abstractmethod
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
         """The layout's scene of ``state`` with printed ids from ``ids`` (``sketch=True``: only what
         inference compares, see :class:`companion.kits.tabletop.Sketch`)."""
-        raise NotImplementedError
 
     def scene(self, state: State, **extra: Any) -> Scene:
         with self._ids_lock:

@@ -7,10 +7,10 @@ what the camera sees into moves, the diagram the page draws and the names people
 the game's one name (:func:`kit_for` takes every spelling the engine registry knows), so adding a game
 touches its engine package and its kit, nothing else.
 
-Every kit package has the same files: ``__init__.py`` (the kit, registered), ``table.py`` (layout and
-scene), ``model.py`` (inference), ``diagram.py`` (the page's picture of the table); the kit declares how
-its table is read (:class:`~companion.kits.reading.TableReading`), and a kit that leaves part of it out
-is refused.
+Every kit package has the same files: ``__init__.py`` (the kit, registered), ``reading.py`` (how its table
+is read: a :class:`~companion.kits.reading.TableReading`; a kit that leaves part of it out is refused),
+``tags.py`` (what its components carry), ``table.py`` (layout and scene), ``model.py`` (inference),
+``diagram.py`` (the page's picture of the table).
 """
 
 from __future__ import annotations

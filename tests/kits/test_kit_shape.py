@@ -14,7 +14,7 @@ from engines.core import GameInfo, get_game
 from vision.tags import SCHEME
 
 ROOT = Path(__file__).resolve().parents[2]
-KIT_FILES = {"__init__.py", "table.py", "model.py", "diagram.py", "tags.py"}
+KIT_FILES = {"__init__.py", "reading.py", "table.py", "model.py", "diagram.py", "tags.py"}
 KITS_DIR = ROOT / "companion" / "kits"
 KIT_PACKAGES = sorted(p.name for p in KITS_DIR.iterdir() if (p / "__init__.py").is_file())
 ENGINE_GAMES = sorted(p.parent.name for p in (ROOT / "engines").glob("*/game.py") if p.parent.name != "core")
