@@ -34,7 +34,24 @@ def ranks(play: Mapping[str, Any]) -> dict[str, int]:
     return result
 
 
+def source_play_id(play: Mapping[str, Any]) -> str:
+    """One play's id for the apps it is pushed to: the table's name, the game's number in its store and
+    when it started (a store started afresh numbers its games from 1 again), so a second push of the same
+    play is known as that play, and two tables' games never share one."""
+    table = str(play.get("table") or "table")
+    return f"dinotable:{table}:{play['game_id']}:{int(float(play['started']))}"
+
+
+def source_player_id(name: str) -> str:
+    """A person's id across plays: from the name they play under (whatever seat they take), spaces and
+    case aside, so "Ana" at red today and "ana" at blue next week are one player in the app."""
+    return "dinotable:" + " ".join(name.split()).casefold()
+
+
 def bg_stats_data(play: Mapping[str, Any]) -> dict[str, Any]:
+    """The play in BG Stats' push format: the game (``highestWins``, ``noPoints`` always said), the play's
+    and each person's stable ids, the edition or variant as ``board``, and every player's score, rank,
+    ``winner`` and ``startPlayer``."""
     totals = _totals(play)
     winners = set((play.get("scores") or {}).get("winners") or [])
     placed = ranks(play)
@@ -42,15 +59,16 @@ def bg_stats_data(play: Mapping[str, Any]) -> dict[str, Any]:
     reason = (play.get("scores") or {}).get("reason") or ""
     return {
         "sourceName": "Dino Table Companion",
+        "sourcePlayId": source_play_id(play),
         "game": {"name": play["title"], "highestWins": True, "noPoints": False,
                  "sourceGameId": play["game"]},
         "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": max(1, round(float(play.get("duration_s") or 0) / 60)),
         "location": "Dino Table",
-        "board": "",
+        "board": str(play.get("variant") or ""),
         "comments": f"Scored by the Dino Table Companion ({play.get('moves', 0)} moves). {reason}".strip(),
         "players": [
-            {"name": p["name"], "sourcePlayerId": p.get("colour") or p["name"], "role": "",
+            {"name": p["name"], "sourcePlayerId": source_player_id(p["name"]), "role": p.get("colour") or "",
              "score": totals.get(p["name"], 0), "winner": p["name"] in winners,
              "rank": placed.get(p["name"], len(totals)), "startPlayer": p["name"] == play.get("start_player")}
             for p in play["players"]

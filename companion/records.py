@@ -3,10 +3,12 @@ photos, the list of games). Everything it gives is the shared view."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.shared_view import shared_action
 from companion.store import Store, StoredEvent, StoreError
+from engines.core import Game
 
 
 def event_dict(event: StoredEvent, game: str | None = None) -> dict[str, Any]:
@@ -29,9 +31,11 @@ def event_dict(event: StoredEvent, game: str | None = None) -> dict[str, Any]:
 class GameRecords:
     """Queries over one store; ``game_id`` None means the game being played (``current``)."""
 
-    def __init__(self, store: Store, current: int) -> None:
+    def __init__(self, store: Store, current: int, table: str = "") -> None:
         self.store = store
         self.current = current
+        #: the table's name (its broker name, else the machine's): a play is known by it and its game id
+        self.table = table
 
     def _game(self, game_id: int | None) -> int:
         return self.current if game_id is None else game_id
@@ -84,13 +88,27 @@ class GameRecords:
         last = events[-1].at if events else record.started
         finished = record.finished or (last if result.state.is_terminal() else None)
         return {
-            "game_id": gid, "game": record.game, "title": record.title,
+            "game_id": gid, "game": record.game, "title": record.title, "table": self.table,
+            "variant": variant_words(result.game, record.options),
             "players": [{"name": p["name"], "colour": p.get("colour")} for p in record.players],
             "start_player": starter if starter in names else (names[0] if names else None),
             "started": record.started, "finished": finished,
             "duration_s": round((finished or last) - record.started, 1),
             "moves": len(events), "over": result.state.is_terminal(), "scores": scores,
         }
+
+
+def variant_words(game: Game, options: Mapping[str, Any]) -> str:
+    """The edition and the options a game was played with that are not its defaults, as a play's log
+    says them ("edition es, long game"); empty for a game played as the box comes."""
+    words = []
+    for option in game.options:
+        value = options.get(option.name, option.default)
+        if option.name != "edition" and value == option.default:
+            continue
+        name = option.name.replace("_", " ")
+        words.append(name if value is True else f"no {name}" if value is False else f"{name} {value}")
+    return ", ".join(words)
 
 
 def export_game(store: Store, game_id: int) -> dict[str, Any]:

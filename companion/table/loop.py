@@ -123,7 +123,7 @@ class TableLoop:
                               mismatch.choices())
         elif self.keeper.last_event is None:  # a game not begun: whatever lies there, a checklist first
             self.keeper.start_setup()
-        self.records = GameRecords(store, self.keeper.game_id)
+        self.records = GameRecords(store, self.keeper.game_id, config.mqtt.table_name)
         self._attach_pipeline()
         self._show()
 

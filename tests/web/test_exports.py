@@ -8,11 +8,12 @@ import json
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from companion.exports import bg_stats_data, play_csv, ranks
+from companion.exports import bg_stats_data, bg_stats_link, play_csv, ranks
 
 
 def finished_play() -> dict[str, Any]:
-    return {"game_id": 4, "game": "jurassik", "title": "Jurassik", "start_player": "Bo",
+    return {"game_id": 4, "game": "jurassik", "title": "Jurassik", "start_player": "Bo", "table": "cafe-2",
+            "variant": "edition es",
             "players": [{"name": "Ana", "colour": "red"}, {"name": "Bo", "colour": "blue"},
                         {"name": "Cy", "colour": "green"}],
             "started": 1_700_000_000.0, "finished": 1_700_002_430.0, "duration_s": 2430.0, "moves": 73,
@@ -33,6 +34,36 @@ def test_bg_stats_push_format() -> None:
     assert players["Bo"]["winner"] and players["Bo"]["rank"] == 1 and players["Bo"]["startPlayer"]
     assert players["Ana"]["rank"] == 2 and not players["Ana"]["winner"]  # tied on points, lost the tie-break
     assert players["Cy"]["score"] == 9 and players["Cy"]["rank"] == 3
+
+
+def test_the_link_carries_every_field_the_app_needs_and_ids_that_stay(tmp_path: Any) -> None:
+    play = finished_play()
+    link = bg_stats_link(play)
+    parts = urlsplit(link)
+    assert (parts.scheme, parts.netloc, parts.path) == ("https", "app.bgstatsapp.com", "/createPlay.html")
+    data = json.loads(parse_qs(parts.query)["data"][0])
+    assert data == bg_stats_data(play)
+    assert set(data) >= {"sourceName", "sourcePlayId", "game", "playDate", "durationMin", "location", "board",
+                         "comments", "players"}
+    assert data["board"] == "edition es" and data["sourcePlayId"] == "dinotable:cafe-2:4:1700000000"
+    assert {"highestWins", "noPoints", "name", "sourceGameId"} <= set(data["game"])
+    for player in data["players"]:
+        assert {"name", "sourcePlayerId", "score", "winner", "rank", "startPlayer"} <= set(player)
+        assert isinstance(player["winner"], bool) and isinstance(player["startPlayer"], bool)
+    # the same play pushed again is the same play; the same person in another seat the same player
+    assert json.loads(parse_qs(urlsplit(bg_stats_link(finished_play())).query)["data"][0]) == data
+    later = finished_play()
+    later.update(game_id=5, started=1_700_090_000.0, table="cafe-2")
+    later["players"] = [{"name": "bo ", "colour": "red"}, {"name": "Ana", "colour": "blue"},
+                        {"name": "Cy", "colour": "green"}]
+    again = bg_stats_data(later)
+    ids = {p["name"].strip().lower(): p["sourcePlayerId"] for p in data["players"]}
+    assert {p["name"].strip().lower(): p["sourcePlayerId"] for p in again["players"]} == ids
+    assert again["sourcePlayId"] != data["sourcePlayId"]
+    # another table's game 4 is another play
+    other = finished_play()
+    other["table"] = "cafe-3"
+    assert bg_stats_data(other)["sourcePlayId"] != data["sourcePlayId"]
 
 
 def test_ties_share_a_rank() -> None:
@@ -84,7 +115,8 @@ def test_a_stored_game_as_a_play(tmp_path: Any) -> None:
         state = state.apply(action)
         store.append(game_id, "action", action.to_dict(), state_after=state)
     store.finish(game_id, state.outcome().to_dict())  # type: ignore[union-attr]
-    play = GameRecords(store, game_id).play_record()
+    play = GameRecords(store, game_id, "kitchen").play_record()
+    assert play["table"] == "kitchen" and play["variant"] == "edition en"
     assert play["over"] and play["finished"] is not None and play["moves"] == len(store.events(game_id))
     assert play["start_player"] == starter and play["scores"]["winners"] == list(state.scores().winners)
     data = bg_stats_data(play)
