@@ -68,7 +68,9 @@ def _write_logins(args: argparse.Namespace) -> int:
     if not tables:
         return fail("--write-logins needs --tables table-1,table-2,... (the tables' names)")
     try:
-        written = write_logins(Path(args.write_logins), tables, board=args.board_user)
+        mqtt = broker_settings(args.config)  # its prefixes: the ACL names the topics the tables write
+        written = write_logins(Path(args.write_logins), tables, board=args.board_user, prefix=mqtt.prefix,
+                               home_assistant_prefix=mqtt.home_assistant_prefix)
     except (ValueError, OSError) as error:
         return fail(error)
     print(f"wrote the broker's logins for {', '.join(written.logins)} in {written.directory} "

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from wire.topics import DEFAULT_PREFIX, TABLE_NAME, Topics, home_assistant_unique
+from wire.topics import DEFAULT_PREFIX, HOME_ASSISTANT_PREFIX, TABLE_NAME, HomeAssistantTopics, Topics
 
 BOARD_USER = "cafe-board"
 ITERATIONS = 101  # mosquitto_passwd's own default
@@ -36,7 +36,8 @@ def password_hash(password: str, salt: bytes | None = None, iterations: int = IT
     return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
 
 
-def acl_text(tables: Sequence[str], board: str = BOARD_USER, prefix: str = DEFAULT_PREFIX) -> str:
+def acl_text(tables: Sequence[str], board: str = BOARD_USER, prefix: str = DEFAULT_PREFIX,
+             home_assistant_prefix: str = HOME_ASSISTANT_PREFIX) -> str:
     lines = ["# The café's broker: who may read and write what (dinotable-cafe --write-logins).", "",
              f"user {board}", f"topic read {prefix}/#", f"topic write {prefix}/+/resend", ""]
     for table in tables:
@@ -44,8 +45,9 @@ def acl_text(tables: Sequence[str], board: str = BOARD_USER, prefix: str = DEFAU
         lines += [f"user {table}"]
         lines += [f"topic write {topic}" for topic in (topics.events, topics.plays, topics.state,
                                                         topics.status)]
-        lines += [f"topic read {topics.resend}",
-                  f"topic write homeassistant/sensor/{home_assistant_unique(table)}/#", ""]
+        home_assistant = HomeAssistantTopics(home_assistant_prefix, table)
+        lines += [f"topic read {topics.resend}", f"topic write {home_assistant.writes}",
+                  f"topic read {home_assistant.status}", ""]
     return "\n".join(lines)
 
 
@@ -75,7 +77,7 @@ def _private(path: Path, text: str) -> None:
 
 
 def write_logins(directory: Path, tables: Sequence[str], board: str = BOARD_USER,
-                 prefix: str = DEFAULT_PREFIX) -> Written:
+                 prefix: str = DEFAULT_PREFIX, home_assistant_prefix: str = HOME_ASSISTANT_PREFIX) -> Written:
     """Write the broker's password file, ACL and config lines, and each login's password file."""
     names = [board, *tables]
     for name in names:
@@ -83,11 +85,6 @@ def write_logins(directory: Path, tables: Sequence[str], board: str = BOARD_USER
             raise ValueError(f"login {name!r}: 1-40 letters, digits, - or _ (it is part of the MQTT topics)")
     if len(set(names)) != len(names):
         raise ValueError("a table's name is used twice (or is the board's)")
-    unique: dict[str, str] = {}
-    for table in tables:  # Home Assistant's ids fold - into _: table-1 and table_1 would be one sensor
-        other = unique.setdefault(home_assistant_unique(table), table)
-        if other != table:
-            raise ValueError(f"tables {other!r} and {table!r} would be one in Home Assistant: rename one")
     directory.mkdir(parents=True, exist_ok=True)
     passwords, new = {}, []
     for name in names:
@@ -100,6 +97,7 @@ def write_logins(directory: Path, tables: Sequence[str], board: str = BOARD_USER
             new.append(name)
     _private(directory / "mosquitto-passwords",
              "".join(f"{name}:{password_hash(passwords[name])}\n" for name in names))
-    (directory / "mosquitto-acl").write_text(acl_text(tables, board, prefix), encoding="utf-8")
+    acl = acl_text(tables, board, prefix, home_assistant_prefix)
+    (directory / "mosquitto-acl").write_text(acl, encoding="utf-8")
     (directory / "dinotable.conf").write_text(broker_conf(), encoding="utf-8")
     return Written(directory, tuple(names), tuple(new))

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from wire.topics import DEFAULT_PREFIX, TABLE_NAME
+from wire.topics import DEFAULT_PREFIX, HOME_ASSISTANT_PREFIX, TABLE_NAME
 
 KEYS = ("url", "table", "keepalive", "username", "password", "password_file", "ca_file", "home_assistant",
-        "prefix")
+        "prefix", "home_assistant_prefix")
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,8 @@ class MqttConfig:
     ca_file: str = ""
     home_assistant: bool = False
     prefix: str = DEFAULT_PREFIX
+    #: Home Assistant's discovery prefix (its MQTT integration's setting; "homeassistant" unless changed)
+    home_assistant_prefix: str = HOME_ASSISTANT_PREFIX
 
     @property
     def enabled(self) -> bool:
@@ -107,8 +109,9 @@ class MqttConfig:
                              "MQTT topic)")
         if not 5 <= self.keepalive <= 3600:
             raise ValueError("keepalive must be 5..3600 seconds")
-        if not re.match(r"^[A-Za-z0-9_-]{1,40}$", self.prefix):
-            raise ValueError(f"prefix {self.prefix!r}: 1-40 letters, digits, - or _")
+        for key, prefix in (("prefix", self.prefix), ("home_assistant_prefix", self.home_assistant_prefix)):
+            if not re.match(r"^[A-Za-z0-9_-]{1,40}$", prefix):
+                raise ValueError(f"{key} {prefix!r}: 1-40 letters, digits, - or _")
         if self.ca_file and not Path(self.ca_file).expanduser().is_file():
             raise ValueError(f"ca_file {self.ca_file}: no such file")
         if self.password_file and not Path(self.password_file).expanduser().is_file():
@@ -126,7 +129,8 @@ def mqtt_from_mapping(data: Mapping[str, Any]) -> MqttConfig:
     if unknown:
         raise ValueError("mqtt", f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(KEYS)}")
     texts = {}
-    for key in ("url", "table", "username", "password", "password_file", "ca_file", "prefix"):
+    for key in ("url", "table", "username", "password", "password_file", "ca_file", "prefix",
+                "home_assistant_prefix"):
         if key in data:
             if not isinstance(data[key], str):
                 raise ValueError(f"mqtt.{key}", "must be a text")

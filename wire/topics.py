@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from typing import Any
 
 DEFAULT_PREFIX = "dinotable"
+#: Home Assistant's default discovery prefix (its MQTT integration lets a user change it)
+HOME_ASSISTANT_PREFIX = "homeassistant"
 #: a table's name on the broker: one topic level, short, nothing a topic filter could read as a wildcard
 TABLE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
 ONLINE, OFFLINE = "online", "offline"
@@ -38,5 +40,17 @@ def encode(message: Mapping[str, Any]) -> bytes:
 
 
 def home_assistant_unique(table: str) -> str:
-    """The table's id in Home Assistant (its discovery topic's node)."""
-    return f"dinotable_{table}".replace("-", "_")
+    """The table's id in Home Assistant (its discovery topic's node id): the table's name as it is, since
+    a node id may hold letters, digits, ``_`` and ``-`` (distinct table names stay distinct)."""
+    return f"dinotable_{table}"
+
+
+class HomeAssistantTopics:
+    """Where a table meets Home Assistant under its discovery ``prefix``: the table's discovery config
+    and Home Assistant's own status (its birth message, ``online``, after it starts)."""
+
+    def __init__(self, prefix: str, table: str) -> None:
+        self.config = f"{prefix}/sensor/{home_assistant_unique(table)}/turn/config"
+        self.status = f"{prefix}/status"
+        #: what a table may write there (the café's ACL)
+        self.writes = f"{prefix}/sensor/{home_assistant_unique(table)}/#"

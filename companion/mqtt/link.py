@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 CURSOR_KEY = "mqtt.acknowledged"
 PLAYS_KEY = "mqtt.plays"
+#: the Home Assistant discovery topic this table announced itself on last (taken back when it changes)
+HOME_ASSISTANT_KEY = "mqtt.home_assistant"
 #: how often the acknowledged cursor is written to the store at most (a crash re-sends the difference)
 CURSOR_EVERY_S = 2.0
 #: the retained state is sent again at least this often (it carries the camera's health)
@@ -59,13 +61,16 @@ class TableLink:
         self.summary = summary
         self.window = window
         self.topics = topics.Topics(config.prefix, self.table)
+        self.home_assistant = topics.HomeAssistantTopics(config.home_assistant_prefix, self.table)
+        announced = store.meta(HOME_ASSISTANT_KEY)
+        self._announced: str | None = announced if isinstance(announced, str) else None
         self.client = client_factory(config, f"dinotable-table-{self.table}")
         self.client.will_set(self.topics.status, topics.OFFLINE, qos=1, retain=True)
         self.client.on_connect = self._connected
         self.client.on_disconnect = self._disconnected
         self.client.on_connect_fail = self._connect_failed
         self.client.on_publish = self._published
-        self.client.on_message = self._resend_asked
+        self.client.on_message = self._message
         self.client.suppress_exceptions = True  # a callback's error is logged, never the end of the thread
         self._lock = threading.Lock()
         self._views: dict[int, Mapping[str, Any] | None] = {}
@@ -310,9 +315,9 @@ class TableLink:
             self._restart_from = self._acked
         client.subscribe(self.topics.resend, qos=1)
         client.publish(self.topics.status, topics.ONLINE, qos=1, retain=True)
-        if self.config.home_assistant:
-            topic, config = messages.home_assistant_config(self.table, self.topics)
-            client.publish(topic, topics.encode(config), qos=1, retain=True)
+        if self.config.home_assistant:  # its birth message: Home Assistant started and must be told again
+            client.subscribe(self.home_assistant.status, qos=1)
+        self._announce(client)
         self._state_sent = None
         self.notify()
         log.info("reporting to the broker as table %s", self.table)
@@ -333,6 +338,27 @@ class TableLink:
 
     def _published(self, client: Any, userdata: Any, mid: int, reason: Any, properties: Any) -> None:
         self._wake.set()
+
+    def _announce(self, client: Any) -> None:
+        """Tell Home Assistant about the table (retained, so it finds it whenever it starts), and take
+        back what this table announced under another name or before Home Assistant was turned off (an
+        empty retained config removes the sensor)."""
+        current = self.home_assistant.config if self.config.home_assistant else None
+        if self._announced is not None and self._announced != current:
+            client.publish(self._announced, b"", qos=1, retain=True)
+        if current is not None:
+            config = messages.home_assistant_config(self.table, self.topics)
+            client.publish(current, topics.encode(config), qos=1, retain=True)
+        if self._announced != current and self._safe_meta(HOME_ASSISTANT_KEY, current):
+            self._announced = current
+
+    def _message(self, client: Any, userdata: Any, message: Any) -> None:
+        """A message on a topic this table follows: Home Assistant's status, or a resend request."""
+        if self.config.home_assistant and message.topic == self.home_assistant.status:
+            if bytes(message.payload) == b"online":  # anything else (offline, junk) asks for nothing
+                self._announce(client)
+            return
+        self._resend_asked(client, userdata, message)
 
     def _resend_asked(self, client: Any, userdata: Any, message: Any) -> None:
         """A consumer saw a gap: note the earliest point asked for; the sending thread serves it."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from importlib import metadata
 from typing import Any
 
 from companion.shared_view import is_shareable, shared_action
@@ -107,18 +108,37 @@ def state_message(table: str, snapshot: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def home_assistant_config(table: str, topics: Topics) -> tuple[str, dict[str, Any]]:
-    """Home Assistant's MQTT discovery for a table: one sensor (whose turn), available while online."""
+#: the state's fields Home Assistant keeps as the sensor's attributes: what changes with the game only (not
+#: the time the state was sent, which would make every resend an update)
+ATTRIBUTES = ("game", "title", "game_id", "players", "scores", "over", "winners", "waiting", "camera_ok")
+
+
+def home_assistant_config(table: str, topics: Topics) -> dict[str, Any]:
+    """Home Assistant's MQTT discovery config of a table (sent to :class:`HomeAssistantTopics`' config):
+    one sensor, whose turn it is, with the game as its attributes, available while the table is online;
+    its device and the origin (the software that announces it) as the discovery docs ask."""
     unique = home_assistant_unique(table)
-    return f"homeassistant/sensor/{unique}/turn/config", {
+    attributes = ", ".join(f"'{name}': value_json.{name}" for name in ATTRIBUTES)
+    return {
         "name": "Turn",
         "unique_id": f"{unique}_turn",
         "state_topic": topics.state,
         "value_template": "{{ 'game over' if value_json.over else (value_json.current or '-') }}",
         "json_attributes_topic": topics.state,
+        "json_attributes_template": "{{ {" + attributes + "} | tojson }}",
         "availability_topic": topics.status,
         "payload_available": ONLINE,
         "payload_not_available": OFFLINE,
         "icon": "mdi:dice-multiple",
-        "device": {"identifiers": [unique], "name": f"Dino Table {table}", "manufacturer": "Dino Table"},
+        "device": {"identifiers": [unique], "name": f"Dino Table {table}", "manufacturer": "Dino Table",
+                   "model": "Dino Table Companion", "sw_version": software_version()},
+        "origin": {"name": "Dino Table Companion", "sw_version": software_version()},
     }
+
+
+def software_version() -> str:
+    """The installed companion's version (its package's), or "dev" when run from a checkout only."""
+    try:
+        return metadata.version("dinotable")
+    except metadata.PackageNotFoundError:
+        return "dev"

@@ -145,8 +145,11 @@ def test_no_login_can_take_another_table_s_connection(tmp_path: Path) -> None:
         broker.stop()
 
 
-def test_table_names_one_in_home_assistant_are_refused(tmp_path: Path) -> None:
+def test_tables_whose_names_differ_by_a_dash_stay_two_in_home_assistant(tmp_path: Path) -> None:
     from cafe.logins import write_logins
 
-    with pytest.raises(ValueError, match="would be one in Home Assistant"):
-        write_logins(tmp_path, ["table-1", "table_1"])
+    write_logins(tmp_path, ["table-1", "table_1"], home_assistant_prefix="ha")
+    acl = (tmp_path / "mosquitto-acl").read_text(encoding="utf-8")
+    assert "topic write ha/sensor/dinotable_table-1/#" in acl
+    assert "topic write ha/sensor/dinotable_table_1/#" in acl
+    assert "topic read ha/status" in acl and "homeassistant/" not in acl

@@ -169,7 +169,9 @@ def test_home_assistant_discovery_when_asked(tmp_path: Path) -> None:
              if t.startswith("homeassistant/")]
     assert len(found) == 1
     topic, discovery, retained = found[0]
-    assert topic == "homeassistant/sensor/dinotable_t_1/turn/config" and retained
+    assert topic == "homeassistant/sensor/dinotable_t-1/turn/config" and retained
+    assert discovery["unique_id"] == "dinotable_t-1_turn" and discovery["origin"]["name"]
+    assert discovery["device"]["identifiers"] == ["dinotable_t-1"]
     assert discovery["state_topic"] == "dinotable/t-1/state"
     assert discovery["availability_topic"] == "dinotable/t-1/status"
     assert (discovery["payload_available"], discovery["payload_not_available"]) == ("online", "offline")
