@@ -16,13 +16,14 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 import numpy as np
 
 from vision.camera_library import load_picamera2
+from vision.camera_plan import StreamPlan, machine_memory, plan_streams
 from vision.images import ImageError, read_image_file
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -66,11 +67,14 @@ def on_raspberry_pi() -> bool:
 class PiCameraSource:
     """The Raspberry Pi camera through picamera2 (apt: python3-picamera2), imported when opened.
 
-    Two streams: ``main`` (BGR888 for reading tags) and ``lores`` at ``lores_size`` (YUV420, its luma plane
-    is the cheap change-detection image). ``main`` is the sensor's full resolution unless ``size`` is given
-    (4608 x 2592 on Camera Module 3: twice the pixels per QR module of 2304 x 1296, which the layouts' 40 mm
-    tags need once the camera is tilted; docs/vision.md). Frames are copied out and their buffers released
-    at once, so ``buffer_count`` stays small: full-resolution buffers are 36 MB each.
+    Two streams: ``main`` (for reading tags) and ``lores`` at ``lores_size`` (YUV420, its luma plane is the
+    cheap change-detection image). ``main`` is the sensor's full resolution unless ``size`` is given (4608 x
+    2592 on Camera Module 3: twice the pixels per QR module of 2304 x 1296, which the layouts' 40 mm tags
+    need once the camera is tilted; docs/vision.md). The streams follow :func:`~vision.camera_plan.
+    plan_streams`: BGR888, or YUV420 converted here on a Pi with little memory; the frame rate of the
+    sensor mode that gives the size; few buffers (frames are copied out and released at once: a
+    full-resolution BGR buffer is 36 MB). One configuration for the session: no mode switch per frame.
+    ``buffer_count`` overrides the plan's.
     """
 
     def __init__(
@@ -78,12 +82,17 @@ class PiCameraSource:
         size: tuple[int, int] | None = None,
         lores_size: tuple[int, int] = (576, 324),
         clock: Callable[[], float] = time.monotonic,
-        buffer_count: int = 3,
+        buffer_count: int | None = None,
+        memory_bytes: int | None = None,
     ) -> None:
         self.name = "picamera2"
         self.size = size
         self.lores_size = lores_size
         self.buffer_count = buffer_count
+        #: the machine's memory (None: read from /proc/meminfo when opened)
+        self.memory_bytes = memory_bytes
+        #: the streams as configured, once open
+        self.plan: StreamPlan | None = None
         #: the main stream's size once open (the sensor's full resolution unless ``size`` was given)
         self.main_size: tuple[int, int] | None = size
         self._clock = clock
@@ -97,13 +106,19 @@ class PiCameraSource:
         try:
             camera = Picamera2()
             width, height = self.size if self.size is not None else camera.sensor_resolution
+            memory = self.memory_bytes if self.memory_bytes is not None else machine_memory()
+            plan = plan_streams((int(width), int(height)), list(getattr(camera, "sensor_modes", []) or []),
+                                memory, self.lores_size)
+            if self.buffer_count is not None:
+                plan = replace(plan, buffer_count=self.buffer_count)
             config = camera.create_video_configuration(
-                main={"size": (int(width), int(height)), "format": "BGR888"},
-                lores={"size": self.lores_size, "format": "YUV420"},
-                buffer_count=self.buffer_count,
+                main={"size": plan.main, "format": plan.main_format},
+                lores={"size": plan.lores, "format": "YUV420"},
+                buffer_count=plan.buffer_count,
+                controls=plan.controls(),
             )
             camera.configure(config)
-            self.main_size = (int(width), int(height))
+            self.main_size, self.plan = plan.main, plan
             camera.start()
         except Exception as error:  # picamera2 raises a variety of errors for a missing/busy camera
             raise SourceError(f"cannot start the Pi camera: {error}") from error
@@ -119,6 +134,11 @@ class PiCameraSource:
         try:
             image = request.make_array("main")
             lores = request.make_array("lores")[: self.lores_size[1], : self.lores_size[0]]
+            if self.plan is not None and self.plan.main_format == "YUV420":  # converted in user memory
+                import cv2
+
+                width, height = self.plan.main
+                image = cv2.cvtColor(image[: height * 3 // 2, :width], cv2.COLOR_YUV2BGR_I420)
         finally:
             request.release()
         self._index += 1

@@ -9,6 +9,7 @@ import struct
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.doctor import Check
@@ -27,6 +28,7 @@ from vision.camera_library import (
     load_picamera2,
     numpy_placement,
 )
+from vision.camera_plan import camera_memory, machine_memory, plan_streams
 
 CAMERA_TIMEOUT_S = 5.0
 
@@ -94,6 +96,33 @@ def camera_open_check(config: Any, model: str, attempt: bool = True) -> tuple[Ch
     else:
         source = FolderSource(camera.argument)
     return _read_one_frame(source, camera.source)
+
+
+#: the size a Pi camera's main stream takes when the config gives none: Camera Module 3's full resolution
+FULL_SENSOR = (4608, 2592)
+#: the camera's buffers may take at most this share of the reserved memory (the display needs some too)
+CAMERA_SHARE = 0.8
+
+
+def camera_memory_check(config: Any, meminfo: Path = Path("/proc/meminfo")) -> Check:
+    """Whether the Pi camera's buffers, as the stream plan sets them up, fit the memory reserved for the
+    camera (the CMA pool): a camera that cannot allocate its buffers does not start."""
+    camera = config.camera
+    if camera.kind != "picamera":
+        return Check.skip("camera memory", f"the camera is [camera] source = {camera.kind!r}, not picamera")
+    reserved = camera_memory(meminfo)
+    size = tuple(camera.size) if camera.size else FULL_SENSOR
+    plan = plan_streams((int(size[0]), int(size[1])), (), machine_memory(meminfo))
+    need = (f"{size[0]} x {size[1]} {plan.main_format}, {plan.buffer_count} buffers: "
+            f"{plan.buffer_bytes / 1e6:.0f} MB")
+    if reserved is None:
+        return Check.skip("camera memory", f"{need}; this machine does not say its camera memory (CmaTotal)")
+    of_reserved = f"{need} of the {reserved / 1e6:.0f} MB reserved for the camera"
+    if plan.buffer_bytes > CAMERA_SHARE * reserved:
+        return Check("camera memory", "warn", of_reserved,
+                     "give the camera more memory (dtoverlay=vc4-kms-v3d,cma-512 in "
+                     "/boot/firmware/config.txt) or a smaller [camera] width and height")
+    return Check.ok("camera memory", of_reserved)
 
 
 def _read_one_frame(source: Any, name: str) -> tuple[Check, FrameSize]:
@@ -198,6 +227,7 @@ def machine_checks(config: Any, environ: Mapping[str, str] | None = None, open_c
         numpy_check(),
         camera_library_check(config.camera.kind),
         camera,
+        camera_memory_check(config),
         pins_check(model, environ),
         gpiochip_check(model),
         lgpio_dir_check(environ, unit_text),

@@ -206,3 +206,20 @@ def test_a_database_file_it_cannot_write_is_a_fault_though_its_folder_is_fine(
         path).endswith("companion.db"))
     found = service_checks.state_dir_check(mine, None, "")
     assert found.level == "fail" and "companion.db is not writable" in found.detail and found.fix
+
+
+def test_the_pi_cameras_buffers_are_weighed_against_the_memory_reserved_for_it(tmp_path: Path) -> None:
+    from companion.doctor.machine import camera_memory_check
+
+    meminfo = tmp_path / "meminfo"
+    picamera = config(tmp_path, camera={"source": "picamera"})
+    meminfo.write_text("MemTotal:        944000 kB\nCmaTotal:         32768 kB\n")  # a 1 GB Pi, 32 MB
+    small = camera_memory_check(picamera, meminfo)
+    assert small.level == "warn" and "4608 x 2592 YUV420, 2 buffers" in small.detail and "cma-512" in small.fix
+    meminfo.write_text("MemTotal:       8000000 kB\nCmaTotal:        524288 kB\n")  # an 8 GB Pi, 512 MB
+    large = camera_memory_check(picamera, meminfo)
+    assert large.level == "ok" and "BGR888, 3 buffers" in large.detail
+    meminfo.write_text("MemTotal:       8000000 kB\n")
+    assert camera_memory_check(picamera, meminfo).level == "skip"
+    synthetic = config(tmp_path, camera={"source": "synthetic"})
+    assert camera_memory_check(synthetic, meminfo).level == "skip"  # not the Pi camera

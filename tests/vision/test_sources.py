@@ -160,18 +160,26 @@ class _StandInPicamera2:
     """What the source asks of picamera2, recorded (no Pi here). A Camera Module 3 sensor: 4608 x 2592."""
 
     sensor_resolution = (4608, 2592)
+    #: Camera Module 3's modes as picamera2 lists them (size and the fastest frame rate)
+    sensor_modes = ({"size": (1536, 864), "fps": 120.13}, {"size": (2304, 1296), "fps": 56.03},
+                    {"size": (4608, 2592), "fps": 14.35})
 
     def __init__(self, calls: list[str]) -> None:
         self.calls = calls
         self.sizes: dict[str, tuple[int, int]] = {}
+        self.formats: dict[str, str] = {}
+        self.controls: dict[str, Any] = {}
 
     def create_video_configuration(
-        self, main: dict[str, Any], lores: dict[str, Any], buffer_count: int = 6
+        self, main: dict[str, Any], lores: dict[str, Any], buffer_count: int = 6,
+        controls: dict[str, Any] | None = None,
     ) -> dict[str, object]:
         self.calls.append(
             f"config:{main['size']}:{main['format']}:{lores['size']}:{lores['format']}:{buffer_count}"
         )
         self.sizes = {"main": main["size"], "lores": lores["size"]}
+        self.formats = {"main": main["format"], "lores": lores["format"]}
+        self.controls = dict(controls or {})
         return {"main": main, "lores": lores}
 
     def configure(self, config: object) -> None:
@@ -187,7 +195,7 @@ class _StandInPicamera2:
             def make_array(self, stream: str) -> np.ndarray:
                 camera.calls.append(f"array:{stream}")
                 width, height = camera.sizes[stream]
-                if stream == "main":
+                if stream == "main" and camera.formats["main"] == "BGR888":
                     return np.zeros((height, width, 3), np.uint8)
                 return np.zeros((height * 3 // 2, width), np.uint8)  # YUV420: luma rows, then chroma
 
@@ -210,7 +218,14 @@ def _stand_in_picamera2(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> No
     from vision import sources
 
     module = types.ModuleType("picamera2")
-    module.Picamera2 = lambda: _StandInPicamera2(calls)  # type: ignore[attr-defined]
+    cameras: list[_StandInPicamera2] = []
+
+    def opened() -> _StandInPicamera2:
+        cameras.append(_StandInPicamera2(calls))
+        return cameras[-1]
+
+    module.Picamera2 = opened  # type: ignore[attr-defined]
+    module.cameras = cameras  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "picamera2", module)
     monkeypatch.setattr(sources, "on_raspberry_pi", lambda: True)
 
@@ -218,7 +233,7 @@ def _stand_in_picamera2(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> No
 def test_pi_camera_reads_main_and_lores_streams_through_picamera2(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
     _stand_in_picamera2(monkeypatch, calls)
-    camera = PiCameraSource(size=(2304, 1296), clock=lambda: 5.0)
+    camera = PiCameraSource(size=(2304, 1296), clock=lambda: 5.0, memory_bytes=8 * 1024**3)
     camera.open()
     frame = camera.read()
     camera.close()
@@ -232,7 +247,7 @@ def test_pi_camera_reads_at_the_sensors_full_resolution_by_default(monkeypatch: 
     """Full resolution doubles the pixels per QR module of 2304 x 1296; change detection stays small."""
     calls: list[str] = []
     _stand_in_picamera2(monkeypatch, calls)
-    camera = PiCameraSource(clock=lambda: 5.0)
+    camera = PiCameraSource(clock=lambda: 5.0, memory_bytes=8 * 1024**3)
     assert camera.main_size is None  # not known before the camera says
     camera.open()
     frame = camera.read()
@@ -241,3 +256,34 @@ def test_pi_camera_reads_at_the_sensors_full_resolution_by_default(monkeypatch: 
     assert camera.main_size == (4608, 2592)
     assert frame is not None and frame.image.shape == (2592, 4608, 3)
     assert frame.lores is not None and frame.lores.shape == (324, 576)
+
+
+def test_a_small_pi_takes_the_full_frame_as_yuv420_at_the_modes_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """picamera2's advice: YUV420 converted in user memory where memory is short, the frame rate the
+    sensor mode gives (14 fps at full size, not 30), few buffers; the frame the loop gets is still BGR."""
+    import sys
+
+    calls: list[str] = []
+    _stand_in_picamera2(monkeypatch, calls)
+    camera = PiCameraSource(clock=lambda: 5.0, memory_bytes=1024**3)
+    camera.open()
+    frame = camera.read()
+    camera.close()
+    assert calls[0] == "config:(4608, 2592):YUV420:(576, 324):YUV420:2"
+    stand_in = sys.modules["picamera2"].cameras[-1]  # type: ignore[attr-defined]
+    assert stand_in.controls == {"FrameDurationLimits": (69686, 69686)}  # 14.35 fps
+    assert frame is not None and frame.image.shape == (2592, 4608, 3)
+    assert camera.plan is not None and camera.plan.fps == pytest.approx(14.35)
+
+
+def test_the_stream_plan_costs_less_camera_memory_on_a_small_pi() -> None:
+    from vision.camera_plan import mode_fps, plan_streams
+
+    modes = _StandInPicamera2.sensor_modes
+    small = plan_streams((4608, 2592), modes, 1024**3)
+    large = plan_streams((4608, 2592), modes, 8 * 1024**3)
+    assert (small.main_format, small.buffer_count) == ("YUV420", 2)
+    assert (large.main_format, large.buffer_count) == ("BGR888", 3)
+    assert small.buffer_bytes < large.buffer_bytes / 2 and large.buffer_bytes > 100_000_000
+    assert mode_fps(modes, (2304, 1296)) == pytest.approx(56.03)  # a smaller size: a faster mode
+    assert mode_fps(modes, (9000, 9000)) is None and plan_streams((9000, 9000), modes, None).controls() == {}
