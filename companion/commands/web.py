@@ -14,6 +14,7 @@ import os
 import signal
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -89,8 +90,11 @@ def open_camera(config: Any, loop: Any = None) -> Any:
             return FolderSource(argument, loop=True)
         if kind == "synthetic":
             from sim.camera import SyntheticCamera
+            from sim.camera_model import recommended_camera
 
-            synthetic = SyntheticCamera(fps=camera.fps)
+            # the configured size: the loop runs off a Pi at the sensor's (4608 x 2592) when asked to
+            model = recommended_camera() if size is None else replace(recommended_camera(), resolution=size)
+            synthetic = SyntheticCamera(camera=model, fps=camera.fps)
             if loop is not None:
                 synthetic.show(loop.referee.model.scene(loop.current_state()))
             return TupleSource(synthetic)

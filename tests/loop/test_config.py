@@ -186,6 +186,18 @@ def test_the_camera_size_defaults_to_the_full_sensor_resolution(tmp_path: Path, 
         load_config(write(tmp_path, "[camera]\nwidth = 2304\n"))
 
 
+def test_the_synthetic_camera_renders_at_the_configured_size(tmp_path: Path) -> None:
+    """Off a Pi the loop can run at the sensor's full size: the synthetic camera takes [camera] width and
+    height (and its own 2304 x 1296 without them)."""
+    from companion.commands.web import open_camera
+
+    full = load_config(write(tmp_path, '[camera]\nsource = "synthetic"\nwidth = 4608\nheight = 2592\n'))
+    source = open_camera(full).watched.factory()
+    assert source.read().image.shape[:2] == (2592, 4608)
+    plain = load_config(write(tmp_path, '[camera]\nsource = "synthetic"\n'))
+    assert open_camera(plain).watched.factory().read().image.shape[:2] == (1296, 2304)
+
+
 def test_seat_colours_have_one_definition() -> None:
     """The config's, the camera's and the web drawing's seat colours are the house palette, not copies."""
     from companion import config
