@@ -57,6 +57,7 @@ from companion.table.referee import Ticket
 from hw.panel import Panel
 from sim.camera import SyntheticCamera
 from sim.camera_model import CameraModel
+from vision.camera_plan import plan_streams
 from vision.scene import Scene, Tag
 from vision.tags import qr_matrix
 
@@ -296,6 +297,17 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else float("nan")
 
 
+def process_mb(key: str) -> float:
+    """This process's memory now (``VmRSS``) or at its peak (``VmHWM``), MB (nan where not said)."""
+    try:
+        for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+            if line.startswith(f"{key}:"):
+                return int(line.split()[1]) * 1024 / 1e6
+    except OSError:
+        pass
+    return float("nan")
+
+
 def report(game: str, resolution: tuple[int, int], result: dict[str, Any], reference: float,
            pi_factor: float) -> None:
     width, height = resolution
@@ -312,6 +324,11 @@ def report(game: str, resolution: tuple[int, int], result: dict[str, Any], refer
     gaps = result["watchdog_gaps"]
     print(f"  page snapshot while playing: p95 {p95(snapshot):.1f} ms, "
           f"max {max(snapshot, default=0):.1f} ms; watchdog gaps max {max(gaps, default=0):.2f} s")
+    small, large = (plan_streams(resolution, (), memory) for memory in (1024**3, 8 * 1024**3))
+    print(f"  memory: process {result['rss_mb']:.0f} MB after the game, "
+          f"peak so far {result['peak_mb']:.0f} MB; "
+          f"the Pi camera's buffers {small.buffer_bytes / 1e6:.0f} MB on a 1 GB Pi ({small.main_format}), "
+          f"{large.buffer_bytes / 1e6:.0f} MB on an 8 GB one ({large.main_format})")
 
 
 def main() -> int:
@@ -335,6 +352,7 @@ def main() -> int:
             print(f"... playing {game} at {resolution[0]}x{resolution[1]}", file=sys.stderr, flush=True)
             before = [zxing_ms(plain, repeat=1) for _ in range(9)]
             result = play(game, resolution, args.moves, args.seed, args.tag_size)
+            result.update(rss_mb=process_mb("VmRSS"), peak_mb=process_mb("VmHWM"))
             # shared cores drift: the reference of each game is read just before and after it plays
             reference = statistics.median(before + [zxing_ms(plain, repeat=1) for _ in range(9)])
             print(f"(reference around this game: {reference:.1f} ms)")
