@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import jinja2
 import paho.mqtt.client as mqtt
 from broker import Broker
+from helpers.waiting import until
 from test_link import new_store, summary
 
 from companion.mqtt.link import TableLink
@@ -61,21 +61,12 @@ class HomeAssistant:
         self.client.disconnect()
 
 
-def wait_for(what: str, condition: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def table(broker: Broker, store: Store, name: str, announce: bool = True) -> TableLink:
     config = MqttConfig(url=broker.url, table=name, home_assistant=announce, home_assistant_prefix=PREFIX,
                         keepalive=5)
     link = TableLink(config, store, summary)
     link.start()
-    wait_for(f"{name} connected", lambda: link.connected)
+    until(f"{name} connected", lambda: link.connected)
     return link
 
 
@@ -90,7 +81,7 @@ def test_tables_are_found_again_after_a_restart_and_forgotten_when_renamed(broke
     assistant = HomeAssistant(broker)
     links = [table(broker, first, "t-1"), table(broker, second, "t_1")]
     try:
-        wait_for("both tables announced", lambda: {topic("t-1"), topic("t_1")} <= set(assistant.configs))
+        until("both tables announced", lambda: {topic("t-1"), topic("t_1")} <= set(assistant.configs))
         one, other = assistant.configs[topic("t-1")], assistant.configs[topic("t_1")]
         assert one["unique_id"] != other["unique_id"]
         assert one["device"]["identifiers"] != other["device"]["identifiers"]
@@ -99,15 +90,15 @@ def test_tables_are_found_again_after_a_restart_and_forgotten_when_renamed(broke
 
         assistant.restart()  # its retained configs aside, the tables answer its birth message
         both = {topic("t-1"), topic("t_1")}
-        wait_for("the tables announced again", lambda: both <= set(assistant.received))
+        until("the tables announced again", lambda: both <= set(assistant.received))
 
         links[0].stop()  # t-1 is renamed t-9: its old sensor goes
         links[0] = table(broker, first, "t-9")
-        wait_for("the renamed table", lambda: topic("t-9") in assistant.configs
+        until("the renamed table", lambda: topic("t-9") in assistant.configs
                  and topic("t-1") not in assistant.configs)
         links[1].stop()  # t_1 is no longer to be seen in Home Assistant
         links[1] = table(broker, second, "t_1", announce=False)
-        wait_for("t_1 taken back", lambda: topic("t_1") not in assistant.configs)
+        until("t_1 taken back", lambda: topic("t_1") not in assistant.configs)
     finally:
         for link in links:
             link.stop()
