@@ -8,6 +8,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from companion.i18n import LANGUAGES, LazyText, gettext, lazy_pgettext, ngettext, pgettext
+
 
 def kit_of(snap: Any) -> Any:
     from companion.kits import find_kit
@@ -43,9 +45,21 @@ def part_name(name: Any, snap: Any = None) -> str:
     return str(_component_namer(snap)(str(name))).replace("_", " ")
 
 
-#: field names that read better as the words players use
-KEY_WORDS = {"origin": "from", "target": "to", "take_back": "taking back", "other": "with",
-             "victim": "from"}
+#: an action's fields as players say them ("origin" is "from"); a field not named here is said by its name
+KEY_WORDS: dict[str, LazyText] = {
+    "origin": lazy_pgettext("field", "from"), "target": lazy_pgettext("field", "to"),
+    "take_back": lazy_pgettext("field", "taking back"), "other": lazy_pgettext("field", "with"),
+    "victim": lazy_pgettext("field", "from"), "from": lazy_pgettext("field", "from"),
+    "to": lazy_pgettext("field", "to"), "at": lazy_pgettext("field", "at"),
+    "give": lazy_pgettext("field", "give"), "take": lazy_pgettext("field", "take"),
+    "face": lazy_pgettext("field", "face"), "pile": lazy_pgettext("field", "pile"),
+    "use": lazy_pgettext("field", "use"), "steps": lazy_pgettext("field", "steps"),
+    "direction": lazy_pgettext("field", "direction"), "slot": lazy_pgettext("field", "place"),
+    "part": lazy_pgettext("field", "part"), "dinosaur": lazy_pgettext("field", "dinosaur"),
+    "piece": lazy_pgettext("field", "piece"), "volcano": lazy_pgettext("field", "volcano"),
+    "scares": lazy_pgettext("field", "scares"), "eats": lazy_pgettext("field", "eats"),
+    "reason": lazy_pgettext("field", "reason"),
+}
 
 
 #: fields whose value names itself ("Triceratops", "row 2, column 3"): said without the field's name
@@ -65,17 +79,18 @@ def action_label(action: Any, snap: Any = None) -> str:
         return str(action or "")
     if isinstance(action.get("text"), str):
         return str(action["text"])
-    kind = str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
+    kind = _kind_words(action, snap)
     parts = [kind]
     row, col = action.get("row"), action.get("col")
     grid_cell = isinstance(row, int) and isinstance(col, int) and not isinstance(row, bool)
     if grid_cell:  # a grid cell as players count it: from 1, row first
-        parts.append(f"row {int(row) + 1}, column {int(col) + 1}")  # type: ignore[arg-type]
+        parts.append(grid_place(int(row), int(col)))  # type: ignore[arg-type]
     if _is_cell(action.get("a")) and _is_cell(action.get("b")):
-        parts.append(f"between {cell_name(action['a'])} and {cell_name(action['b'])}")
+        parts.append(gettext("between %(a)s and %(b)s") % {"a": cell_name(action["a"]),
+                                                            "b": cell_name(action["b"])})
     for key, value in action.items():
         if key == "use" and value == "none":  # a card played for nothing, said so beside its other uses
-            parts.append("without its action")
+            parts.append(gettext("without its action"))
             continue
         if key in ("kind", "state", "player", "a", "b", "concealed") or value in (None, "", "none", [], {}):
             continue
@@ -83,23 +98,28 @@ def action_label(action: Any, snap: Any = None) -> str:
             continue
         if isinstance(value, bool):  # a flag: named when set ("eats"), left out when not
             if value:
-                parts.append(key.replace("_", " "))
+                parts.append(str(KEY_WORDS.get(key, key.replace("_", " "))))
             continue
         said = _value_words(key, value, cell_name, component_name)
         if said is None:
             text = json.dumps(value, default=str)[:40] if isinstance(value, list | dict) else str(value)[:40]
         else:
             text = said[:60] if isinstance(value, str) else said
-        key_words = KEY_WORDS.get(key, key.replace("_", " "))
+        key_words = str(KEY_WORDS.get(key, key.replace("_", " ")))
         # the kind already says it ("move dinosaur Velociraptor", not "move dinosaur dinosaur DINO-2")
         bare = key in BARE_KEYS or key_words in kind.split(" ")
         parts.append(text if bare else f"{key_words} {text}")
         if len(parts) >= 5:
             break
     if action.get("kind") == "correct" and action.get("reason"):
-        parts = ["correction", str(action["reason"])[:60]]
+        parts = [gettext("correction"), str(action["reason"])[:60]]
     label = " ".join(parts[:1]) + (" " + ", ".join(parts[1:]) if len(parts) > 1 else "")
-    return label + (" (concealed)" if action.get("concealed") else "")
+    return label + (" " + gettext("(concealed)") if action.get("concealed") else "")
+
+
+def grid_place(row: int, col: int) -> str:
+    """A grid cell as players count it, from 1 and row first: "row 3, column 4"."""
+    return gettext("row %(row)d, column %(col)d") % {"row": row + 1, "col": col + 1}
 
 
 _ID_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b")
@@ -120,7 +140,11 @@ def in_words(text: Any, snap: Any = None) -> str:
     return _ID_TOKEN.sub(named, text)
 
 
-_PHRASE_BREAK = re.compile(r", (?!(?:column|tile|field) \d)")
+def _phrase_break() -> re.Pattern[str]:
+    """Where a label may be cut: after a comma that does not start a place's second half ("row 1, column
+    2" is one phrase), in the words of the language being spoken."""
+    halves = {gettext("column"), gettext("tile"), gettext("field"), "column", "tile", "field"}
+    return re.compile(r", (?!(?:" + "|".join(re.escape(h) for h in sorted(halves)) + r") \d)")
 
 
 def shared_words(actions: Any, snap: Any = None) -> tuple[str, list[str]]:
@@ -129,7 +153,8 @@ def shared_words(actions: Any, snap: Any = None) -> tuple[str, list[str]]:
     if not actions or len(actions) < 2 or not all(isinstance(a, dict) for a in actions):
         return "", []
     # a place ("row 1, column 2") is one phrase: the options are cut between phrases, never inside one
-    parts = [_PHRASE_BREAK.split(action_label(action, snap)) for action in actions]
+    cut = _phrase_break()
+    parts = [cut.split(action_label(action, snap)) for action in actions]
     common = 0
     while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
         common += 1
@@ -144,25 +169,28 @@ def _piece_name(kit: Any, difference: dict[str, Any]) -> str:
         words = kit.component_words(item)
         if words is None and ":" in item:
             words = kit.component_words(item.split(":", 1)[1])
-        return str(words or f"tile {item}")
+        return str(words or gettext("tile %(id)s") % {"id": item})
     if what == "back":
         return str(kit.back_words)
-    return f"a {item} {kit.peg_words}" if item != "?" else f"a {kit.peg_words} of a colour not made out"
+    if item == "?":
+        return gettext("a %(piece)s of a colour not made out") % {"piece": kit.peg_words}
+    return gettext("a %(colour)s %(piece)s") % {"colour": colour_name(item), "piece": kit.peg_words}
 
 
 def _place(kit: Any, snap: Any, place: Any) -> str:
     if not isinstance(place, dict):
-        return "nowhere"
+        return gettext("nowhere")
     zone, at = place.get("zone"), list(place.get("at") or ())
     view = (snap or {}).get("view") or {}
     words = kit.place_words(view, kit.table_layout(snap or {}), zone, at) if len(at) == 2 else None
     if words:
         return str(words)
     if isinstance(zone, str) and zone.startswith("seat:"):
-        return f"in {seat_name(snap, zone[5:])}'s area"
-    shown = str(zone or "the table").replace("-", " ")
-    millimetres = f" at ({at[0]:.0f}, {at[1]:.0f}) mm" if len(at) == 2 and zone == "play" else ""
-    return f"in {shown}{millimetres}"
+        return gettext("in %(player)s's area") % {"player": seat_name(snap, zone[5:])}
+    shown = str(kit.zone_words(zone)) if zone else gettext("the table")
+    if len(at) == 2 and zone == "play":
+        return gettext("in %(zone)s at (%(x).0f, %(y).0f) mm") % {"zone": shown, "x": at[0], "y": at[1]}
+    return gettext("in %(zone)s") % {"zone": shown}
 
 
 def seat_name(snap: Any, colour: str) -> str:
@@ -190,10 +218,11 @@ def difference_words(difference: Any, snap: Any = None) -> str:
         return worded
     name, expected, seen, change = worded
     if change == "appeared":
-        return f"{name} appeared {seen}"
+        return gettext("%(piece)s appeared %(place)s") % {"piece": name, "place": seen}
     if change == "vanished":
-        return f"{name} is gone from {_bare(expected)}"
-    return f"{name} moved from {_bare(expected)} to {_bare(seen)}"
+        return gettext("%(piece)s is gone from %(place)s") % {"piece": name, "place": _bare(expected)}
+    return gettext("%(piece)s moved from %(origin)s to %(target)s") % {
+        "piece": name, "origin": _bare(expected), "target": _bare(seen)}
 
 
 def setup_step_words(difference: Any, snap: Any = None) -> str:
@@ -203,17 +232,19 @@ def setup_step_words(difference: Any, snap: Any = None) -> str:
         return worded
     name, expected, seen, change = worded
     if change == "vanished":
-        return f"put {name} {expected}"
+        return gettext("put %(piece)s %(place)s") % {"piece": name, "place": expected}
     if change == "appeared":
-        return f"take {name} off the table (it lies {seen})"
-    return f"move {name} from {_bare(seen)} to {_bare(expected)}"
+        return gettext("take %(piece)s off the table (it lies %(place)s)") % {"piece": name, "place": seen}
+    return gettext("move %(piece)s from %(origin)s to %(target)s") % {
+        "piece": name, "origin": _bare(seen), "target": _bare(expected)}
 
 
 def _bare(place: str) -> str:
     """A place without its preposition, to follow "from" or "to"."""
-    for word in ("on ", "in ", "at "):
-        if place.startswith(word):
-            return place[len(word):]
+    # Translators: the prepositions a place may start with, separated by "|" ("on|in|at")
+    for word in {*gettext("on|in|at").split("|"), "on", "in", "at"}:
+        if word and place.startswith(word + " "):
+            return place[len(word) + 1:]
     return place
 
 
@@ -225,23 +256,27 @@ def difference_side(difference: Any, snap: Any = None, side: str = "expected") -
     return f"{_piece_name(kit, difference)} {_place(kit, snap, difference[side])}"
 
 
-def _kind_words(action: Any) -> str:
-    return str(action.get("kind", "action")).replace("_", " ").replace("-", " ")
+def _kind_words(action: Any, snap: Any = None) -> str:
+    """A move's kind as the game's players name it ("take", "place chisel"), in the reader's language."""
+    kind = str(action.get("kind", "action")) if isinstance(action, dict) else "action"
+    kit = kit_of(snap)
+    named = (getattr(kit, "kind_words", None) or {}).get(kind)
+    return str(named) if named is not None else kind.replace("_", " ").replace("-", " ")
 
 
-def groupby_kind(actions: Any) -> list[tuple[str, list[dict[str, Any]]]]:
+def groupby_kind(actions: Any, snap: Any = None) -> list[tuple[str, list[dict[str, Any]]]]:
     """Action dicts grouped by their kind in words, in the order the kinds first appear."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for action in actions or []:
         if isinstance(action, dict):
-            groups.setdefault(_kind_words(action), []).append(action)
+            groups.setdefault(_kind_words(action, snap), []).append(action)
     return list(groups.items())
 
 
 def action_detail(action: Any, snap: Any = None) -> str:
     """An action's label without its kind (shown as the group's heading); the kind when nothing else."""
     label = action_label(action, snap)
-    kind = _kind_words(action) if isinstance(action, dict) else ""
+    kind = _kind_words(action, snap) if isinstance(action, dict) else ""
     rest = label[len(kind):].strip() if label.startswith(kind) else label
     return rest or label
 
@@ -253,16 +288,31 @@ def event_label(event: Any, snap: Any = None) -> str:
     if event.get("kind") == "undo":
         undone = event.get("action")
         taken = f": {action_label(undone, snap)}" if isinstance(undone, dict) and undone else ""
-        return f"took back move #{event.get('undoes')}{taken}"
+        return gettext("took back move #%(seq)s") % {"seq": event.get("undoes")} + taken
     if event.get("action"):
         label = action_label(event["action"], snap)
         # a chance step made for a player (a card drawn for red): whose it is, since the table made it
         for_whom = event["action"].get("player") if not event.get("player") else None
-        return f"{label} for {for_whom}" if isinstance(for_whom, str) and for_whom else label
-    kind = str(event.get("kind") or "event")
+        if isinstance(for_whom, str) and for_whom:
+            return gettext("%(move)s for %(player)s") % {"move": label, "player": for_whom}
+        return label
+    kind = event_kind(event.get("kind") or "event")
     if event.get("undoes") is not None:
-        return f"{kind} of #{event['undoes']}"
+        return gettext("%(kind)s of #%(seq)s") % {"kind": kind, "seq": event["undoes"]}
     return kind
+
+
+#: the kinds of the history's events as the page names them
+EVENT_KINDS: dict[str, LazyText] = {
+    "action": lazy_pgettext("event", "move"), "correct": lazy_pgettext("event", "correction"),
+    "undo": lazy_pgettext("event", "undo"), "event": lazy_pgettext("event", "event"),
+}
+
+
+def event_kind(kind: Any) -> str:
+    """A stored event's kind in the reader's words ("action" is a move)."""
+    named = EVENT_KINDS.get(str(kind))
+    return str(named) if named is not None else str(kind)
 
 
 class _Blank(dict[str, str]):
@@ -277,7 +327,7 @@ def field_words(action: Mapping[str, Any], snap: Any = None) -> dict[str, str]:
     fields: dict[str, str] = _Blank()
     row, col = action.get("row"), action.get("col")
     if isinstance(row, int) and isinstance(col, int) and not isinstance(row, bool):
-        fields["place"] = f"row {row + 1}, column {col + 1}"
+        fields["place"] = grid_place(row, col)
     for key, value in action.items():
         said = _value_words(key, value, cell_name, component_name) if value != "" else None
         if said is not None:  # a cell without what shows on it: that may have changed since
@@ -308,18 +358,20 @@ def event_sentence(event: Any, snap: Any = None) -> str:
     name = who(player, snap) if isinstance(player, str) and player else ""
     if event.get("kind") == "undo":
         taken = f": {action_label(action, snap)}" if action else ""
-        return f"Move #{event.get('undoes')} taken back{taken}"
+        return gettext("Move #%(seq)s taken back") % {"seq": event.get("undoes")} + taken
     kit = kit_of(snap)
     phrase = (getattr(kit, "move_words", None) or {}).get(str((action or {}).get("kind")))
     if action is None or phrase is None:
         label = event_label(event, snap)
         return f"{name}: {label}" if name else label[:1].upper() + label[1:]
-    text = " ".join(phrase.format_map(field_words(action, snap)).split())
+    text = " ".join(str(phrase).format_map(field_words(action, snap)).split())
     if name:
-        return f"{name} {text}"
+        return gettext("%(player)s %(did)s") % {"player": name, "did": text}
     for_whom = action.get("player")
     said = text[:1].upper() + text[1:]
-    return f"{said} for {who(for_whom, snap)}" if isinstance(for_whom, str) and for_whom else said
+    if isinstance(for_whom, str) and for_whom:
+        return gettext("%(move)s for %(player)s") % {"move": said, "player": who(for_whom, snap)}
+    return said
 
 
 def _is_cell(value: Any) -> bool:
@@ -332,24 +384,35 @@ def _cell_text(value: Any) -> str:
     return f"({value[0]}, {value[1]})"
 
 
-#: an edition named by its language, in that language
-EDITION_NAMES = {"en": "English", "es": "Español", "de": "Deutsch"}
-
-
 def choice_words(value: Any, option: str = "") -> str:
     """A setting's choice as the setup page offers it: yes or no, an edition by its language's name."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    if option == "edition" and value in EDITION_NAMES:
-        return EDITION_NAMES[value]
+        return gettext("yes") if value else gettext("no")
+    if option == "edition" and value in LANGUAGES:
+        return LANGUAGES[value]
     return str(value)
 
 
-def counted(n: Any, singular: str, plural: str | None = None) -> str:
-    """A number and its noun, agreeing: "1 move", "3 moves", "1 box", "2 boxes"."""
-    regular = singular + ("es" if singular.endswith(("s", "x")) else "s")
-    word = singular if n == 1 else (plural or regular)
-    return f"{n} {word}"
+#: the seat colours as the page says them
+COLOUR_NAMES: dict[str, LazyText] = {
+    "red": lazy_pgettext("colour", "red"),
+    "blue": lazy_pgettext("colour", "blue"),
+    "green": lazy_pgettext("colour", "green"),
+    "yellow": lazy_pgettext("colour", "yellow"),
+    "orange": lazy_pgettext("colour", "orange"),
+    "purple": lazy_pgettext("colour", "purple"),
+    "white": lazy_pgettext("colour", "white"),
+    "black": lazy_pgettext("colour", "black"),
+    "pink": lazy_pgettext("colour", "pink"),
+    "brown": lazy_pgettext("colour", "brown"),
+    "grey": lazy_pgettext("colour", "grey"),
+}
+
+
+def colour_name(colour: Any) -> str:
+    """A colour in the reader's words ("rojo"); a name the product does not know, as it is."""
+    named = COLOUR_NAMES.get(str(colour))
+    return str(named) if named is not None else str(colour)
 
 
 def calibration_facts(report: Any) -> list[str]:
@@ -361,13 +424,20 @@ def calibration_facts(report: Any) -> list[str]:
     if isinstance(status, Mapping):
         seen = status.get("markers_seen") or []
         drift = status.get("drift_px")
-        named = str(status.get("state", "unknown")).replace("-", " ")
-        state = "holds" if status.get("trusted") else f"is {named}"
-        facts.append(f"The calibration {state}: {counted(len(seen), 'corner marker')} seen"
-                     + (f", {drift:g} px from where they were calibrated." if isinstance(drift, int | float)
-                        else "."))
+        named = calibration_state(status.get("state", "unknown"))
+        marked = ngettext("%(num)d corner marker seen", "%(num)d corner markers seen", len(seen)) % {
+            "num": len(seen)}
+        if status.get("trusted"):
+            sentence = gettext("The calibration holds: %(markers)s") % {"markers": marked}
+        else:
+            sentence = gettext("The calibration is %(state)s: %(markers)s") % {"state": named,
+                                                                                  "markers": marked}
+        if isinstance(drift, int | float):
+            sentence += gettext(", %(drift)s px from where they were calibrated.") % {"drift": f"{drift:g}"}
+        facts.append(sentence if isinstance(drift, int | float) else sentence + ".")
     if isinstance(report.get("frames"), int):
-        facts.append(f"{counted(report['frames'], 'frame')} read from the camera.")
+        facts.append(ngettext("%(num)d frame read from the camera.", "%(num)d frames read from the camera.",
+                              report["frames"]) % {"num": report["frames"]})
     test = report.get("self_test")
     if isinstance(test, Mapping):
         facts += _self_test_facts(test)
@@ -382,23 +452,50 @@ def _self_test_facts(test: Mapping[str, Any]) -> list[str]:
             if not isinstance(reading, Mapping):
                 continue
             drift = reading.get("drift_px")
-            facts.append(f"Marker {marker}: " + ("not seen." if not reading.get("visible") else
-                         f"seen, {drift:g} px from its calibrated place." if isinstance(drift, int | float)
-                         else "seen."))
+            if not reading.get("visible"):
+                facts.append(gettext("Marker %(marker)s: not seen.") % {"marker": marker})
+            elif isinstance(drift, int | float):
+                facts.append(gettext("Marker %(marker)s: seen, %(drift)s px from its calibrated place.")
+                             % {"marker": marker, "drift": f"{drift:g}"})
+            else:
+                facts.append(gettext("Marker %(marker)s: seen.") % {"marker": marker})
     if isinstance(test.get("reprojection_mm"), int | float):
-        facts.append(f"The markers fit the table to within {test['reprojection_mm']:g} mm.")
+        facts.append(gettext("The markers fit the table to within %(mm)s mm.")
+                     % {"mm": f"{test['reprojection_mm']:g}"})
     size, scale = test.get("table_mm"), test.get("px_per_mm")
     if isinstance(size, list) and len(size) == 2:
-        facts.append(f"The markers span {size[0]:.0f} x {size[1]:.0f} mm.")
+        facts.append(gettext("The markers span %(width).0f x %(height).0f mm.") % {"width": size[0],
+                                                                                  "height": size[1]})
     if isinstance(scale, Mapping) and {"min", "max"} <= set(scale):
-        facts.append(f"The camera sees {scale['min']:.2f} to {scale['max']:.2f} px per mm across the table.")
+        facts.append(gettext("The camera sees %(low).2f to %(high).2f px per mm across the table.")
+                     % {"low": scale["min"], "high": scale["max"]})
     light = test.get("lighting")
     if isinstance(light, Mapping) and isinstance(light.get("white_level"), int | float):
         uneven = light.get("unevenness")
-        varying = f", varying by {uneven:.0%} across the table" if isinstance(uneven, int | float) else ""
-        facts.append(f"White reads at {light['white_level']:.0f} of 255{varying}"
-                     + f" (measured on {light.get('measured_on', 'the table')}).")
+        white = {"white": light["white_level"], "where": light.get("measured_on", gettext("the table"))}
+        if isinstance(uneven, int | float):
+            facts.append(gettext("White reads at %(white).0f of 255, varying by %(uneven)s across the table "
+                                 "(measured on %(where)s).") % {**white, "uneven": f"{uneven:.0%}"})
+        else:
+            facts.append(gettext("White reads at %(white).0f of 255 (measured on %(where)s).") % white)
     return facts
+
+
+#: a calibration's states as the Setup page says them
+CALIBRATION_STATES: dict[str, LazyText] = {
+    "unknown": lazy_pgettext("calibration", "unknown"),
+    "ok": lazy_pgettext("calibration", "ok"),
+    "uncalibrated": lazy_pgettext("calibration", "uncalibrated"),
+    "bumped": lazy_pgettext("calibration", "moved"),
+    "markers-hidden": lazy_pgettext("calibration", "markers hidden"),
+    "misfit": lazy_pgettext("calibration", "not matching the table area"),
+    "imprecise": lazy_pgettext("calibration", "imprecise"),
+}
+
+
+def calibration_state(state: Any) -> str:
+    named = CALIBRATION_STATES.get(str(state))
+    return str(named) if named is not None else str(state).replace("-", " ")
 
 
 def who(player: Any, snap: Any = None) -> str:
@@ -412,7 +509,9 @@ def who(player: Any, snap: Any = None) -> str:
 
 def _one_of(phrases: list[str]) -> str:
     """"a, b or c"."""
-    return phrases[0] if len(phrases) == 1 else f"{', '.join(phrases[:-1])} or {phrases[-1]}"
+    if len(phrases) == 1:
+        return phrases[0]
+    return gettext("%(some)s or %(last)s") % {"some": ", ".join(phrases[:-1]), "last": phrases[-1]}
 
 
 def next_step(snap: Any, hand_moves: Any = ()) -> str:
@@ -421,33 +520,107 @@ def next_step(snap: Any, hand_moves: Any = ()) -> str:
     if not isinstance(snap, Mapping) or not snap.get("game"):
         return ""
     if snap.get("over"):
-        return "The game is over: the scores page shows how each player scored."
+        return gettext("The game is over: the scores page shows how each player scored.")
     waiting = snap.get("pending")
     pending: Mapping[str, Any] = waiting if isinstance(waiting, Mapping) else {}
     kind, actor = pending.get("kind"), pending.get("actor")
     if kind == "setup":
         steps = len((pending.get("checklist") or {}).get("steps") or [])
-        left = f" ({counted(steps, 'step')} to go)" if steps else ""
-        return f"Everyone: set the table up as the list says{left}; the game starts by itself."
+        if steps:
+            return ngettext("Everyone: set the table up as the list says (%(num)d step to go); the "
+                "game starts "
+                            "by itself.", "Everyone: set the table up as the list says (%(num)d "
+                                "steps to go); "
+                            "the game starts by itself.", steps) % {"num": steps}
+        return gettext("Everyone: set the table up as the list says; the game starts by itself.")
     if kind in ("objection", "question"):
-        someone = who(actor, snap) if actor else "Everyone"
+        someone = who(actor, snap) if actor else gettext("Everyone")
         if kind == "question":
-            return f"{someone}: answer the question (Dispute page), or make the move plainer on the table."
-        return f"{someone}: put the table back as the diagram shows, or decide on the Dispute page."
+            return gettext("%(player)s: answer the question (Dispute page), or make the move plainer on the "
+                           "table.") % {"player": someone}
+        return gettext("%(player)s: put the table back as the diagram shows, or decide on the Dispute page."
+                       ) % {"player": someone}
     current = snap.get("current")
     if current:
-        kinds = [name for name, _ in groupby_kind(snap.get("legal"))]
+        kinds = [name for name, _ in groupby_kind(snap.get("legal"), snap)]
         if hand_moves and not kinds:
-            kinds = ["lay a card from the hand"]
-        doing = f": {_one_of(kinds[:5])}" if kinds else ""
-        return f"{who(current, snap)} to play{doing}."
+            kinds = [gettext("lay a card from the hand")]
+        if kinds:
+            return gettext("%(player)s to play: %(moves)s.") % {"player": who(current, snap),
+                                                               "moves": _one_of(kinds[:5])}
+        return gettext("%(player)s to play.") % {"player": who(current, snap)}
     if snap.get("chance"):
         kit = kit_of(snap)
         said = kit.chance_words(snap.get("view") or {}) if kit is not None else None
         if said:
-            return f"Now {said}."
+            return gettext("Now %(what)s.") % {"what": said}
         last = snap.get("last_event")
         mover = last.get("player") if isinstance(last, Mapping) else None
-        someone = who(mover, snap) if mover else "The player who moved"
-        return f"{someone}: turn the piece face up; the camera reads it."
+        someone = who(mover, snap) if mover else gettext("The player who moved")
+        return gettext("%(player)s: turn the piece face up; the camera reads it.") % {"player": someone}
     return ""
+
+
+#: the panel's patterns (what its lights are saying) as the page names them
+PATTERN_WORDS: dict[str, LazyText] = {
+    "idle": lazy_pgettext("panel", "idle"),
+    "turn": lazy_pgettext("panel", "turn"),
+    "legal": lazy_pgettext("panel", "legal"),
+    "objection": lazy_pgettext("panel", "objection"),
+    "waiting": lazy_pgettext("panel", "waiting"),
+    "split": lazy_pgettext("panel", "split"),
+    "game-over": lazy_pgettext("panel", "game-over"),
+    "camera-lost": lazy_pgettext("panel", "camera-lost"),
+    "storage": lazy_pgettext("panel", "storage"),
+    "off": lazy_pgettext("panel", "off"),
+}
+
+#: the panel's buttons as they are labelled
+BUTTON_WORDS: dict[str, LazyText] = {
+    "confirm": lazy_pgettext("button", "confirm"),
+    "undo": lazy_pgettext("button", "undo"),
+    "next": lazy_pgettext("button", "next"),
+    "mode": lazy_pgettext("button", "mode"),
+}
+
+
+def pattern_words(pattern: Any) -> str:
+    named = PATTERN_WORDS.get(str(pattern))
+    return str(named) if named is not None else str(pattern).replace("-", " ")
+
+
+def button_name(button: Any) -> str:
+    named = BUTTON_WORDS.get(str(button))
+    return str(named) if named is not None else str(button)
+
+
+def rule_words(text: Any) -> str:
+    """A rule's title or the project's reading of it in the reader's language (the catalogue holds every
+    registered rulebook's; the passage itself is always quoted as its rulebook prints it)."""
+    return gettext(str(text)) if text else ""
+
+
+def rulebook_language(source: Any) -> str:
+    """The language a rulebook file is printed in: ``jurassik-es.txt`` is Spanish; one with no language
+    in its name is the game's own (English, or German for a German game)."""
+    stem = str(source or "").rsplit(".", 1)[0]
+    tail = stem.rsplit("-", 1)[-1]
+    if tail in LANGUAGES and "-" in stem:
+        return tail
+    from companion.kits import find_kit
+
+    for kit_name in (stem, stem.rsplit("-", 1)[0]):
+        kit = find_kit(kit_name)
+        if kit is not None:
+            return kit.language
+    return "en"
+
+
+def option_name(name: Any) -> str:
+    """A game option's name as the setup page shows it ("short game")."""
+    return pgettext("option", str(name).replace("_", " "))
+
+
+def option_words(text: Any) -> str:
+    """A game option's help in the reader's language."""
+    return gettext(str(text)) if text else ""

@@ -64,3 +64,5 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$digest" ]; then
   "$venv/bin/python" -m pip install -q --disable-pip-version-check -c constraints/tested.txt -e ".$extras"
   echo "$digest" > "$stamp"
 fi
+# the message catalogues the pages read (a missing .mo is compiled in memory, but a Pi should not have to)
+"$venv/bin/python" -m companion.translations compile >/dev/null

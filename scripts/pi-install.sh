@@ -104,6 +104,8 @@ make_venv() {
       || die "pip could not install the packages (see above); nothing else was changed"
     echo "$digest" > "$stamp"
   fi
+  "$venv/bin/python" -m companion.translations compile >/dev/null \
+    || say "the message catalogues were not compiled: the pages compile them in memory instead"
   local where
   where=$("$venv/bin/python" -c 'import numpy; print(numpy.__version__, numpy.__file__)')
   if [ -n "$numpy" ] && [ "${where%% *}" != "$numpy" ]; then

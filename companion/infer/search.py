@@ -25,6 +25,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from companion.i18n import N_
 from companion.infer.model import TableModel, search_key
 from companion.infer.picture import Difference, Picture, compare
 from companion.privacy import STRICT, Privacy
@@ -33,11 +34,12 @@ from vision.observation import Observation
 
 TABLE_RULE = Rule(
     "TABLE-MATCH",
-    "The table shows a legal move",
+    N_("The table shows a legal move"),
     "companion",
-    "The companion applies a change on the table only when a legal move (or a sequence of them) explains it.",
-    "A change that no legal move explains is signalled until the table is put right or a correction is "
-    "confirmed; nothing is applied meanwhile.",
+    N_("The companion applies a change on the table only when a legal move (or a sequence of them) explains "
+       "it."),
+    N_("A change that no legal move explains is signalled until the table is put right or a correction is "
+       "confirmed; nothing is applied meanwhile."),
 )
 
 
@@ -331,7 +333,7 @@ def nearest_lines(
 
 TURN_RULE = Rule(
     "TABLE-TURN",
-    "Play in turn",
+    N_("Play in turn"),
     "companion",
-    "Players act in turn; only the player to act may move pieces (the camera names who moved).",
+    N_("Players act in turn; only the player to act may move pieces (the camera names who moved)."),
 )

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from companion.drawing import DiagramSpots
+from companion.i18n import LANGUAGES, LazyText, gettext, lazy_gettext
 from companion.kits.reading import TableReading
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
@@ -59,6 +60,8 @@ class Kit(abc.ABC):
     #: what the rules leave to a group that lays its own set-up, as the options a group chooses it by
     #: (the people benchmark's groups choose so)
     group_choices: ClassVar[Mapping[str, Any]] = {}
+    #: the language the game's box and rulebook are printed in (an ``edition`` option names another's)
+    language: ClassVar[str] = "en"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -183,17 +186,28 @@ class Kit(abc.ABC):
         game has no such words (the page then shows the engine's coordinates)."""
         return None
 
+    def edition_language(self, options: Mapping[str, Any]) -> str:
+        """The language of the edition on the table: a page with no other choice speaks it."""
+        edition = options.get("edition") if isinstance(options, Mapping) else None
+        return edition if isinstance(edition, str) and edition in LANGUAGES else self.language
+
     def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
         """What is being turned face up for everyone and who does it, when the game can say."""
         return None
 
     #: each move's kind as a phrase of the history's sentences ("took the tile at {place}"; the action's
     #: fields in the game's words fill the braces, see :func:`companion.words.field_words`)
-    move_words: ClassVar[Mapping[str, str]] = {}
+    move_words: ClassVar[Mapping[str, str | LazyText]] = {}
+    #: each move's kind as the buttons' group heading names it ("place chisel"); the kind itself else
+    kind_words: ClassVar[Mapping[str, str | LazyText]] = {}
     #: what the game calls the coloured pieces vision reads as pegs
-    peg_words: ClassVar[str] = "piece"
+    peg_words: ClassVar[str | LazyText] = lazy_gettext("piece")
     #: what the page calls a piece lying face down (its back tells nothing more)
-    back_words: ClassVar[str] = "a face-down piece"
+    back_words: ClassVar[str | LazyText] = lazy_gettext("a face-down piece")
+
+    def zone_words(self, zone: str) -> str:
+        """A table zone as players call it (the play area, a seat's area), for a place no finer words name."""
+        return {"play": gettext("the play area")}.get(zone, zone.replace("-", " "))
 
     def place_words(self, view: Mapping[str, Any], layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:

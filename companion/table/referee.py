@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from companion.i18n import N_
 from companion.infer import (
     Accepted,
     Inference,
@@ -42,16 +43,16 @@ ENDING_WORDS = ("end", "pass", "next", "done")
 #: why the table is asked to follow an undo
 UNDO_RULE = Rule(
     "TABLE-UNDO",
-    "Undo on the table too",
+    N_("Undo on the table too"),
     "companion",
-    "A move taken back on the page is taken back on the table: its pieces go back where they were.",
+    N_("A move taken back on the page is taken back on the table: its pieces go back where they were."),
 )
 #: why a move tapped on the page is to be made on the table too
 TAP_RULE = Rule(
     "TABLE-TAP",
-    "A tapped move is made on the table too",
+    N_("A tapped move is made on the table too"),
     "companion",
-    "A move entered on the page that the camera can see is made with the pieces as well.",
+    N_("A move entered on the page that the camera can see is made with the pieces as well."),
 )
 
 

@@ -15,7 +15,7 @@ from companion.web.settings import WebConfig
 def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | None = None) -> Flask:
     """The Flask app for one live table. ``config`` is a :class:`WebConfig` or its mapping form."""
     from companion import drawing
-    from companion.web import api, pages, security
+    from companion.web import api, language, pages, security
     from lan.look import house_blueprint
 
     if not isinstance(config, WebConfig):
@@ -41,6 +41,7 @@ def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | No
     app.extensions["table_session"] = session
     app.extensions["web_config"] = config
     security.install(app, config)
+    language.install(app)
     app.register_blueprint(house_blueprint())
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api")

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from companion import drawing, exports, pairing, words
+from companion.i18n import gettext
 from companion.kits import find_kit
 from companion.kits.kit import hand_cards, hand_moves
 from companion.web import security, svg
@@ -51,11 +52,19 @@ _WORD_FILTERS: dict[str, Any] = {
     "shared_words": words.shared_words,
     "in_words": words.in_words,
     "setup_step_words": words.setup_step_words,
-    "counted": words.counted,
     "choice_words": words.choice_words,
     "calibration_facts": words.calibration_facts,
     "who": words.who,
     "next_step": words.next_step,
+    "event_kind": words.event_kind,
+    "pattern_words": words.pattern_words,
+    "button_name": words.button_name,
+    "colour_name": words.colour_name,
+    "calibration_state": words.calibration_state,
+    "rule_words": words.rule_words,
+    "rulebook_language": words.rulebook_language,
+    "option_name": words.option_name,
+    "option_words": words.option_words,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)
@@ -99,7 +108,7 @@ def chance_words_filter(snap: Any) -> str:
     kit, pending = words.kit_of(snap), (snap or {}).get("pending") or {}
     setting_up = pending.get("kind") == "setup"
     said = kit.chance_words((snap or {}).get("view") or {}, setting_up) if kit is not None else None
-    return said or "a piece is being turned face up"
+    return said or gettext("a piece is being turned face up")
 
 
 @blueprint.get("/scores")

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from companion.i18n import lazy_pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.isla_nublar import table
@@ -68,6 +69,7 @@ def island_hints(board: Board, layout: table.IslaNublarLayout) -> GeometryHints:
 
 class IslaNublarKit(Kit):
     info = INFO
+    language = "de"  # a German game: its box, cards and rulebook
     # a card is laid face up when played; a buy pile's next card, the scoring row and a dinosaur card are
     # turned face up for everyone; a played or discarded card lies face up already (improved, retrieved)
     privacy = Privacy(public_fields=frozenset({"dinosaur", "direction", "field", "figures", "first", "level",
@@ -80,19 +82,37 @@ class IslaNublarKit(Kit):
     reading = READING
     real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})
     move_words = MappingProxyType({
-        "build-camp": "built a camp on {field}",
-        "buy": "bought the top card of the {pile}-amber pile",
-        "choose-scoring": "chose the scoring card in place {slot}",
-        "end-turn": "ended the turn",
-        "move-box": "moved an equipment box from {origin} to {target}",
-        "move-dinosaur": "moved the {dinosaur} {steps} fields {direction}",
-        "place-box": "placed an equipment box on {field}",
-        "play": "played {card}",
-        "place-dinosaurs": "stood the dinosaur figures on the red volcanoes, west to east: {figures}",
-        "return-dinosaur": "sent a dinosaur back to {volcano}",
-        "reveal-dinosaur": "turned up {card}",
-        "reveal-pile": "turned up {card} on the {pile}-amber pile",
-        "stock-up": "took a {piece} from the supply",
+        "build-camp": lazy_pgettext("isla-nublar", "built a camp on {field}"),
+        "buy": lazy_pgettext("isla-nublar", "bought the top card of the {pile}-amber pile"),
+        "choose-scoring": lazy_pgettext("isla-nublar", "chose the scoring card in place {slot}"),
+        "end-turn": lazy_pgettext("isla-nublar", "ended the turn"),
+        "move-box": lazy_pgettext("isla-nublar", "moved an equipment box from {origin} to {target}"),
+        "move-dinosaur": lazy_pgettext("isla-nublar", "moved the {dinosaur} {steps} fields {direction}"),
+        "place-box": lazy_pgettext("isla-nublar", "placed an equipment box on {field}"),
+        "play": lazy_pgettext("isla-nublar", "played {card}"),
+        "place-dinosaurs": lazy_pgettext("isla-nublar", "stood the dinosaur figures on the red "
+            "volcanoes, west to east: {figures}"),
+        "return-dinosaur": lazy_pgettext("isla-nublar", "sent a dinosaur back to {volcano}"),
+        "reveal-dinosaur": lazy_pgettext("isla-nublar", "turned up {card}"),
+        "reveal-pile": lazy_pgettext("isla-nublar", "turned up {card} on the {pile}-amber pile"),
+        "stock-up": lazy_pgettext("isla-nublar", "took a {piece} from the supply"),
+    })
+    kind_words = MappingProxyType({
+        "build-camp": lazy_pgettext("isla-nublar", "build a camp"),
+        "buy": lazy_pgettext("isla-nublar", "buy"),
+        "choose-scoring": lazy_pgettext("isla-nublar", "choose scoring card"),
+        "decline": lazy_pgettext("isla-nublar", "decline"), "defend": lazy_pgettext("isla-nublar", "defend"),
+        "divert": lazy_pgettext("isla-nublar", "divert"), "draw": lazy_pgettext("isla-nublar", "draw"),
+        "end-turn": lazy_pgettext("isla-nublar", "end turn"),
+        "finish": lazy_pgettext("isla-nublar", "finish"),
+        "move-box": lazy_pgettext("isla-nublar", "move a box"),
+        "move-dinosaur": lazy_pgettext("isla-nublar", "move a dinosaur"),
+        "place-box": lazy_pgettext("isla-nublar", "place a box"),
+        "play": lazy_pgettext("isla-nublar", "play"),
+        "return-dinosaur": lazy_pgettext("isla-nublar", "send a dinosaur back"),
+        "reveal-dinosaur": lazy_pgettext("isla-nublar", "turn up a dinosaur card"),
+        "reveal-pile": lazy_pgettext("isla-nublar", "turn up a pile's card"),
+        "select": lazy_pgettext("isla-nublar", "pick"), "stock-up": lazy_pgettext("isla-nublar", "stock up"),
     })
 
     def inventory(self) -> TagInventory:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
-from companion.words import counted
+from companion.i18n import language, ngettext
 from engines.isla_nublar.components import EGG, CardType, default_cards
 from engines.isla_nublar.unseen import UNSEEN
 
@@ -37,13 +37,18 @@ def _lines(card: CardType) -> list[str]:
 
 def _mark(do: str, n: int) -> str:
     if do == "boxes":
-        return counted(n, "box")
+        return ngettext("%(num)d box", "%(num)d boxes", n) % {"num": n}
     return ACTION_MARKS.get(do, do).format(n=n) if n or do != "defence" else "defence"
 
 
-@lru_cache(maxsize=256)
 def card_face_svg(card_id: str) -> str:
-    """The face of ``card_id`` (or of a card nobody has seen: its back) as an inline SVG."""
+    """The face of ``card_id`` (or of a card nobody has seen: its back) as an inline SVG, in the reader's
+    language."""
+    return _card_face_svg(card_id, language())
+
+
+@lru_cache(maxsize=256)
+def _card_face_svg(card_id: str, spoken_in: str) -> str:
     card = default_cards().cards.get(card_id)
     if card is None:
         back = "#6d5a3a" if card_id == UNSEEN else "#999"

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from companion.words import counted
+from companion.i18n import lazy_pgettext, ngettext, npgettext, pgettext
 from engines.isla_nublar.board import Board, default_board
 from engines.isla_nublar.components import EGG, CardSet, CardType, default_cards
 from engines.isla_nublar.unseen import UNSEEN
@@ -47,7 +47,8 @@ def card_words(card: CardType) -> str:
         kind = str(card.scoring.get("kind", ""))
         what = _SCORING_WORDS.get(kind, kind).format(landscape=card.scoring.get("landscape", ""))
         return f"scoring card: {what}"
-    shows = " + ".join(counted(n, "box") if do == "boxes" else _ACTION_WORDS.get(do, do).format(n=n)
+    shows = " + ".join(ngettext("%(num)d box", "%(num)d boxes", n) % {"num": n} if do == "boxes"
+                       else _ACTION_WORDS.get(do, do).format(n=n)
                        for do, n in card.actions)
     return f"starting card: {shows}" if card.group == "starting" else f"action card ({card.cost}): {shows}"
 
@@ -59,9 +60,22 @@ def field_words(field_id: str) -> str | None:
         return None
     column = sorted(f.row for f in _board().fields.values() if f.column == field.column)
     # counted down the column from its northern end (the volcanoes), as the diagram numbers the columns
-    words = f"column {field.column + 1}, field {column.index(field.row) + 1}"
-    kind = "volcano" if field.volcano else field.landscape
+    words = pgettext("isla-nublar", "column %(column)d, field %(field)d") % {
+        "column": field.column + 1, "field": column.index(field.row) + 1}
+    kind = pgettext("isla-nublar", "volcano") if field.volcano else landscape_words(field.landscape)
     return f"{words} ({kind})" if kind else words
+
+
+#: the board's landscapes as the rulebook names them
+LANDSCAPES = {"forest": lazy_pgettext("isla-nublar", "forest"), "lake": lazy_pgettext("isla-nublar", "lake"),
+              "mountain": lazy_pgettext("isla-nublar", "mountain"),
+              "park": lazy_pgettext("isla-nublar", "park"),
+              "plain": lazy_pgettext("isla-nublar", "plain")}
+
+
+def landscape_words(landscape: str | None) -> str:
+    named = LANDSCAPES.get(str(landscape))
+    return str(named) if named is not None else str(landscape or "")
 
 
 #: the board's corner stickers (they tell the camera where the board lies), by the corner each marks
@@ -172,7 +186,8 @@ def move_words(move: Mapping[str, Any]) -> str:
     card = _cards().cards.get(str(move.get("card")))
     use = str(move.get("use"))
     n = (card.value(use) if card is not None else None) or 0
-    return _USE_WORDS.get(use, use).format(n=n, boxes=counted(n, "box"))
+    boxes = ngettext("%(num)d box", "%(num)d boxes", n) % {"num": n}
+    return _USE_WORDS.get(use, use).format(n=n, boxes=boxes)
 
 
 def hand_cards(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
@@ -198,17 +213,25 @@ def chance_words(view: Mapping[str, Any], setting_up: bool = False) -> str | Non
     tasks = view.get("tasks") or []
     if not tasks or not isinstance(tasks[0], Mapping):
         return None
-    task, who = tasks[0], "Set-up" if setting_up else str(view.get("active") or "")
+    task = tasks[0]
+    who = pgettext("isla-nublar", "Set-up") if setting_up else str(view.get("active") or "")
     kind = task.get("t")
     if kind == "place-dinosaurs":  # always the set-up: the figures stand before the first turn
-        return ("Set-up: stand the four dinosaur figures on the red volcanoes, one on each, at random "
-                "(below: the figures from west to east, left to right on the diagram)")
+        return pgettext("isla-nublar", "Set-up: stand the four dinosaur figures on the red volcanoes, one on "
+                        "each, at random (below: the figures from west to east, left to right on "
+                            "the diagram)")
     if kind == "reveal-pile":
-        return f"{who}: turn up the next card of the {task.get('pile')}-amber pile on its place"
+        return pgettext("isla-nublar", "%(player)s: turn up the next card of the %(pile)s-amber pile on its "
+                        "place") % {"player": who, "pile": task.get("pile")}
     if kind == "reveal-scoring":
-        return f"{who}: turn up a scoring card into place {int(task.get('slot', 0)) + 1} of the scoring row"
+        return pgettext("isla-nublar", "%(player)s: turn up a scoring card into place %(slot)d of "
+            "the scoring "
+                        "row") % {"player": who, "slot": int(task.get("slot", 0)) + 1}
     if kind == "reveal-dinosaur":
-        return f"{who}: turn up the top dinosaur card"
+        return pgettext("isla-nublar", "%(player)s: turn up the top dinosaur card") % {"player": who}
     if kind == "draw":
-        return f"{task.get('player') or who}: draw {task.get('n', 1)} from your draw pile"
+        n = int(task.get("n", 1) or 1)
+        return npgettext("isla-nublar", "%(player)s: draw %(num)d card from your draw pile",
+                         "%(player)s: draw %(num)d cards from your draw pile", n) % {
+            "player": task.get("player") or who, "num": n}
     return None

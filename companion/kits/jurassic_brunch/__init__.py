@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from companion.i18n import lazy_pgettext, pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_brunch import table
@@ -94,27 +95,43 @@ class JurassicBrunchKit(Kit):
         return pasture_cell_words(view, cell)
 
     move_words = MappingProxyType({
-        "move": "moved a triceratops from {from} to {to}",
-        "charge": "charged from {from} to {target}",
-        "expel": "put the triceratops sent off on {to}",
-        "birth": "hatched a triceratops on {to}",
-        "wake": "woke the triceratops on {at}",
-        "raptor": "moved the raptor from {from} to {to}",
-        "reveal": "turned up the grass token eaten: {token}",
-        "steal": "the Flower took the token {token}",
-        "hide": "hid a token under a Hideout",
-        "end_turn": "ended the turn",
+        "move": lazy_pgettext("jurassic-brunch", "moved a triceratops from {from} to {to}"),
+        "charge": lazy_pgettext("jurassic-brunch", "charged from {from} to {target}"),
+        "expel": lazy_pgettext("jurassic-brunch", "put the triceratops sent off on {to}"),
+        "birth": lazy_pgettext("jurassic-brunch", "hatched a triceratops on {to}"),
+        "wake": lazy_pgettext("jurassic-brunch", "woke the triceratops on {at}"),
+        "raptor": lazy_pgettext("jurassic-brunch", "moved the raptor from {from} to {to}"),
+        "reveal": lazy_pgettext("jurassic-brunch", "turned up the grass token eaten: {token}"),
+        "steal": lazy_pgettext("jurassic-brunch", "the Flower took the token {token}"),
+        "hide": lazy_pgettext("jurassic-brunch", "hid a token under a Hideout"),
+        "end_turn": lazy_pgettext("jurassic-brunch", "ended the turn"),
     })
-    peg_words = "figure"
-    back_words = "a face-down grass token"
+    peg_words = lazy_pgettext("jurassic-brunch", "figure")
+    back_words = lazy_pgettext("jurassic-brunch", "a face-down grass token")
+    kind_words = MappingProxyType({
+        "move": lazy_pgettext("jurassic-brunch", "move"),
+        "charge": lazy_pgettext("jurassic-brunch", "charge"),
+        "expel": lazy_pgettext("jurassic-brunch", "place the triceratops sent off"),
+        "birth": lazy_pgettext("jurassic-brunch", "hatch"), "wake": lazy_pgettext("jurassic-brunch", "wake"),
+        "raptor": lazy_pgettext("jurassic-brunch", "move the raptor"),
+        "reveal": lazy_pgettext("jurassic-brunch", "turn up"),
+        "steal": lazy_pgettext("jurassic-brunch", "the Flower takes a token"),
+        "hide": lazy_pgettext("jurassic-brunch", "hide a token"),
+        "super_yummy": lazy_pgettext("jurassic-brunch", "super yummy"),
+        "end_turn": lazy_pgettext("jurassic-brunch", "end turn"),
+    })
 
     def chance_words(self, view: Mapping[str, Any], setting_up: bool = False) -> str | None:
         pending = view.get("pending") or {}
         if pending.get("kind") == "reveal" and isinstance(pending.get("at"), list):
             where = pasture_cell_words(view, pending["at"])
-            return f"the grass token on {where} is being turned face up" if where else None
+            if not where:
+                return None
+            return pgettext("jurassic-brunch", "the grass token on %(place)s is being turned face up") % {
+                "place": where}
         if pending.get("kind") == "steal" and pending.get("from"):
-            return f"a token is being taken from {pending['from']}"
+            return pgettext("jurassic-brunch", "a token is being taken from %(player)s") % {
+                "player": pending["from"]}
         return None
 
     def component_words(self, name: str) -> str | None:

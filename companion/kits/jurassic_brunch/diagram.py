@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from companion.drawing import attr, cell_of_value, marked, rgb
+from companion.i18n import gettext, npgettext, pgettext
 from companion.kits.jurassic_brunch.table import BrunchLayout
 from companion.kits.jurassic_brunch.tags import FIGURE_TAG
-from companion.words import counted
+from companion.words import colour_name
 from engines.jurassic_brunch.components import TOKEN_TITLES
 
 
@@ -24,11 +25,14 @@ def piece_words(name: str) -> str | None:
     figure = FIGURE_TAG.match(name)
     if figure:
         colour, number = figure.group(1).lower(), figure.group(2)
-        return f"{colour} triceratops {number}" if number else f"a {colour} triceratops"
+        said = {"colour": colour_name(colour), "number": number}
+        if number:
+            return pgettext("jurassic-brunch", "%(colour)s triceratops %(number)s") % said
+        return pgettext("jurassic-brunch", "a %(colour)s triceratops") % said
     if name == "RAPTOR":
-        return "the raptor"
+        return pgettext("jurassic-brunch", "the raptor")
     if name.startswith("BOARD-") and name[6:].isdigit():
-        return f"pasture board {name[6:]}"
+        return pgettext("jurassic-brunch", "pasture board %(number)s") % {"number": name[6:]}
     kind, _, number = name.rpartition("-")
     kind = kind if number.isdigit() else name  # a token by its kind alone (``SUPER-YUMMY``) too
     title = TOKEN_TITLES.get(kind.replace("-", "_"))
@@ -55,7 +59,8 @@ def pasture_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | No
     if not cells or len(cell) != 2:
         return None
     min_x, min_y = min(x for x, _ in cells), min(y for _, y in cells)
-    return f"row {int(cell[1]) - min_y + 1}, column {int(cell[0]) - min_x + 1}"
+    return gettext("row %(row)d, column %(col)d") % {"row": int(cell[1]) - min_y + 1,
+                                                       "col": int(cell[0]) - min_x + 1}
 
 
 def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
@@ -134,12 +139,15 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     people = {str(p.get("name")): str(p.get("person") or p.get("name")) for p in players
               if isinstance(p, Mapping)}  # the teams are colours: the people at them by name
     line = " · ".join(
-        f"{attr(people.get(name, name))}: {counted(h.get('tokens', 0), 'token')}"
+        f"{attr(people.get(name, name))}: "
+        + npgettext("jurassic-brunch", "%(num)d token", "%(num)d tokens", int(h.get("tokens", 0) or 0))
+        % {"num": int(h.get("tokens", 0) or 0)}
         for name, h in holdings.items() if isinstance(h, Mapping)
     )
     if current:
         out.append(f'<text x="{pad}" y="{height - 34}" font-size="14" fill="#2d2416">'
-                   f'{attr(people.get(str(current), str(current)))} to play</text>')
+                   + attr(gettext("%(player)s to play") % {"player": people.get(str(current), str(current))})
+                   + '</text>')
     out.append(f'<text x="{pad}" y="{height - 12}" font-size="14" fill="#2d2416">{line}</text>')
     if rings:
         out.append(f'<text x="{pad}" y="{height - 56}" font-size="14" fill="#2d2416">'

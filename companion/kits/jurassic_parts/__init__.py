@@ -7,6 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.drawing import DiagramSpots
+from companion.i18n import gettext, lazy_pgettext, pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_parts import table
@@ -104,9 +105,11 @@ class JurassicPartsKit(Kit):
         if not cells:
             return None
         places = ", ".join((slab_cell_words(view, c) or "").split(" (")[0] for c in cells[:4])
-        more = f" and {len(cells) - 4} more" if len(cells) > 4 else ""
-        who = (view.get("turn") or {}).get("active") or "the active player"
-        return f"{who}: turn face up the face-down tiles of the part taken ({places}{more})"
+        if len(cells) > 4:
+            places = gettext("%(places)s and %(num)d more") % {"places": places, "num": len(cells) - 4}
+        who = (view.get("turn") or {}).get("active") or gettext("the active player")
+        return pgettext("jurassic-parts", "%(player)s: turn face up the face-down tiles of the part taken "
+                        "(%(places)s)") % {"player": who, "places": places}
 
     # -- the group's own slab (a kits.kit.ReadsSetup) --------------------------------------------------
     def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:
@@ -116,22 +119,38 @@ class JurassicPartsKit(Kit):
         return moved_to(layout or table.JurassicPartsLayout(), placement, "slab_origin")
 
     move_words = MappingProxyType({
-        "place-chisel": "placed a chisel between {a} and {b}",
-        "pick-up-chisel": "picked up a chisel from between {a} and {b}",
-        "end-turn": "ended the turn",
-        "sell": "sold {fossil} to the Field Leader",
-        "buy-leader-tile": "bought {fossil} from the Field Leader",
-        "buy-slab-tile": "bought the tile at {cell}",
-        "buy-sharpen": "bought two more sharpened chisels",
-        "buy-ignore-rocks": "bought leave to ignore rocks with the next two chisels",
-        "take-tile": "took the tile at {cell}",
-        "keep-tile": "kept the tile at {cell}",
-        "award-part": "chose the part with the tile at {cell} to be awarded",
-        "commit-bones": "committed a Pile of Bones as {part}",
-        "reveal": "turned up the tile at {cell}: {fossil}",
+        "place-chisel": lazy_pgettext("jurassic-parts", "placed a chisel between {a} and {b}"),
+        "pick-up-chisel": lazy_pgettext("jurassic-parts", "picked up a chisel from between {a} and {b}"),
+        "end-turn": lazy_pgettext("jurassic-parts", "ended the turn"),
+        "sell": lazy_pgettext("jurassic-parts", "sold {fossil} to the Field Leader"),
+        "buy-leader-tile": lazy_pgettext("jurassic-parts", "bought {fossil} from the Field Leader"),
+        "buy-slab-tile": lazy_pgettext("jurassic-parts", "bought the tile at {cell}"),
+        "buy-sharpen": lazy_pgettext("jurassic-parts", "bought two more sharpened chisels"),
+        "buy-ignore-rocks": lazy_pgettext("jurassic-parts", "bought leave to ignore rocks with the "
+            "next two chisels"),
+        "take-tile": lazy_pgettext("jurassic-parts", "took the tile at {cell}"),
+        "keep-tile": lazy_pgettext("jurassic-parts", "kept the tile at {cell}"),
+        "award-part": lazy_pgettext("jurassic-parts", "chose the part with the tile at {cell} to be awarded"),
+        "commit-bones": lazy_pgettext("jurassic-parts", "committed a Pile of Bones as {part}"),
+        "reveal": lazy_pgettext("jurassic-parts", "turned up the tile at {cell}: {fossil}"),
     })
-    peg_words = "chisel"
-    back_words = "a face-down tile"
+    peg_words = lazy_pgettext("jurassic-parts", "chisel")
+    back_words = lazy_pgettext("jurassic-parts", "a face-down tile")
+    kind_words = MappingProxyType({
+        "place-chisel": lazy_pgettext("jurassic-parts", "place chisel"),
+        "pick-up-chisel": lazy_pgettext("jurassic-parts", "pick up chisel"),
+        "end-turn": lazy_pgettext("jurassic-parts", "end turn"),
+        "sell": lazy_pgettext("jurassic-parts", "sell"),
+        "buy-leader-tile": lazy_pgettext("jurassic-parts", "buy from the Field Leader"),
+        "buy-slab-tile": lazy_pgettext("jurassic-parts", "buy a slab tile"),
+        "buy-sharpen": lazy_pgettext("jurassic-parts", "buy sharpening"),
+        "buy-ignore-rocks": lazy_pgettext("jurassic-parts", "buy ignoring rocks"),
+        "take-tile": lazy_pgettext("jurassic-parts", "take tile"),
+        "keep-tile": lazy_pgettext("jurassic-parts", "keep tile"),
+        "award-part": lazy_pgettext("jurassic-parts", "award part"),
+        "commit-bones": lazy_pgettext("jurassic-parts", "commit Pile of Bones"),
+        "reveal": lazy_pgettext("jurassic-parts", "turn up"),
+    })
 
     def place_words(self, view: Mapping[str, Any], layout: Any, zone: str | None,
                     at: Sequence[float]) -> str | None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.drawing import DiagramSpots, Spot, attr, cell_of_value, hex_corner, hex_points, marked, rgb
+from companion.i18n import npgettext, pgettext
 from companion.kits.jurassic_parts.words import fossil_words, species_words
 from engines.jurassic_parts.board import DIRECTIONS
 
@@ -277,16 +278,18 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
 def _holding_words(name: str, seat: Mapping[str, Any]) -> str:
     """A player's chisels, amber and tiles: "red: 3 sharp chisels, 9 dull, none on the slab · 2 amber ·
     2 tiles face down · Pterodactyl ×1 · complete: T-Rex"."""
-    def counted(n: Any, noun: str) -> str:
-        return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
     loose = [f"{fossil_words(str(k)) or k} ×{v}" for k, v in (seat.get("loose") or {}).items()]
     complete = ", ".join(fossil_words(str(k)) or str(k) for k in (seat.get("complete") or {}))
-    parts = [f"{name}: chisels {seat.get('sharp', 0)} sharp, {seat.get('dull', 0)} dull, "
-             f"{seat.get('on_slab', 0)} on the slab", f"{seat.get('amber', 0)} amber",
-             f"{counted(seat.get('concealed', 0), 'tile')} face down", *loose]
+    concealed = int(seat.get("concealed", 0) or 0)
+    parts = [pgettext("jurassic-parts", "%(player)s: chisels %(sharp)s sharp, %(dull)s dull, %(on_slab)s on "
+                      "the slab") % {"player": name, "sharp": seat.get("sharp", 0),
+                                     "dull": seat.get("dull", 0),
+                                     "on_slab": seat.get("on_slab", 0)},
+             pgettext("jurassic-parts", "%(amber)s amber") % {"amber": seat.get("amber", 0)},
+             npgettext("jurassic-parts", "%(num)d tile face down", "%(num)d tiles face down", concealed)
+             % {"num": concealed}, *loose]
     if complete:
-        parts.append(f"complete: {complete}")
+        parts.append(pgettext("jurassic-parts", "complete: %(fossils)s") % {"fossils": complete})
     return " · ".join(parts)
 
 

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.i18n import gettext, lazy_pgettext, pgettext
 from engines.jurassic_parts import components
 from engines.jurassic_parts.board import DIRECTIONS
 
@@ -13,17 +14,19 @@ from engines.jurassic_parts.board import DIRECTIONS
 FRONTS = [components.KIND_NAMES[kind] for kind in components.FRONT_KINDS]
 
 _SPECIES = {species.name: species.title for species in components.SPECIES}
-_SINGLES = {"PTERO": "Pterodactyl", "PLANT": "Plant", "BONES": "Pile of Bones"}
+_SINGLES = {"PTERO": lazy_pgettext("jurassic-parts", "Pterodactyl"),
+            "PLANT": lazy_pgettext("jurassic-parts", "Plant"),
+            "BONES": lazy_pgettext("jurassic-parts", "Pile of Bones")}
 
 
 def fossil_words(name: str) -> str | None:
     """``TREX-2`` -> "T-Rex 2", ``PTERO`` -> "Pterodactyl", ``BONES:TREX-2`` -> "Pile of Bones as T-Rex 2";
     a tile id (``F07``) -> its fossil's words; None for anything else."""
     if name in _SINGLES:
-        return _SINGLES[name]
+        return str(_SINGLES[name])
     if name.startswith("BONES:"):
         part = fossil_words(name[len("BONES:"):])
-        return f"Pile of Bones as {part}" if part else None
+        return pgettext("jurassic-parts", "Pile of Bones as %(part)s") % {"part": part} if part else None
     species, _, number = name.partition("-")
     if species in _SPECIES and number.isdigit():
         return f"{_SPECIES[species]} {number}"
@@ -35,7 +38,8 @@ def fossil_words(name: str) -> str | None:
 
 def species_words(name: str) -> str | None:
     """``TREX`` -> "T-Rex", ``PTERO`` -> "Pterodactyl": a kind of fossil by the field guide's name."""
-    return _SPECIES.get(name) or _SINGLES.get(name)
+    single = _SINGLES.get(name)
+    return _SPECIES.get(name) or (str(single) if single is not None else None)
 
 
 def slab_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
@@ -48,12 +52,13 @@ def slab_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
         return None
     rows = sorted({c[1] for c in cells if len(c) == 2})
     in_row = sorted(c for c in cells if len(c) == 2 and c[1] == wanted[1])
-    words = f"row {rows.index(wanted[1]) + 1}, tile {in_row.index(wanted) + 1}"  # type: ignore[arg-type]
+    words = pgettext("jurassic-parts", "row %(row)d, tile %(tile)d") % {
+        "row": rows.index(wanted[1]) + 1, "tile": in_row.index(wanted) + 1}  # type: ignore[arg-type]
     tile = slab[cells.index(wanted)]
     fossil = tile.get("fossil")
     if tile.get("face_up") and isinstance(fossil, str):
         return f"{words} ({fossil_words(fossil) or fossil})"
-    return f"{words} (face down)"
+    return f"{words} ({pgettext('jurassic-parts', 'face down')})"
 
 
 def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
@@ -96,8 +101,8 @@ def slab_place_words(view: Mapping[str, Any], layout: Any, at: Sequence[float]) 
     place = slab_place(layout, at)
     if len(place) == 1:  # the place itself: what lies there is the step's
         words = slab_cell_words(view, place[0])
-        return f"on {words.split(' (')[0]}" if words else None
+        return gettext("on %(place)s") % {"place": words.split(" (")[0]} if words else None
     names = [slab_cell_words(view, c) for c in place]
     if not all(names):
         return None
-    return f"between {names[0]} and {names[1]}"
+    return gettext("between %(a)s and %(b)s") % {"a": names[0], "b": names[1]}

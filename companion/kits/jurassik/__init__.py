@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from companion.i18n import lazy_pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassik import table
@@ -34,16 +35,23 @@ class JurassikKit(Kit):
                                                "victim"}))
     reading = READING
 
-    back_words = "a face-down tile"
+    back_words = lazy_pgettext("jurassik", "a face-down tile")
     move_words = MappingProxyType({
-        "remove_start": "lifted the beginning of excavation tile",
-        "take": "took the tile at {place}",
-        "reveal": "turned up {face}",
-        "steal": "stole {tile} from {victim}",
-        "exchange": "gave {give} to {other} for {take}",
-        "discard": "discarded {tile} into the box",
-        "return": "took {tile} back from the box",
-        "decline": "let the action go",
+        "remove_start": lazy_pgettext("jurassik", "lifted the beginning of excavation tile"),
+        "take": lazy_pgettext("jurassik", "took the tile at {place}"),
+        "reveal": lazy_pgettext("jurassik", "turned up {face}"),
+        "steal": lazy_pgettext("jurassik", "stole {tile} from {victim}"),
+        "exchange": lazy_pgettext("jurassik", "gave {give} to {other} for {take}"),
+        "discard": lazy_pgettext("jurassik", "discarded {tile} into the box"),
+        "return": lazy_pgettext("jurassik", "took {tile} back from the box"),
+        "decline": lazy_pgettext("jurassik", "let the action go"),
+    })
+    kind_words = MappingProxyType({
+        "remove_start": lazy_pgettext("jurassik", "lift the start tile"),
+        "take": lazy_pgettext("jurassik", "take"), "reveal": lazy_pgettext("jurassik", "turn up"),
+        "steal": lazy_pgettext("jurassik", "steal"), "exchange": lazy_pgettext("jurassik", "exchange"),
+        "discard": lazy_pgettext("jurassik", "discard"), "return": lazy_pgettext("jurassik", "return"),
+        "decline": lazy_pgettext("jurassik", "let the action go"),
     })
 
     def inventory(self) -> TagInventory:

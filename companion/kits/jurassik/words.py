@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from companion.i18n import lazy_pgettext, pgettext
 from engines.jurassik.components import FACE_BY_TAG, START
 
 _PIECE = re.compile(r"^D(10|[1-9])-([1-4])(L?)$")
@@ -18,8 +19,11 @@ def piece_of(name: str) -> tuple[int, int, bool] | None:
 
 
 #: the action faces as the rulebook names them
-FACE_WORDS = {"rock": "Rock", "discard": "Discarding", "exchange": "Exchanging", "steal": "Stealing",
-              "twice": "Playing twice", "return": "Returning"}
+FACE_WORDS = {"rock": lazy_pgettext("jurassik", "Rock"), "discard": lazy_pgettext("jurassik", "Discarding"),
+              "exchange": lazy_pgettext("jurassik", "Exchanging"),
+              "steal": lazy_pgettext("jurassik", "Stealing"),
+              "twice": lazy_pgettext("jurassik", "Playing twice"),
+              "return": lazy_pgettext("jurassik", "Returning")}
 
 
 def jurassik_words(name: str) -> str | None:
@@ -27,15 +31,17 @@ def jurassik_words(name: str) -> str | None:
     "dinosaur 3", ``STEAL-2`` -> "Stealing tile", ``steal`` (a face) -> "a Stealing tile", ``START`` ->
     "start tile"."""
     if name in FACE_WORDS:
-        return f"a {FACE_WORDS[name]} tile"
+        return pgettext("jurassik", "a %(face)s tile") % {"face": FACE_WORDS[name]}
     piece = piece_of(name)
     if piece:
-        words = f"dinosaur {piece[0]}, piece {piece[1]}"
-        return words + (", living side" if piece[2] else "")
+        said = {"dinosaur": piece[0], "piece": piece[1]}
+        if piece[2]:
+            return pgettext("jurassik", "dinosaur %(dinosaur)d, piece %(piece)d, living side") % said
+        return pgettext("jurassik", "dinosaur %(dinosaur)d, piece %(piece)d") % said
     dinosaur = _DINOSAUR.match(name)
     if dinosaur:
-        return f"dinosaur {dinosaur.group(1)}"
+        return pgettext("jurassik", "dinosaur %(dinosaur)s") % {"dinosaur": dinosaur.group(1)}
     action = _ACTION.match(name)
     if action and action.group(1) in FACE_BY_TAG:
-        return f"{FACE_WORDS[FACE_BY_TAG[action.group(1)]]} tile"
-    return "start tile" if name == START else None
+        return pgettext("jurassik", "%(face)s tile") % {"face": FACE_WORDS[FACE_BY_TAG[action.group(1)]]}
+    return pgettext("jurassik", "start tile") if name == START else None

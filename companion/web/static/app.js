@@ -12,6 +12,10 @@
     return;
   }
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  // the page's own words for what this script says, in the reader's language (made by the server)
+  const wordsBox = document.getElementById("page-words");
+  const words = wordsBox ? JSON.parse(wordsBox.textContent) : {};
+  function say(key, fallback) { return words[key] || fallback; }
 
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) window.print();
@@ -38,9 +42,9 @@
       location.href = "/login?next=" + encodeURIComponent(location.pathname + location.search);
     }
     if (!response.ok || answer.ok === false) {
-      toast(answer.error || ("refused (" + response.status + ")"), true);
+      toast(answer.error || say("refused", "refused ({status})").replace("{status}", String(response.status)), true);
     } else {
-      toast("done");
+      toast(say("done", "done"));
     }
     scheduleRefresh(0);
     return answer;
@@ -74,7 +78,7 @@
     if (form.matches("[data-submit-action]")) {
       event.preventDefault();
       let action;
-      try { action = JSON.parse(form.elements.action.value); } catch (e) { toast("that is not valid JSON", true); return; }
+      try { action = JSON.parse(form.elements.action.value); } catch (e) { toast(say("bad_json", "that is not valid JSON"), true); return; }
       post("/api/submit", { action: action });
     } else if (form.matches("[data-new-game]")) {
       event.preventDefault();

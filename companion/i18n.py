@@ -1,0 +1,186 @@
+"""The reader's language: gettext catalogues (``companion/translations/<lang>/LC_MESSAGES/messages.po``)
+and the language each piece of text is made in.
+
+The language is a context variable, not a global: the page sets it per request (two phones at one table
+may read two languages), the command line once from ``LANGUAGE``/``LC_ALL``/``LC_MESSAGES``/``LANG``, and
+everything that makes words (``companion.words``, the kits) asks :func:`gettext` at the moment it speaks.
+Text made at import is marked with :func:`lazy_gettext` (or kept as a msgid marked ``N_`` and translated
+where it is used). The catalogues are compiled at install time (``python -m companion.translations
+compile``); a missing or stale ``.mo`` is compiled from its ``.po`` in memory, so a fresh checkout speaks
+every language too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gettext as stdlib_gettext
+import io
+import os
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+#: the languages the product speaks, each named in itself (the language picker and the editions)
+LANGUAGES: Mapping[str, str] = {"en": "English", "es": "Español", "de": "Deutsch"}
+DEFAULT = "en"
+DOMAIN = "messages"
+CATALOGUES = Path(__file__).resolve().parent / "translations"
+
+_language: ContextVar[str] = ContextVar("language", default=DEFAULT)
+
+
+def language() -> str:
+    """The language text is being made in now."""
+    return _language.get()
+
+
+def supported(code: Any) -> str | None:
+    """``"es-AR"``, ``"de_DE.UTF-8"`` or ``"ES"`` -> the product's language for it; None when it speaks
+    none."""
+    if not isinstance(code, str) or not code or len(code) > 35:
+        return None
+    base = code.replace("_", "-").split("-")[0].split(".")[0].strip().lower()
+    return base if base in LANGUAGES else None
+
+
+@contextlib.contextmanager
+def speaking(code: str | None) -> Iterator[str]:
+    """Make text in ``code`` (the default language when it is not one the product speaks) inside the block."""
+    chosen = supported(code) or DEFAULT
+    token = _language.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _language.reset(token)
+
+
+def use(code: str | None) -> str:
+    """Make text in ``code`` from now on in this context (a request, the command line); returns the
+    language."""
+    chosen = supported(code) or DEFAULT
+    _language.set(chosen)
+    return chosen
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The command line's language, as gettext reads the environment: the first of ``LANGUAGE`` (a list),
+    ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set; English when that is none the product speaks."""
+    env = os.environ if environ is None else environ
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable)
+        if not value:
+            continue
+        for code in value.split(":"):
+            chosen = supported(code)
+            if chosen:
+                return chosen
+        return DEFAULT  # the first variable set decides, as in gettext ("C" means English)
+    return DEFAULT
+
+
+def negotiate(accept_language: str | None, fallback: str | None = None) -> str:
+    """The best of the product's languages for an ``Accept-Language`` header (its q-values honoured);
+    ``fallback`` (a game edition's language) when the header names none of them."""
+    ranked: list[tuple[float, int, str]] = []
+    for position, item in enumerate((accept_language or "")[:400].split(",")[:20]):
+        code, _, params = item.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        chosen = supported(code.strip())
+        if chosen and 0.0 < quality <= 1.0:
+            ranked.append((-quality, position, chosen))
+    if ranked:
+        return min(ranked)[2]
+    return supported(fallback) or DEFAULT
+
+
+@functools.cache
+def translations(code: str) -> stdlib_gettext.NullTranslations:
+    """The compiled catalogue of ``code``: its ``.mo`` when that is newer than its ``.po``, else the ``.po``
+    compiled in memory; English (the msgids) has none."""
+    if code == DEFAULT or code not in LANGUAGES:
+        return stdlib_gettext.NullTranslations()
+    folder = CATALOGUES / code / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as handle:
+            return stdlib_gettext.GNUTranslations(handle)
+    if not po.is_file():
+        return stdlib_gettext.NullTranslations()
+    return stdlib_gettext.GNUTranslations(io.BytesIO(compiled(po)))
+
+
+def compiled(po: Path) -> bytes:
+    """A ``.po`` file as ``.mo`` bytes (Babel's reader and writer; fuzzy entries are left out, as msgfmt
+    does)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as handle:
+        catalog = read_po(handle)
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language."""
+    return translations(language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a counted phrase the current language uses for ``n`` (its plural rule, not English's)."""
+    return translations(language()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language as said in ``context`` (a game: "tile" is a Jurassik "carta")."""
+    return translations(language()).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return translations(language()).npgettext(context, singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark text made at import for the catalogue; it is translated where it is used (``gettext(x)``)."""
+    return message
+
+
+class LazyText:
+    """Text made at import and said in the language of the moment it is shown."""
+
+    __slots__ = ("context", "message")
+
+    def __init__(self, message: str, context: str = "") -> None:
+        self.message, self.context = message, context
+
+    def __str__(self) -> str:
+        return pgettext(self.context, self.message) if self.context else gettext(self.message)
+
+    def __repr__(self) -> str:
+        return f"LazyText({self.message!r})"
+
+    def __html__(self) -> str:
+        from markupsafe import escape
+
+        return str(escape(str(self)))
+
+    def format(self, *args: Any, **kwargs: Any) -> str:
+        return str(self).format(*args, **kwargs)
+
+
+def lazy_gettext(message: str) -> LazyText:
+    return LazyText(message)
+
+
+def lazy_pgettext(context: str, message: str) -> LazyText:
+    return LazyText(message, context)

@@ -1,0 +1,68 @@
+"""Which language each reader's page speaks: the device's own choice (a cookie set from the page's language
+picker), else the browser's ``Accept-Language``, else the language of the game's edition, else English.
+Each request is made in its reader's language, so two phones at one table may read two languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, abort, current_app, g, redirect, request
+from werkzeug.wrappers import Response
+
+from companion import i18n
+from companion.web.security import safe_next
+
+blueprint = Blueprint("language", __name__)
+
+COOKIE = "dinotable_lang"
+YEAR_S = 365 * 24 * 3600
+
+
+def chosen() -> str:
+    """The request's language, as the module docstring orders the sources."""
+    own = i18n.supported(request.cookies.get(COOKIE))
+    if own:
+        return own
+    return i18n.negotiate(request.headers.get("Accept-Language"), _edition_language())
+
+
+def _edition_language() -> str | None:
+    try:
+        settings = current_app.extensions["table_session"].settings()
+    except Exception:  # the table restarting: the page still answers, in the browser's language or English
+        return None
+    from companion.kits import find_kit
+
+    kit = find_kit(str(settings.get("game") or "")) if isinstance(settings, dict) else None
+    return kit.edition_language(settings.get("options") or {}) if kit is not None else None
+
+
+@blueprint.post("/language")
+def choose() -> Response:
+    """The picker at the foot of every page: remember this device's language and go back where it was."""
+    asked = request.form.get("lang")
+    code = i18n.supported(asked)
+    if asked is None or (asked and code is None):
+        abort(400, description="pick one of the languages offered")
+    response = redirect(safe_next(request.form.get("next")))
+    if code:
+        response.set_cookie(COOKIE, code, max_age=YEAR_S, httponly=True, samesite="Lax",
+                            secure=request.is_secure)
+    else:  # "the browser's language": the device's own choice is forgotten
+        response.delete_cookie(COOKIE)
+    return response
+
+
+def install(app: Flask) -> None:
+    app.register_blueprint(blueprint)
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
+    app.jinja_env.globals["languages"] = i18n.LANGUAGES
+    app.jinja_env.globals["current_language"] = i18n.language
+    app.jinja_env.globals["language_chosen_here"] = lambda: i18n.supported(request.cookies.get(COOKIE))
+
+    @app.before_request
+    def speak() -> Any:
+        g.language = i18n.use(chosen())
+        return None
