@@ -18,7 +18,7 @@ import gettext as stdlib_gettext
 import io
 import os
 from collections.abc import Iterator, Mapping
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,15 @@ def use(code: str | None) -> str:
     chosen = supported(code) or DEFAULT
     _language.set(chosen)
     return chosen
+
+
+def enter(code: str | None) -> Token[str]:
+    """Speak ``code`` until :func:`leave` is given the token (a request: its thread serves others next)."""
+    return _language.set(supported(code) or DEFAULT)
+
+
+def leave(token: Token[str]) -> None:
+    _language.reset(token)
 
 
 def from_environment(environ: Mapping[str, str] | None = None) -> str:

@@ -64,5 +64,11 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def speak() -> Any:
-        g.language = i18n.use(chosen())
+        g.language_token = i18n.enter(chosen())
         return None
+
+    @app.teardown_request
+    def stop_speaking(error: BaseException | None) -> None:
+        token = g.pop("language_token", None)
+        if token is not None:
+            i18n.leave(token)

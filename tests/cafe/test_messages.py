@@ -45,7 +45,7 @@ def test_an_open_move_is_described_and_carried() -> None:
     action = {"kind": "place-box", "player": "Ana", "field": "C6R5"}
     message = messages.event_message("t1", record(), event("action", action))
     assert message["action"] == action
-    assert message["description"] == "Ana: place box column 7, field 5 (mountain)"
+    assert message["description"] == "Ana: place a box column 7, field 5 (mountain)"
     assert (message["game_id"], message["seq"], message["started"]) == (4, 7, 100.0)
 
 

@@ -123,7 +123,9 @@ def test_an_objection_says_what_differs_in_the_games_words(tmp_path: Any) -> Non
         demo.camera.show(scene)
         read_until_pending(demo)
         assert loop.referee.pending is not None and loop.referee.pending.kind == "objection"
-        page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
+        # a German game: the page speaks its edition's language unless the reader's browser asks for another
+        page = create_app(loop, WebConfig()).test_client().get(
+            "/dispute", headers={"Accept-Language": "en"}).get_data(as_text=True)
         listed = re.search(r'<ul class="differences" id="differences">(.*?)</ul>', page, re.S)
         assert listed is not None
         text = listed.group(1)
@@ -155,7 +157,9 @@ def test_undo_is_offered_where_it_takes_back_the_move_in_question(tmp_path: Any)
         pending = loop.referee.pending
         assert pending is not None and pending.inference.rule is not None
         assert pending.inference.rule.rule_id == "TABLE-TAP"
-        page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
+        # a German game: the page speaks its edition's language unless the reader's browser asks for another
+        page = create_app(loop, WebConfig()).test_client().get(
+            "/dispute", headers={"Accept-Language": "en"}).get_data(as_text=True)
         button = re.search(r'id="dispute-undo">(.*?)</button>', page, re.S)
         assert button is not None
         assert button.group(1) == (f"Undo move #{loop.keeper.seq()}: {state.current_player()} took the tile "
@@ -180,7 +184,9 @@ def test_a_card_laid_face_up_asks_which_way_it_is_played_in_words(tmp_path: Any)
         demo.camera.show(loop.referee.model.scene(played))
         read_until_pending(demo)
         assert loop.referee.pending is not None and loop.referee.pending.kind == "question"
-        page = create_app(loop, WebConfig()).test_client().get("/dispute").get_data(as_text=True)
+        # a German game: the page speaks its edition's language unless the reader's browser asks for another
+        page = create_app(loop, WebConfig()).test_client().get(
+            "/dispute", headers={"Accept-Language": "en"}).get_data(as_text=True)
         text = re.search(r'id="shared-words">(.*?)</p>', page, re.S)
         assert text is not None and text.group(1) == "play starting card: 2 boxes: which of these?"
         buttons = re.findall(r'id="choose-\d+"><span>(.*?)</span>', page)
