@@ -17,8 +17,9 @@ import functools
 import gettext as stdlib_gettext
 import io
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar, Token
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +194,82 @@ def lazy_gettext(message: str) -> LazyText:
 
 def lazy_pgettext(context: str, message: str) -> LazyText:
     return LazyText(message, context)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A sentence made where no reader is known (the loop, an objection), kept as its msgid and the values
+    that fill it, so that each reader's page says it in their own language; ``str()`` is the English (logs,
+    the command line, the café's messages)."""
+
+    message: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str = ""
+    n: int | None = None
+    #: values that are words themselves (a piece's name, a place), made in each language beforehand
+    localized: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        with speaking(DEFAULT):
+            return self.words()
+
+    def words(self) -> str:
+        """The sentence in the language being spoken now."""
+        if self.plural and self.n is not None:
+            template = ngettext(self.message, self.plural, self.n)
+        else:
+            template = gettext(self.message)
+        values = {**self.params, **self.localized.get(language(), {})}
+        try:
+            return template % values if values or "%(" in template else template
+        except (KeyError, ValueError, TypeError):  # a translation that does not fit its values: the English
+            english = self.plural if self.plural and self.n != 1 else self.message
+            return english % {**self.params, **self.localized.get(DEFAULT, {})}
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"message": self.message, "params": dict(self.params)}
+        if self.plural:
+            data.update(plural=self.plural, n=self.n)
+        if self.localized:
+            data["localized"] = {code: dict(values) for code, values in self.localized.items()}
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Said | None:
+        """A sentence as stored; None for anything that is not one (read untrusted: a stored snapshot)."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("message"), str):
+            return None
+        localized = data.get("localized")
+        by_language = {code: _plain(localized.get(code)) for code in LANGUAGES} if isinstance(
+            localized, Mapping) else {}
+        n = data.get("n")
+        return cls(data["message"], _plain(data.get("params")), str(data.get("plural") or ""),
+                   n if isinstance(n, int) and not isinstance(n, bool) else None,
+                   {code: values for code, values in by_language.items() if values})
+
+
+def _plain(values: Any) -> dict[str, Any]:
+    if not isinstance(values, Mapping):
+        return {}
+    return {str(k): v for k, v in values.items()
+            if isinstance(v, str | int | float) and not isinstance(v, bool)}
+
+
+def said_everywhere(message: str, make: Callable[[], Mapping[str, Any]], **params: Any) -> Said:
+    """A sentence whose values are words too: ``make()`` is called once in each language the product
+    speaks, so that a reader's page fills the sentence with words in its own language."""
+    localized = {}
+    for code in LANGUAGES:
+        with speaking(code):
+            localized[code] = dict(make())
+    return Said(message, params, localized=localized)
+
+
+def said(message: str, **params: Any) -> Said:
+    """A sentence for a reader not yet known: ``said("%(player)s moved out of turn", player="Ana")``."""
+    return Said(message, params)
+
+
+def said_n(singular: str, plural: str, n: int, **params: Any) -> Said:
+    """A counted sentence for a reader not yet known; ``num`` is ``n``."""
+    return Said(singular, {"num": n, **params}, plural, n)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import Said
 from companion.infer import Difference, TableModel, compare
 from companion.kits import find_kit
 from companion.kits.kit import ReadsSetup
@@ -49,7 +50,7 @@ class SetupCheck:
 
     in_place: int
     expected: int
-    steps: tuple[str, ...]
+    steps: tuple[str | Said, ...]
     differences: tuple[Difference, ...]
 
     @property
@@ -64,7 +65,8 @@ class SetupCheck:
                 "with the table as it is.")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"in_place": self.in_place, "expected": self.expected, "steps": list(self.steps),
+        return {"in_place": self.in_place, "expected": self.expected, "steps": [str(s) for s in self.steps],
+                "said_steps": [s.to_dict() if isinstance(s, Said) else None for s in self.steps],
                 "differences": [d.to_dict() for d in self.differences[:MAX_SHOWN_STEPS]]}
 
 
@@ -140,7 +142,7 @@ def read_laid_setup(state: State, observation: Observation, model: TableModel, o
     seen = kit.read_setup(observation, model.layout)
     expected = sum(len(places) for places in model.expected(state).items.values())
     steps = seen.steps
-    refusals: list[tuple[str, ...]] = []
+    refusals: list[tuple[str | Said, ...]] = []
     for strict in strictness if seen.laid is not None else ():
         try:
             laid = game.state_as_laid(state.players, seen.laid, options, strict)

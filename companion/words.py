@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import LANGUAGES, LazyText, gettext, lazy_pgettext, ngettext, pgettext
+from companion.i18n import LANGUAGES, LazyText, Said, gettext, lazy_pgettext, ngettext, pgettext
 
 
 def kit_of(snap: Any) -> Any:
@@ -624,3 +624,10 @@ def option_name(name: Any) -> str:
 def option_words(text: Any) -> str:
     """A game option's help in the reader's language."""
     return gettext(str(text)) if text else ""
+
+
+def said_words(data: Any, english: Any = "", snap: Any = None) -> str:
+    """A sentence the table made for readers not yet known (an objection, a question, a choice), in the
+    reader's language with the ids in it in the game's words; ``english`` where it carries no such form."""
+    sentence = Said.from_dict(data)
+    return in_words(sentence.words() if sentence is not None else str(english or ""), snap)

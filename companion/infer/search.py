@@ -25,7 +25,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.i18n import N_
+from companion.i18n import N_, Said, said, said_n
 from companion.infer.model import TableModel, search_key
 from companion.infer.picture import Difference, Picture, compare
 from companion.privacy import STRICT, Privacy
@@ -53,6 +53,8 @@ class Inference:
     states: list[State] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     text: str = ""
+    #: the text as a sentence each reader's page says in their own language
+    said: Said | None = None
     rule: Rule | None = None
     actor: str | None = None
     expected: str = ""
@@ -60,10 +62,16 @@ class Inference:
     low_confidence: bool = False
     explored: int = 0
 
+    @classmethod
+    def asking(cls, kind: Literal["question", "objection"], asked: Said, **fields: Any) -> Inference:
+        """An inference whose text is ``asked``: English in ``text``, each reader's own through ``said``."""
+        return cls(kind, text=str(asked), said=asked, **fields)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "text": self.text,
+            "said": None if self.said is None else self.said.to_dict(),
             "actions": [a.to_dict() for a in self.actions],
             "options": [[a.to_dict() for a in option] for option in self.options],
             "rule": None if self.rule is None else self.rule.to_dict(),
@@ -225,17 +233,19 @@ def _search(
                     text=", ".join(describe_action(a) for a in found[0][1]),
                 ))
             options = [path for _, path in found]
-            text = (
-                "Low-confidence reading: is this the move?"
+            asked = (
+                said("Low-confidence reading: is this the move?")
                 if len(found) == 1
-                else f"{len(found)} moves explain the table: which one?"
+                else said_n("%(num)d move explains the table: which one?",
+                            "%(num)d moves explain the table: which one?", len(found))
             )
             return explored_as(Inference(
                 "question",
                 options=options,
                 states=[s for s, _ in found],
                 differences=differences,
-                text=text,
+                text=str(asked),
+                said=asked,
                 actor=actor,
                 low_confidence=unsure,
                 explored=explored,
@@ -287,22 +297,24 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
     else:
         expected_text = f"a move by {named.get(current, current)}"
     if actor is not None and current not in (CHANCE, TERMINAL) and actor != current:
-        text = f"{named.get(actor, actor)} moved out of turn: it is {named.get(current, current)}'s turn"
+        text = said("%(actor)s moved out of turn: it is %(player)s's turn", actor=named.get(actor, actor),
+                    player=named.get(current, current))
         if rule is None:
             rule = TURN_RULE
     elif detail:
-        text = f"Illegal move: {detail}"
+        text = said("Illegal move: %(detail)s", detail=detail)
     elif too_much:
-        text = ("Too much changed at once to tell which moves were made: put the table back as it was, "
-                "or make one move at a time")
+        text = said("Too much changed at once to tell which moves were made: put the table back as it was, "
+                    "or make one move at a time")
     else:
-        text = "The table changed in a way no legal move explains"
+        text = said("The table changed in a way no legal move explains")
     if rule is None:
         rule = TABLE_RULE
     return Inference(
         "objection",
         differences=differences,
-        text=text,
+        text=str(text),
+        said=text,
         rule=rule,
         actor=actor,
         expected=expected_text,

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from companion.drawing import DiagramSpots
-from companion.i18n import LANGUAGES, LazyText, gettext, lazy_gettext
+from companion.i18n import LANGUAGES, LazyText, Said, gettext, lazy_gettext
 from companion.kits.reading import TableReading
 from companion.kits.tabletop import TableAreaError
 from companion.privacy import STRICT, Privacy
@@ -285,7 +285,7 @@ class TableAsLaid:
 
     laid: Mapping[str, Any] | None
     placement: Mapping[str, Any]
-    steps: tuple[str, ...] = ()
+    steps: tuple[str | Said, ...] = ()
     pieces: int = 0
 
 

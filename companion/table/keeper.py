@@ -35,7 +35,7 @@ from companion.setup_check import (
 from companion.shared_view import privacy_for
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from companion.table.frames import photo_jpeg
-from companion.table.referee import Pending, PendingKind, Referee
+from companion.table.referee import WHICH_END, Pending, PendingKind, Referee
 from companion.words import event_label
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, Game, IllegalAction, State, get_game
 from vision.observation import Observation
@@ -486,7 +486,7 @@ class GameKeeper:
                                strictness=(True, False))
         if isinstance(laid, SetupCheck):
             return {"ok": False, "error": "the table is not a set-up a game can start from yet: "
-                                          + "; ".join(laid.steps or ("nothing is laid out",))}
+                                          + "; ".join(map(str, laid.steps or ("nothing is laid out",)))}
         if not self.lay_out(laid):
             return {"ok": False, "error": "the set-up as laid cannot be saved: see the storage card"}
         if not laid.strict:
@@ -508,7 +508,7 @@ class GameKeeper:
             return {"ok": True, "event": event_dict(events[-1], self.game.name)}
         if not ends:
             return {"ok": False, "error": "no end-turn or pass action is legal now"}
-        inference = Inference("question", options=[[a] for a in ends], text="Which of these did you mean?")
+        inference = Inference.asking("question", WHICH_END, options=[[a] for a in ends])
         pending = self.referee.hold("question", inference, self.now())
         self.announcer.pending_changed(pending, "")
         return {"ok": True, "question": pending.to_dict()}

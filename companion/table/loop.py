@@ -119,7 +119,7 @@ class TableLoop:
         if self._mismatch is not None:
             mismatch = self._mismatch
             log.warning("%s", mismatch.text)
-            self.referee.hold("resume", Inference("question", text=mismatch.text), self.panel.now(),
+            self.referee.hold("resume", Inference.asking("question", mismatch.question), self.panel.now(),
                               mismatch.choices())
         elif self.keeper.last_event is None:  # a game not begun: whatever lies there, a checklist first
             self.keeper.start_setup()

@@ -17,10 +17,11 @@ asks the referee and acts on its answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.i18n import N_
+from companion.i18n import N_, Said, said
 from companion.infer import (
     Accepted,
     Inference,
@@ -47,6 +48,8 @@ UNDO_RULE = Rule(
     "companion",
     N_("A move taken back on the page is taken back on the table: its pieces go back where they were."),
 )
+#: the question when Next could mean more than one way to end the turn
+WHICH_END = said("Which of these did you mean?")
 #: why a move tapped on the page is to be made on the table too
 TAP_RULE = Rule(
     "TABLE-TAP",
@@ -76,11 +79,13 @@ class Ticket:
         result = infer(self.state, self.observation, self.model, seen=self.seen)
         if self.moves or result.kind == "unchanged":
             return result
+        text = said("The table does not show the move tapped on the page: make it on the table, or take it "
+                    "back with Undo")
         return Inference(
             "objection",
             differences=result.differences,
-            text="The table does not show the move tapped on the page: make it on the table, or take it "
-                 "back with Undo",
+            text=str(text),
+            said=text,
             rule=TAP_RULE,
             expected="the move tapped on the page",
             seen="; ".join(d.describe() for d in result.differences[:6]),
@@ -97,7 +102,7 @@ class Pending:
     seen_key: str
     options: list[list[Action]] = field(default_factory=list)
     #: the labels of a choice that is not a move (the resume question)
-    choices: list[str] = field(default_factory=list)
+    choices: list[str | Said] = field(default_factory=list)
     #: a new game's setup: what is left to do to the table, in the players' words
     checklist: dict[str, Any] | None = None
     #: the table picture it is pending on (a reading of the same table that only jitters is not new)
@@ -108,7 +113,9 @@ class Pending:
         return {
             "kind": self.kind,
             "text": inference.text,
-            "options": [{"index": index, "label": label, "action": None}
+            "said": None if inference.said is None else inference.said.to_dict(),
+            "options": [{"index": index, "label": str(label), "action": None,
+                         "said": label.to_dict() if isinstance(label, Said) else None}
                         for index, label in enumerate(self.choices)] + [
                 {
                     "index": index,
@@ -239,11 +246,13 @@ class Referee:
         self._last_picture = seen
         if not differences:
             return None
+        text = said("Taken back on the page, not yet on the table (%(move)s): put its pieces back where they "
+                    "were", move=undone)
         return Inference(
             "objection",
             differences=differences,
-            text=f"Taken back on the page, not yet on the table ({undone}): "
-                 "put its pieces back where they were",
+            text=str(text),
+            said=text,
             rule=UNDO_RULE,
             expected="the table as it was before that move",
             seen="; ".join(d.describe() for d in differences[:6]),
@@ -251,7 +260,7 @@ class Referee:
 
     # -- what is pending ------------------------------------------------------------------------------
     def hold(self, kind: PendingKind, inference: Inference, since: float,
-             choices: list[str] | None = None) -> Pending:
+             choices: Sequence[str | Said] | None = None) -> Pending:
         """Keep a question or objection pending on the current table picture."""
         self.pending = Pending(kind, inference, since, self._last_seen_key or "", list(inference.options),
                                list(choices or []), picture=self._last_picture)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.config import Config, ConfigError, Seat, config_from_dict
+from companion.i18n import Said, said
 from companion.store import Store, StoreError
 from engines.core import get_game
 
@@ -26,13 +27,18 @@ class Mismatch:
     differences: tuple[str, ...]
 
     @property
-    def text(self) -> str:
-        return (f"The stored game {self.game_id} is not the one the config describes "
-                f"({'; '.join(self.differences)}). Carry on with it, or start the config's game?")
+    def question(self) -> Said:
+        return said("The stored game %(id)s is not the one the config describes (%(differences)s). Carry on "
+                    "with it, or start the config's game?", id=self.game_id,
+                    differences="; ".join(self.differences))
 
-    def choices(self) -> list[str]:
-        return [f"Carry on game {self.game_id}: {describe(self.stored)}",
-                f"Start a new game: {describe(self.configured)}"]
+    @property
+    def text(self) -> str:
+        return str(self.question)
+
+    def choices(self) -> list[str | Said]:
+        return [said("Carry on game %(id)s: %(game)s", id=self.game_id, game=describe(self.stored)),
+                said("Start a new game: %(game)s", game=describe(self.configured))]
 
 
 def describe(config: Config) -> str:

@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 KEYWORDS: dict[str, Any] = {
     "_": None, "gettext": None, "N_": None, "lazy_gettext": None,
     "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
-    "lazy_pgettext": ((1, "c"), 2),
+    "lazy_pgettext": ((1, "c"), 2), "said": None, "said_n": (1, 2), "said_everywhere": None,
 }
 METHODS = [("web/templates/**.html", "jinja2"), ("**.py", "python")]
 OPTIONS = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n", "silent": "false"}}

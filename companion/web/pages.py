@@ -65,6 +65,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "rulebook_language": words.rulebook_language,
     "option_name": words.option_name,
     "option_words": words.option_words,
+    "said_words": words.said_words,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)

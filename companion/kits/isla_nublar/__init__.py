@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.i18n import lazy_pgettext
+from companion.i18n import gettext, lazy_pgettext, pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.isla_nublar import table
@@ -174,10 +174,13 @@ class IslaNublarKit(Kit):
         corner = layout.corner_at(default_board(), point)
         if corner is not None:  # a corner sticker's place: the corner, and the field it lies beside
             beside = field_words(layout.field_near(default_board(), point) or "")
-            return f"on the board's {CORNERS[corner]} corner" + (f", beside {beside}" if beside else "")
+            said = {"corner": CORNERS[corner], "field": beside}
+            if beside:
+                return pgettext("isla-nublar", "on the board's %(corner)s corner, beside %(field)s") % said
+            return pgettext("isla-nublar", "on the board's %(corner)s corner") % said
         found = layout.field_at(default_board(), point)
         words = field_words(found) if found else None
-        return f"on {words}" if words else None
+        return gettext("on %(place)s") % {"place": words} if words else None
 
 
 KIT = register_kit(IslaNublarKit())

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
-from companion.i18n import language, ngettext
+from companion.i18n import language, lazy_pgettext, ngettext, pgettext
+from companion.kits.isla_nublar.words import landscape_words, scoring_kind_words
 from engines.isla_nublar.components import EGG, CardType, default_cards
 from engines.isla_nublar.unseen import UNSEEN
 
@@ -17,28 +18,34 @@ GROUP_TONES = {
 }
 #: what the face shows, in a word or two per action (the card's title line)
 ACTION_MARKS = {
-    "amber": "{n} amber", "replenish": "draw {n}", "defence": "defence {n}",
-    "hideout": "hideout", "diversion": "diversion", "inventory": "inventory", "wear": "wear",
-    "change": "change", "improve": "improve", "move_camp": "move camp", "egg": "egg",
+    "amber": lazy_pgettext("isla-nublar", "{n} amber"), "replenish": lazy_pgettext("card", "draw {n}"),
+    "defence": lazy_pgettext("card", "defence {n}"), "hideout": lazy_pgettext("isla-nublar", "hideout"),
+    "diversion": lazy_pgettext("isla-nublar", "diversion"),
+    "inventory": lazy_pgettext("isla-nublar", "inventory"),
+    "wear": lazy_pgettext("isla-nublar", "wear"), "change": lazy_pgettext("isla-nublar", "change"),
+    "improve": lazy_pgettext("isla-nublar", "improve"), "move_camp": lazy_pgettext("card", "move camp"),
+    "egg": lazy_pgettext("card", "egg"),
 }
 WIDTH, HEIGHT = 64, 88
 
 
 def _lines(card: CardType) -> list[str]:
     if card.card_id == EGG:
-        return ["dinosaur", "egg"]
+        return [pgettext("card", "dinosaur"), pgettext("card", "egg")]
     if card.group == "dinosaur":
-        return (card.name or "dinosaur").split(" ", 1)
+        return (card.name or pgettext("card", "dinosaur")).split(" ", 1)
     if card.group == "scoring":
         kind = str(card.scoring.get("kind", "scoring"))
-        return [kind, str(card.scoring.get("landscape", ""))]
+        return [scoring_kind_words(kind), landscape_words(str(card.scoring.get("landscape", "")))]
     return [_mark(do, n) for do, n in card.actions][:3]
 
 
 def _mark(do: str, n: int) -> str:
     if do == "boxes":
         return ngettext("%(num)d box", "%(num)d boxes", n) % {"num": n}
-    return ACTION_MARKS.get(do, do).format(n=n) if n or do != "defence" else "defence"
+    if do == "defence" and not n:
+        return pgettext("isla-nublar", "defence")
+    return str(ACTION_MARKS.get(do, do)).format(n=n)
 
 
 def card_face_svg(card_id: str) -> str:

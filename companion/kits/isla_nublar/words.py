@@ -16,15 +16,24 @@ from engines.isla_nublar.unseen import UNSEEN
 _FIELD = re.compile(r"^C(\d+)R(\d+)$")
 #: how the card faces read (the rulebook's names for the actions)
 _ACTION_WORDS = {
-    "amber": "{n} amber", "replenish": "replenish {n}", "defence": "defence",
-    "hideout": "hideout", "diversion": "diversion", "inventory": "inventory", "wear": "wear",
-    "change": "change", "improve": "improve", "move_camp": "move a camp", "egg": "dinosaur egg",
+    "amber": lazy_pgettext("isla-nublar", "{n} amber"),
+    "replenish": lazy_pgettext("isla-nublar", "replenish {n}"),
+    "defence": lazy_pgettext("isla-nublar", "defence"), "hideout": lazy_pgettext("isla-nublar", "hideout"),
+    "diversion": lazy_pgettext("isla-nublar", "diversion"),
+    "inventory": lazy_pgettext("isla-nublar", "inventory"),
+    "wear": lazy_pgettext("isla-nublar", "wear"), "change": lazy_pgettext("isla-nublar", "change"),
+    "improve": lazy_pgettext("isla-nublar", "improve"),
+    "move_camp": lazy_pgettext("isla-nublar", "move a camp"),
+    "egg": lazy_pgettext("isla-nublar", "dinosaur egg"),
 }
 #: the scoring cards in detail, in a few words each
 _SCORING_WORDS = {
-    "landscape": "camps on {landscape}", "adjacent": "camps next to {landscape}", "variety": "variety",
-    "stacks": "stacks", "connections": "connections", "columns": "columns", "groups": "groups",
-    "river": "river", "forefront": "forefront",
+    "landscape": lazy_pgettext("isla-nublar", "camps on {landscape}"),
+    "adjacent": lazy_pgettext("isla-nublar", "camps next to {landscape}"),
+    "variety": lazy_pgettext("isla-nublar", "variety"), "stacks": lazy_pgettext("isla-nublar", "stacks"),
+    "connections": lazy_pgettext("isla-nublar", "connections"),
+    "columns": lazy_pgettext("isla-nublar", "columns"), "groups": lazy_pgettext("isla-nublar", "groups"),
+    "river": lazy_pgettext("isla-nublar", "river"), "forefront": lazy_pgettext("isla-nublar", "forefront"),
 }
 
 
@@ -40,17 +49,20 @@ def _board() -> Board:
 
 def card_words(card: CardType) -> str:
     if card.card_id == EGG:
-        return "dinosaur egg"
+        return pgettext("isla-nublar", "dinosaur egg")
     if card.group == "dinosaur":
         return card.name or card.card_id
     if card.group == "scoring":
         kind = str(card.scoring.get("kind", ""))
-        what = _SCORING_WORDS.get(kind, kind).format(landscape=card.scoring.get("landscape", ""))
-        return f"scoring card: {what}"
+        landscape = landscape_words(str(card.scoring.get("landscape", "")))
+        what = str(_SCORING_WORDS.get(kind, kind)).format(landscape=landscape)
+        return pgettext("isla-nublar", "scoring card: %(what)s") % {"what": what}
     shows = " + ".join(ngettext("%(num)d box", "%(num)d boxes", n) % {"num": n} if do == "boxes"
-                       else _ACTION_WORDS.get(do, do).format(n=n)
+                       else str(_ACTION_WORDS.get(do, do)).format(n=n)
                        for do, n in card.actions)
-    return f"starting card: {shows}" if card.group == "starting" else f"action card ({card.cost}): {shows}"
+    if card.group == "starting":
+        return pgettext("isla-nublar", "starting card: %(shows)s") % {"shows": shows}
+    return pgettext("isla-nublar", "action card (%(cost)s): %(shows)s") % {"cost": card.cost, "shows": shows}
 
 
 def field_words(field_id: str) -> str | None:
@@ -73,17 +85,28 @@ LANDSCAPES = {"forest": lazy_pgettext("isla-nublar", "forest"), "lake": lazy_pge
               "plain": lazy_pgettext("isla-nublar", "plain")}
 
 
+def scoring_kind_words(kind: str) -> str:
+    """A scoring card's kind in a word or two ("stacks"; a landscape card's kind is "landscape")."""
+    named = {"landscape": pgettext("isla-nublar", "landscape"),
+             "adjacent": pgettext("isla-nublar", "next to")}
+    return named.get(kind) or str(_SCORING_WORDS.get(kind, kind))
+
+
 def landscape_words(landscape: str | None) -> str:
     named = LANDSCAPES.get(str(landscape))
     return str(named) if named is not None else str(landscape or "")
 
 
 #: the board's corner stickers (they tell the camera where the board lies), by the corner each marks
-CORNERS = {"NW": "north-west", "NE": "north-east", "SE": "south-east", "SW": "south-west"}
-CORNER_STICKERS = {f"BOARD-{corner}": words for corner, words in CORNERS.items()}
+CORNERS = {"NW": lazy_pgettext("isla-nublar", "north-west"), "NE": lazy_pgettext("isla-nublar", "north-east"),
+           "SE": lazy_pgettext("isla-nublar", "south-east"), "SW": lazy_pgettext("isla-nublar", "south-west")}
+CORNER_STICKERS = {"BOARD-NW": lazy_pgettext("isla-nublar", "the north-west corner sticker"),
+                   "BOARD-NE": lazy_pgettext("isla-nublar", "the north-east corner sticker"),
+                   "BOARD-SE": lazy_pgettext("isla-nublar", "the south-east corner sticker"),
+                   "BOARD-SW": lazy_pgettext("isla-nublar", "the south-west corner sticker")}
 
 #: the hideout's pick of a card nobody has seen, in the words the page uses for it
-UNSEEN_WORDS = "a card face down (one nobody has seen)"
+UNSEEN_WORDS = lazy_pgettext("isla-nublar", "a card face down (one nobody has seen)")
 
 
 def market_words(zone: str) -> str | None:
@@ -92,14 +115,16 @@ def market_words(zone: str) -> str | None:
     if not number.isdigit():
         return None
     if kind == "pile":
-        return f"on the {number}-amber pile's place"
-    return f"in place {int(number) + 1} of the scoring row" if kind == "row" else None
+        return pgettext("isla-nublar", "on the %(pile)s-amber pile's place") % {"pile": number}
+    if kind == "row":
+        return pgettext("isla-nublar", "in place %(slot)d of the scoring row") % {"slot": int(number) + 1}
+    return None
 
 
 def isla_nublar_words(name: str) -> str | None:
     """A card, a dinosaur figure, a development tile or a field as players call it; None otherwise."""
     if name == UNSEEN:
-        return UNSEEN_WORDS
+        return str(UNSEEN_WORDS)
     cards = _cards()
     card = cards.cards.get(name)
     if card is not None:
@@ -111,11 +136,11 @@ def isla_nublar_words(name: str) -> str | None:
     if len(standing) > 1 and all(figure in figures for figure in standing):  # the figures, west to east
         return ", ".join(figures[figure] or figure for figure in standing)
     if name in CORNER_STICKERS:
-        return f"the {CORNER_STICKERS[name]} corner sticker"
+        return str(CORNER_STICKERS[name])
     tile = cards.tiles.get(name)
     if tile is not None:
         number = int(re.sub(r"\D", "", name) or 0)
-        return f"development tile {tile.tile_set}{number}"
+        return pgettext("isla-nublar", "development tile %(tile)s") % {"tile": f"{tile.tile_set}{number}"}
     return field_words(name)
 
 
@@ -166,28 +191,37 @@ def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
 
 #: what a use of a card does, said on its button (``{n}``: the number on the card)
 _USE_WORDS = {
-    "none": "play it without its action", "amber": "play it for {n} amber", "boxes": "play it for {boxes}",
-    "egg": "play it: turn up a dinosaur card", "replenish": "play it to draw {n}",
-    "hideout": "play it for the hideout", "diversion": "play it for a diversion",
-    "inventory": "play it for an inventory", "wear": "play it for wear and tear (a card leaves the game)",
-    "change": "play it for the necessary change", "improve": "play it for an improvement",
-    "move_camp": "play it to move a camp", "amber-as-boxes": "play its amber as boxes",
-    "influence": "play it for its client", "dinosaur": "play it: the dinosaur moves",
-    "scoring": "play it as your own scoring card",
+    "none": lazy_pgettext("isla-nublar", "play it without its action"),
+    "amber": lazy_pgettext("isla-nublar", "play it for {n} amber"),
+    "boxes": lazy_pgettext("isla-nublar", "play it for {boxes}"),
+    "egg": lazy_pgettext("isla-nublar", "play it: turn up a dinosaur card"),
+    "replenish": lazy_pgettext("isla-nublar", "play it to draw {n}"),
+    "hideout": lazy_pgettext("isla-nublar", "play it for the hideout"),
+    "diversion": lazy_pgettext("isla-nublar", "play it for a diversion"),
+    "inventory": lazy_pgettext("isla-nublar", "play it for an inventory"),
+    "wear": lazy_pgettext("isla-nublar", "play it for wear and tear (a card leaves the game)"),
+    "change": lazy_pgettext("isla-nublar", "play it for the necessary change"),
+    "improve": lazy_pgettext("isla-nublar", "play it for an improvement"),
+    "move_camp": lazy_pgettext("isla-nublar", "play it to move a camp"),
+    "amber-as-boxes": lazy_pgettext("isla-nublar", "play its amber as boxes"),
+    "influence": lazy_pgettext("isla-nublar", "play it for its client"),
+    "dinosaur": lazy_pgettext("isla-nublar", "play it: the dinosaur moves"),
+    "scoring": lazy_pgettext("isla-nublar", "play it as your own scoring card"),
 }
 #: what answering a pending step with a card does
-_PICK_WORDS = {"defend": "play it in defence", "select": "pick it"}
+_PICK_WORDS = {"defend": lazy_pgettext("isla-nublar", "play it in defence"),
+               "select": lazy_pgettext("isla-nublar", "pick it")}
 
 
 def move_words(move: Mapping[str, Any]) -> str:
     """A hand move's button: what laying the card this way does."""
     if move.get("kind") != "play":
-        return _PICK_WORDS.get(str(move.get("kind")), str(move.get("kind")))
+        return str(_PICK_WORDS.get(str(move.get("kind")), str(move.get("kind"))))
     card = _cards().cards.get(str(move.get("card")))
     use = str(move.get("use"))
     n = (card.value(use) if card is not None else None) or 0
     boxes = ngettext("%(num)d box", "%(num)d boxes", n) % {"num": n}
-    return _USE_WORDS.get(use, use).format(n=n, boxes=boxes)
+    return str(_USE_WORDS.get(use, use)).format(n=n, boxes=boxes)
 
 
 def hand_cards(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.i18n import lazy_pgettext, pgettext
+from companion.i18n import gettext, lazy_pgettext, pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassic_brunch import table
@@ -72,7 +72,7 @@ class JurassicBrunchKit(Kit):
         if zone != "play" or layout is None:
             return None
         words = pasture_cell_words(view, layout.cell_at((float(at[0]), float(at[1]))))
-        return f"on {words}" if words else None
+        return gettext("on %(place)s") % {"place": words} if words else None
 
     def layout_for_area(self, colours: Sequence[str], width: float, height: float) -> Any:
         """The playing area follows the boards' arrangement, dealt at setup: each game's is laid out in

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
+from companion.i18n import gettext, said, said_everywhere
 from companion.kits.jurassic_brunch.diagram import piece_words
 from companion.kits.jurassic_brunch.table import BrunchLayout
 from companion.kits.kit import TableAsLaid
@@ -20,7 +22,17 @@ from vision.observation import Observation, TagReading
 
 def _words(ids: list[str]) -> str:
     names = [piece_words(board_id) or board_id for board_id in ids]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    return gettext("%(some)s and %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def _boards_words(seen: list[str], missing: list[str]) -> dict[str, str]:
+    return {"seen": _words(seen), "missing": _words(missing)}
+
+
+def _board_words(board_id: str) -> dict[str, str]:
+    return {"board": piece_words(board_id) or board_id}
 
 
 def _on_the_table(reading: TagReading) -> bool:
@@ -33,16 +45,19 @@ def read_pasture(observation: Observation, layout: Any) -> TableAsLaid:
     seen = {r.component_id: r for r in observation.tags.values()
             if r.component_id in BOARD_IDS and _on_the_table(r)}
     if not seen and any(r.zone == "play" for r in observation.tags.values()):
-        return TableAsLaid(None, {}, ("the pasture boards' middle codes are covered: lift what lies on each "
-                                      "board's middle cell for a moment, so the camera reads how they are "
-                                      "joined",), 0)
+        return TableAsLaid(None, {}, (said("the pasture boards' middle codes are covered: lift what lies on "
+                                           "each board's middle cell for a moment, so the camera reads how "
+                                           "they are joined"),), 0)
     if not seen:
-        return TableAsLaid(None, {}, ("join the four pasture boards the way you like, each touching another, "
-                                      "before laying anything on them",), 0)
+        return TableAsLaid(None, {}, (said("join the four pasture boards the way you like, each touching "
+                                           "another, before laying anything on them"),), 0)
     missing = [board_id for board_id in BOARD_IDS if board_id not in seen]
     if missing:
-        step = (f"the camera sees {_words(sorted(seen))}: lay {_words(missing)} beside them, nothing on "
-                f"{'its' if len(missing) == 1 else 'their'} middle cell yet")
+        words = partial(_boards_words, sorted(seen), missing)
+        step = (said_everywhere("the camera sees %(seen)s: lay %(missing)s beside them, nothing on its "
+                                "middle cell yet", words) if len(missing) == 1 else
+                said_everywhere("the camera sees %(seen)s: lay %(missing)s beside them, nothing on their "
+                                "middle cells yet", words))
         return TableAsLaid(None, {}, (step,), len(seen))
     pitch = float(getattr(layout, "pitch", BrunchLayout.pitch))
     tags = {board_id: (*_centre(reading), reading.angle) for board_id, reading in seen.items()}
@@ -51,8 +66,9 @@ def read_pasture(observation: Observation, layout: Any) -> TableAsLaid:
     starts = [(tags[b.board_id][0] - b.centre[0] * pitch, tags[b.board_id][1] - b.centre[1] * pitch)
               for b in boards]
     origin = (sum(x for x, _ in starts) / 4.0, sum(y for _, y in starts) / 4.0)
-    steps = [f"push {piece_words(b.board_id)} into line with the others" for b, start in zip(boards, starts)
-             if math.dist(start, origin) > OUT_OF_LINE * pitch]
+    steps = [said_everywhere("push %(board)s into line with the others",
+                             partial(_board_words, b.board_id))
+             for b, start in zip(boards, starts) if math.dist(start, origin) > OUT_OF_LINE * pitch]
     home = _home(boards, layout)
     if home is not None and math.dist(home.origin, origin) <= SAME_PLACE_MM:
         origin = home.origin  # laid where the companion lays it: its zones and lattice stay

@@ -8,8 +8,10 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
+from companion.i18n import Said, gettext, pgettext, said, said_everywhere
 from companion.kits.jurassic_parts.table import JurassicPartsLayout
 from companion.kits.jurassic_parts.words import fossil_words, slab_cell_words
 from companion.kits.kit import TableAsLaid
@@ -41,11 +43,19 @@ def _tile(reading: TagReading, cell: tuple[int, int]) -> dict[str, Any]:
     return {"cell": list(cell), "rotation": rotation, "face_up": False, "back": reading.component_id}
 
 
+def _step_words(view: Mapping[str, Any], cell: tuple[int, int], readings: list[TagReading]) -> dict[str, str]:
+    """A set-up step's pieces and place in the language being spoken."""
+    names = [fossil_words(r.component_id) or pgettext("jurassic-parts", "a face-down tile") for r in readings]
+    return {"pieces": gettext(" and ").join(names),
+            "place": (slab_cell_words(view, cell) or "").split(" (")[0]}
+
+
 def read_slab(observation: Observation, layout: JurassicPartsLayout) -> TableAsLaid:
     """The tiles in the play area as one slab (see the module's note)."""
     readings = [r for r in observation.tags.values() if r.zone == "play" and r.center_mm is not None]
     if not readings:
-        return TableAsLaid(None, {}, ("lay the fossil tiles in a slab round a Pile of Bones face up",), 0)
+        first = said("lay the fossil tiles in a slab round a Pile of Bones face up")
+        return TableAsLaid(None, {}, (first,), 0)
     points = [r.center_mm for r in readings if r.center_mm is not None]
     shift = _offset(points, layout)
     if math.hypot(*shift) <= SAME_PLACE_MM:
@@ -57,17 +67,16 @@ def read_slab(observation: Observation, layout: JurassicPartsLayout) -> TableAsL
         cell = laid_out.mm_to_axial(point)
         placed.setdefault(cell, []).append((reading, math.dist(point, laid_out.axial_to_mm(*cell))))
     tiles: list[dict[str, Any]] = []
-    steps: list[str] = []
+    steps: list[Said] = []
     view = {"slab": [{"cell": list(cell)} for cell in placed]}
     for cell, found in sorted(placed.items(), key=lambda item: (item[0][1], item[0][0])):
-        here = (slab_cell_words(view, cell) or "").split(" (")[0]
-        names = [fossil_words(r.component_id) or "a face-down tile" for r, _ in found]
+        words = partial(_step_words, view, cell, [r for r, _ in found])
         if len(found) > 1:
-            steps.append(f"{' and '.join(names)} lie on one place ({here}): one tile a place")
+            steps.append(said_everywhere("%(pieces)s lie on one place (%(place)s): one tile a place", words))
             continue
         reading, off = found[0]
         if off > OUT_OF_LINE * layout.pitch:
-            steps.append(f"push {names[0]} into line with the slab ({here})")
+            steps.append(said_everywhere("push %(pieces)s into line with the slab (%(place)s)", words))
         tiles.append(_tile(reading, cell))
     centre = _centre(tiles)
     for tile in tiles:

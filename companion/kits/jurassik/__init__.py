@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from companion.i18n import lazy_pgettext
+from companion.i18n import gettext, lazy_pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.jurassik import table
@@ -19,6 +19,7 @@ from companion.kits.jurassik.words import jurassik_words
 from companion.kits.kit import Kit, TableAsLaid
 from companion.kits.tabletop import moved_to, narrowest_fit, recentred
 from companion.privacy import Privacy
+from companion.words import grid_place
 from engines.core import State
 from engines.jurassik import JurassikState
 from vision.boards import TileLattice
@@ -123,7 +124,7 @@ class JurassikKit(Kit):
         if zone != "play" or not grid:
             return None
         cell = layout.cell_at((float(at[0]), float(at[1])), len(grid), len(grid[0]))
-        return None if cell is None else f"at row {cell[0] + 1}, column {cell[1] + 1}"
+        return None if cell is None else gettext("at %(place)s") % {"place": grid_place(cell[0], cell[1])}
 
 
 KIT = register_kit(JurassikKit())

@@ -8,12 +8,14 @@ from __future__ import annotations
 import cmath
 import math
 from collections.abc import Iterable
+from functools import partial
 
+from companion.i18n import Said, gettext, pgettext, said, said_everywhere
 from companion.kits.jurassik.table import JurassikLayout
-from companion.kits.jurassik.words import jurassik_words, piece_of
+from companion.kits.jurassik.words import FACE_WORDS, jurassik_words, piece_of
 from companion.kits.kit import TableAsLaid
 from companion.kits.tabletop import OUT_OF_LINE, SAME_PLACE_MM
-from engines.jurassik.board import place_words
+from companion.words import grid_place
 from engines.jurassik.components import FACE_BY_TAG, START
 from vision.observation import Observation, TagReading
 
@@ -29,7 +31,11 @@ def _phase(values: Iterable[float], pitch: float) -> float:
 
 
 def _name(reading: TagReading) -> str:
-    return jurassik_words(reading.component_id) or "a face-down tile"
+    return jurassik_words(reading.component_id) or pgettext("jurassik", "a face-down tile")
+
+
+def _names(readings: list[TagReading]) -> str:
+    return gettext(" and ").join(_name(r) for r in readings)
 
 
 def in_play_area(reading: TagReading, layout: JurassikLayout) -> bool:
@@ -42,20 +48,35 @@ def in_play_area(reading: TagReading, layout: JurassikLayout) -> bool:
     return x0 <= x <= x1 and y0 <= y <= y1
 
 
-def _token(reading: TagReading) -> tuple[str, str | None]:
-    """The engine's token for a tile in the square, and what to do first when it lies the wrong way up."""
+def _token(reading: TagReading) -> tuple[str, bool]:
+    """The engine's token for a tile in the square, and whether it lies the wrong way up."""
     tile = reading.component_id
     piece = piece_of(tile)
     if piece is not None:
         dinosaur, number, living = piece
-        skeleton = f"D{dinosaur}-{number}"
-        return skeleton, f"turn dinosaur {dinosaur}, piece {number} skeleton side up" if living else None
+        return f"D{dinosaur}-{number}", living
     if reading.face == "back" or tile == START:
-        return tile, None
-    face = FACE_BY_TAG.get(tile.split("-", 1)[0])
-    if face is not None:
-        return tile, f"turn the {face.capitalize()} tile face down (question mark up)"
-    return tile, None
+        return tile, False
+    return tile, FACE_BY_TAG.get(tile.split("-", 1)[0]) is not None
+
+
+def _step_words(pieces: list[TagReading], place: tuple[int, int]) -> dict[str, str]:
+    """The words a set-up step is filled with: the pieces, what to turn, the place (in the language being
+    spoken)."""
+    return {"pieces": _names(pieces), "step": _turn_words(pieces[0]), "place": grid_place(*place)}
+
+
+def _turn_words(reading: TagReading) -> str:
+    """What to do first with a tile lying the wrong way up, in the language being spoken."""
+    piece = piece_of(reading.component_id)
+    if piece is not None:
+        return pgettext("jurassik", "turn dinosaur %(dinosaur)d, piece %(piece)d skeleton side up") % {
+            "dinosaur": piece[0], "piece": piece[1]}
+    face = FACE_BY_TAG.get(reading.component_id.split("-", 1)[0])
+    if face is None:
+        return ""
+    return pgettext("jurassik", "turn the %(face)s tile face down (question mark up)") % {
+        "face": FACE_WORDS[face]}
 
 
 def read_square(observation: Observation, layout: JurassikLayout) -> TableAsLaid:
@@ -63,7 +84,8 @@ def read_square(observation: Observation, layout: JurassikLayout) -> TableAsLaid
     readings = [r for r in observation.tags.values() if in_play_area(r, layout)]
     pitch = layout.pitch
     if not readings:
-        return TableAsLaid(None, {}, ("lay the tiles face down in a square in the middle of the table",), 0)
+        return TableAsLaid(None, {}, (said("lay the tiles face down in a square in the middle of the "
+                                           "table"),), 0)
     points = [r.center_mm for r in readings if r.center_mm is not None]
     phase_x = _phase((p[0] for p in points), pitch)
     phase_y = _phase((p[1] for p in points), pitch)
@@ -80,22 +102,24 @@ def read_square(observation: Observation, layout: JurassikLayout) -> TableAsLaid
         centre = layout.grid_center  # laid where the companion lays it: its zones and lattice stay
     placement = {"grid_center": [round(centre[0], 1), round(centre[1], 1)]}
     grid: list[list[str | None]] = [[None] * cols for _ in range(rows)]
-    steps: list[str] = []
+    steps: list[Said] = []
     for (row, col), found in sorted(placed.items()):
-        here = place_words(row - top, col - left)
+        here = (row - top, col - left)
         if len(found) > 1:
-            steps.append(f"{' and '.join(_name(r) for r, _ in found)} lie on one place ({here}): one tile "
-                         "a place")
+            steps.append(said_everywhere("%(pieces)s lie on one place (%(place)s): one tile a place",
+                                         partial(_step_words, [r for r, _ in found], here)))
             continue
         reading, off = found[0]
         token, turn = _token(reading)
         grid[row - top][col - left] = token
-        if turn is not None:
-            steps.append(f"{turn} ({here})")
+        if turn:
+            steps.append(said_everywhere("%(step)s (%(place)s)", partial(_step_words, [reading], here)))
         elif off > OUT_OF_LINE * pitch:
-            steps.append(f"push {_name(reading)} into line with the square ({here})")
+            steps.append(said_everywhere("push %(pieces)s into line with the square (%(place)s)",
+                                         partial(_step_words, [reading], here)))
     if rows > LARGEST_SIDE or cols > LARGEST_SIDE:
-        steps.insert(0, f"the tiles spread over {rows} rows and {cols} columns: lay them in one square")
+        steps.insert(0, said("the tiles spread over %(rows)d rows and %(cols)d columns: lay them in one "
+                             "square", rows=rows, cols=cols))
     laid = None if steps else {"grid": grid}
     return TableAsLaid(laid, placement, tuple(steps), len(readings))
 
