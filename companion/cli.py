@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from companion import i18n
+
+    i18n.use(i18n.from_environment())  # English unless LANGUAGE, LC_ALL, LC_MESSAGES or LANG say otherwise
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

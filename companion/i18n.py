@@ -220,11 +220,14 @@ class Said:
         else:
             template = gettext(self.message)
         values = {**self.params, **self.localized.get(language(), {})}
-        try:
-            return template % values if values or "%(" in template else template
-        except (KeyError, ValueError, TypeError):  # a translation that does not fit its values: the English
-            english = self.plural if self.plural and self.n != 1 else self.message
-            return english % {**self.params, **self.localized.get(DEFAULT, {})}
+        english = self.plural if self.plural and self.n != 1 else self.message
+        in_english = {**self.params, **self.localized.get(DEFAULT, {})}
+        for sentence, filling in ((template, values), (english, in_english)):
+            try:
+                return sentence % filling if filling or "%(" in sentence else sentence
+            except (KeyError, ValueError, TypeError):  # a translation (or a stored sentence) its values miss
+                continue
+        return english
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"message": self.message, "params": dict(self.params)}

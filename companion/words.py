@@ -631,3 +631,11 @@ def said_words(data: Any, english: Any = "", snap: Any = None) -> str:
     reader's language with the ids in it in the game's words; ``english`` where it carries no such form."""
     sentence = Said.from_dict(data)
     return in_words(sentence.words() if sentence is not None else str(english or ""), snap)
+
+
+def reason_words(reason: Any, snap: Any = None) -> str:
+    """Why the game ended, in the reader's language (the kit's sentence for its engine's reason), with the
+    ids in it said as players say them."""
+    kit = kit_of(snap)
+    text = kit.reason_words(str(reason or "")) if kit is not None else str(reason or "")
+    return in_words(text, snap)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from typing import Any
 
 from lan.arguments import EXIT_BAD_INPUT, OneLineParser, bind_address, port_number, refuse
 
@@ -62,3 +63,17 @@ seconds = bounded_number(0.0, 3600.0, "seconds")
 seat_count = bounded_whole(1, 6, "the number of seats")
 seed = bounded_whole(-(2**63), 2**63 - 1, "a seed")
 game_id = bounded_whole(1, 2**62, "a game's id")
+
+
+def option_setting(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` of a game option: the value read as JSON (``true``, ``3``, ``"x"``), else as text."""
+    import json
+
+    name, equals, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not equals or not name or len(text) > 200:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE (e.g. edition=es)")
+    try:
+        return name, json.loads(value)
+    except ValueError:
+        return name, value.strip()

@@ -18,7 +18,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +67,8 @@ def _seats(game: Any, colours_text: str) -> list[dict[str, Any]]:
 
 
 def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state_dir: Path | None = None,
-          fps: float = 0.0, synchronous: bool = True, hands: bool = False, real_table: bool = False) -> Demo:
+          fps: float = 0.0, synchronous: bool = True, hands: bool = False, real_table: bool = False,
+          options: Mapping[str, Any] | None = None) -> Demo:
     """Wire a demo table: config, store, mock panel, synthetic camera, vision pipeline, loop, bots."""
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -82,8 +83,11 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
     game = get_game(game_name)
     directory = state_dir if state_dir is not None else Path(tempfile.mkdtemp(prefix="dinotable-demo-"))
     directory.mkdir(parents=True, exist_ok=True)
+    house = {option.name for option in game.options if option.house_rule}
     config = config_from_dict({
         "game": game.name, "seed": seed, "seats": _seats(game, colours),
+        "options": {k: v for k, v in (options or {}).items() if k not in house},
+        "house_rules": {k: v for k, v in (options or {}).items() if k in house},
         "camera": {"source": "synthetic", "fps": fps or 15},
         "store": {"state_dir": str(directory)},
     }, source="<demo>")
@@ -293,7 +297,7 @@ def _run(args: argparse.Namespace) -> int:
         state_dir_made = Path(tempfile.mkdtemp(prefix="dinotable-demo-"))
     try:
         demo = build(args.game, args.players, args.seed, state_dir or state_dir_made, fps=fps,
-                     synchronous=args.headless, hands=args.hands)
+                     synchronous=args.headless, hands=args.hands, options=dict(args.option))
     except (ConfigError, StoreError, OSError) as error:
         if state_dir is None:
             shutil.rmtree(state_dir_made, ignore_errors=True)
@@ -319,7 +323,14 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    from companion.commands.arguments import bounded_number, bounded_whole, port_number, seconds, seed
+    from companion.commands.arguments import (
+        bounded_number,
+        bounded_whole,
+        option_setting,
+        port_number,
+        seconds,
+        seed,
+    )
     from wire.broker import add_arguments as add_mqtt_arguments
 
     demo = subparsers.add_parser(
@@ -341,6 +352,9 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--fps", type=bounded_number(0.1, 120, "frames per second"), default=8.0,
                       help="synthetic camera frames per second with the page")
     demo.add_argument("--hands", action="store_true", help="show a hand reaching in before each move")
+    demo.add_argument("--option", type=option_setting, action="append", default=[], metavar="NAME=VALUE",
+                      help="a setup option or house rule of the game, e.g. --option edition=es (Jurassik's "
+                           "Spanish edition; the page then speaks Spanish unless the browser asks otherwise)")
     add_mqtt_arguments(demo)
     demo.add_argument("--state-dir", default="",
                       help="keep the game's database here (default: a temporary one)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -204,6 +205,19 @@ class Kit(abc.ABC):
     peg_words: ClassVar[str | LazyText] = lazy_gettext("piece")
     #: what the page calls a piece lying face down (its back tells nothing more)
     back_words: ClassVar[str | LazyText] = lazy_gettext("a face-down piece")
+
+    #: why a game ends, as its engine says it (a pattern, its named groups the values) and as players read
+    #: it (a sentence filled with those values, in the reader's language)
+    end_reasons: ClassVar[Sequence[tuple[re.Pattern[str], LazyText]]] = ()
+
+    def reason_words(self, reason: str) -> str:
+        """Why the game ended, in the reader's language; as the engine says it when no pattern fits."""
+        for pattern, sentence in self.end_reasons:
+            found = pattern.fullmatch(reason)
+            if found:
+                return str(sentence) % {key: self.reason_words(value) if key == "ending" else value
+                                        for key, value in found.groupdict().items()}
+        return reason
 
     def zone_words(self, zone: str) -> str:
         """A table zone as players call it (the play area, a seat's area), for a place no finer words name."""

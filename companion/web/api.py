@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask import session as flask_session
 
-from companion import drawing, exports, words
+from companion import drawing, exports, i18n, words
 from companion.shared_view import shareable
 from companion.store import StoreError
 from companion.table.session import TableSession
@@ -86,7 +86,24 @@ def _svg(text: str) -> Response:
 
 @blueprint.get("/snapshot")
 def snapshot() -> Response:
-    return jsonify(shared_snapshot())
+    """The shared snapshot, with what the page says of it in the reader's language (``words``)."""
+    return jsonify(spoken_snapshot(shared_snapshot()))
+
+
+def spoken_snapshot(snap: dict[str, Any]) -> dict[str, Any]:
+    """``snap`` with its sentences in the language of the request: the status line, the last move, the
+    player to act and what is pending (its ``text`` too)."""
+    spoken: dict[str, Any] = {"language": i18n.language(), "next_step": words.next_step(snap)}
+    last = snap.get("last_event")
+    if isinstance(last, dict):
+        spoken["last_move"] = words.event_sentence(last, snap)
+    if snap.get("current"):
+        spoken["turn"] = i18n.gettext("%(player)s to play") % {"player": words.who(snap["current"], snap)}
+    pending = snap.get("pending")
+    if isinstance(pending, dict):
+        spoken["pending"] = words.said_words(pending.get("said"), pending.get("text"), snap)
+        snap = {**snap, "pending": {**pending, "text": spoken["pending"]}}
+    return {**snap, "words": spoken}
 
 
 @blueprint.get("/frame.jpg")

@@ -66,6 +66,7 @@ _WORD_FILTERS: dict[str, Any] = {
     "option_name": words.option_name,
     "option_words": words.option_words,
     "said_words": words.said_words,
+    "reason_words": words.reason_words,
 }
 for _name, _filter in _WORD_FILTERS.items():
     blueprint.add_app_template_filter(_filter, _name)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.drawing import attr, colour_of, rgb
+from companion.i18n import gettext
 
 
 def totals_of(scores: Any) -> dict[str, int]:
@@ -55,9 +56,11 @@ def score_chart_svg(history: Sequence[Mapping[str, Any]], players: Sequence[Mapp
     def y(value: int) -> float:
         return upper + plot_h * (1 - value / top)
 
+    label = attr(gettext("scores over time"))
+    moves = attr(gettext("committed moves (%(num)d)") % {"num": len(history)})
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" class="chart" '
-        f'role="img" aria-label="scores over time">',
+        f'role="img" aria-label="{label}">',
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fffdf7"/>',
     ]
     for tick in range(0, top + 1, max(1, top // 5)):
@@ -68,7 +71,7 @@ def score_chart_svg(history: Sequence[Mapping[str, Any]], players: Sequence[Mapp
     out.append(f'<line x1="{left}" y1="{upper + plot_h}" x2="{left + plot_w}" y2="{upper + plot_h}" '
                'stroke="#6b5d45"/>')
     out.append(f'<text x="{left + plot_w / 2:.0f}" y="{height - 8}" font-size="15" text-anchor="middle" '
-               f'fill="#6b5d45">committed moves ({len(history)})</text>')
+               f'fill="#6b5d45">{moves}</text>')
     ranked = sorted(names, key=lambda n: -last[n])
     for rank, name in enumerate(ranked):
         colour = rgb(colour_of(players, name))

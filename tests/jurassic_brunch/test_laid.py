@@ -50,13 +50,14 @@ def test_the_boards_codes_are_read_wherever_the_pasture_lies() -> None:
     # two boards' codes covered: which are seen, and what to show
     covered = replace(scene, tags=[t for t in scene.tags if not t.payload.endswith(("BOARD-2", "BOARD-4"))])
     short = kit.read_setup(ideal_observation(covered, "jurassic-brunch", kit.is_back), home)
-    assert short.laid is None and short.steps == (
+    assert short.laid is None and tuple(map(str, short.steps)) == (
         "the camera sees pasture board 1 and pasture board 3: lay pasture board 2 and pasture board 4 "
-        "beside them, nothing on their middle cell yet",)
+        "beside them, nothing on their middle cells yet",)
     # all covered (the grass is down): the group is asked to lift what covers them
     full = tables.scene_for(group, laid)
     covered_all = kit.read_setup(ideal_observation(full, "jurassic-brunch", kit.is_back), home)
-    assert covered_all.laid is None and covered_all.steps[0].startswith("the pasture boards' middle codes")
+    assert covered_all.laid is None
+    assert str(covered_all.steps[0]).startswith("the pasture boards' middle codes")
     empty = replace(full, tags=[])
     nothing = kit.read_setup(ideal_observation(empty, "jurassic-brunch", kit.is_back), home)
-    assert nothing.laid is None and nothing.steps[0].startswith("join the four pasture boards")
+    assert nothing.laid is None and str(nothing.steps[0]).startswith("join the four pasture boards")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -144,6 +145,81 @@ def test_without_a_browser_choice_the_page_speaks_the_edition_s_language(make_ta
     table.new_game({"game": "jurassik", "options": {"edition": "es"},
                     "seats": [{"name": p, "colour": p, "seat": i} for i, p in enumerate(("red", "blue"))]})
     client = create_app(table, WebConfig()).test_client()
-    page = client.get("/").get_data(as_text=True)
+    page = client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)  # none it speaks
     assert '<html lang="es">' in page and "Jugadas válidas" in page
     assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("code", "turn"), [("es", "Le toca a"), ("de", "ist am Zug"), ("en", "to play")])
+def test_the_live_snapshot_speaks_the_reader_s_language(client: Any, code: str, turn: str) -> None:
+    snap = client.get("/api/snapshot", headers={"Accept-Language": code}).get_json()
+    said = snap["words"]
+    assert said["language"] == code
+    assert turn in said["next_step"] and turn.lower() in said["turn"].lower()
+    assert said["last_move"]
+
+
+def test_an_objection_reads_in_each_reader_s_language(table: Any, app: Any) -> None:
+    from companion.i18n import said
+
+    objection = said("%(actor)s moved out of turn: it is %(player)s's turn", actor="Ana", player="Bruno")
+    table.pending = {"kind": "objection", "text": str(objection), "said": objection.to_dict(), "options": [],
+                     "rule": None, "differences": [], "since": 1.0}
+    pages = {code: app.test_client().get("/dispute", headers={"Accept-Language": code}).get_data(as_text=True)
+             for code in ("en", "es", "de")}
+    assert "Ana moved out of turn: it is Bruno&#39;s turn" in pages["en"]
+    assert "Ana movió fuera de turno: le toca a Bruno" in pages["es"]
+    assert "Ana hat außer der Reihe gezogen: Bruno ist am Zug" in pages["de"]
+
+
+def test_a_sentence_s_own_words_are_made_in_every_language() -> None:
+    """A group's own set-up step names its pieces and places in each reader's words, made once."""
+    from companion.i18n import Said, said_everywhere, speaking
+    from companion.words import grid_place
+
+    step = said_everywhere("push %(pieces)s into line with the square (%(place)s)",
+                           lambda: {"pieces": "X", "place": grid_place(1, 2)})
+    again = Said.from_dict(step.to_dict())
+    assert again is not None
+    with speaking("es"):
+        assert again.words() == "alinea X con el cuadrado (fila 2, columna 3)"
+    with speaking("de"):
+        assert again.words() == "schiebt X in eine Linie mit dem Quadrat (Reihe 2, Spalte 3)"
+    assert str(again) == "push X into line with the square (row 2, column 3)"
+    assert Said.from_dict({"message": 3}) is None and Said.from_dict("text") is None
+    hostile = Said.from_dict({"message": "%(x)s", "params": {"x": ["a"]}, "localized": {"es": "no"}})
+    assert hostile is not None and hostile.words() == "%(x)s"
+
+
+def test_the_demo_runs_an_edition_from_the_command_line(tmp_path: Any) -> None:
+    from companion.commands.demo import build
+
+    demo = build("jurassik", seed=2, state_dir=tmp_path, options={"edition": "es"})
+    try:
+        assert demo.loop.settings()["options"]["edition"] == "es"
+        assert demo.loop.current_state().edition == "es"
+    finally:
+        demo.close()
+
+
+def test_no_words_hide_where_the_catalogue_cannot_find_them() -> None:
+    """A gettext call inside an f-string's braces is never extracted (nor translated): none is written."""
+    root = Path(translations.PACKAGE)
+    hidden = [f"{path.relative_to(root)}:{number}" for path in sorted(root.rglob("*.py"))
+              for number, line in enumerate(path.read_text().splitlines(), start=1)
+              if re.search(r"""\bf(['"]).*\{[^}]*\b(n?p?gettext|_)\(""", line)]
+    assert hidden == []
+
+
+@pytest.mark.parametrize(("game", "reason", "spanish"), [
+    ("jurassik", "D5-4 was the last accessible dinosaur tile",
+     "dinosaurio 5, pieza 4 era la última carta dinosaurio accesible"),
+    ("isla-nublar", "the dinosaur deck is empty; the round was played to its end",
+     "el mazo de dinosaurios está vacío; la ronda se jugó hasta el final"),
+    ("jurassic-parts", "a reason no kit knows", "a reason no kit knows"),
+])
+def test_why_a_game_ended_reads_in_the_reader_s_language(game: str, reason: str, spanish: str) -> None:
+    from companion.words import reason_words
+
+    with i18n.speaking("es"):
+        assert reason_words(reason, {"game": game}) == spanish

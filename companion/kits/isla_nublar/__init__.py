@@ -4,6 +4,7 @@ fields, the dinosaur figures by their tags."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -97,6 +98,18 @@ class IslaNublarKit(Kit):
         "reveal-pile": lazy_pgettext("isla-nublar", "turned up {card} on the {pile}-amber pile"),
         "stock-up": lazy_pgettext("isla-nublar", "took a {piece} from the supply"),
     })
+    end_reasons = (
+        (re.compile(r"(?P<ending>.+); the round was played to its end"),
+         lazy_pgettext("isla-nublar", "%(ending)s; the round was played to its end")),
+        (re.compile(r"ending: (?P<ending>.+); the round is being finished"),
+         lazy_pgettext("isla-nublar", "ending: %(ending)s; the round is being finished")),
+        (re.compile(r"(?P<player>\S+) set up the last camp of the personal supply"),
+         lazy_pgettext("isla-nublar", "%(player)s set up the last camp of the personal supply")),
+        (re.compile(r"the dinosaur deck is empty"),
+         lazy_pgettext("isla-nublar", "the dinosaur deck is empty")),
+        (re.compile(r"2 buy piles are empty \((?P<piles>.+)\)"),
+         lazy_pgettext("isla-nublar", "2 buy piles are empty (%(piles)s)")),
+    )
     kind_words = MappingProxyType({
         "build-camp": lazy_pgettext("isla-nublar", "build a camp"),
         "buy": lazy_pgettext("isla-nublar", "buy"),

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.drawing import attr, colour_of, marked, rgb
-from companion.kits.isla_nublar.words import card_words, field_words, isla_nublar_words
+from companion.i18n import gettext, pgettext
+from companion.kits.isla_nublar.words import field_words, isla_nublar_words, landscape_words, scoring_words
 from engines.isla_nublar import GAME
 from engines.isla_nublar.board import Board, board_from_dict, default_board
 
@@ -49,7 +50,8 @@ def _fields(island: _Island) -> list[str]:
         points = " ".join(f"{x:.1f},{y:.1f}" for x, y in (island.corner(cx, cy, k) for k in range(6)))
         fill = VOLCANO_FILL if field.volcano else LANDSCAPE_FILL.get(field.landscape or "", "#cccccc")
         out.append(f'<polygon points="{points}" fill="{fill}" stroke="#5b4a2c" stroke-width="0.8">'
-                   f'<title>{attr(field_words(fid) or fid)}, area {field.area}</title></polygon>')
+                   f'<title>{attr(field_words(fid) or fid)}, {attr(_area_words(field.area))}'
+                   '</title></polygon>')
     tops: dict[int, str] = {}
     for fid, field in board.fields.items():
         if field.column not in tops or field.row < board.fields[tops[field.column]].row:
@@ -62,7 +64,8 @@ def _fields(island: _Island) -> list[str]:
         if field.river:  # a wavy stream across the field, under the pieces
             cx, cy = island.at(fid)
             out.append(f'<path d="M{cx - 18:.1f},{cy + 2:.1f} q4.5,-6 9,0 t9,0 t9,0 t9,0" fill="none" '
-                       'stroke="#1f5fa8" stroke-width="3" stroke-linecap="round"><title>river</title></path>')
+                       'stroke="#1f5fa8" stroke-width="3" stroke-linecap="round">'
+                       f'<title>{_river_words()}</title></path>')
     for fid, field in board.fields.items():
         cx, cy = island.at(fid)
         for direction, (a, b) in _EDGE_CORNERS.items():
@@ -80,7 +83,7 @@ def _fields(island: _Island) -> list[str]:
         if field.volcano:
             cone = f"{cx - 9:.1f},{cy + 7:.1f} {cx + 9:.1f},{cy + 7:.1f} {cx:.1f},{cy - 9:.1f}"
             out.append(f'<polygon points="{cone}" fill="#e0532c" stroke="#2a0f05">'
-                       '<title>volcano</title></polygon>')
+                       f'<title>{attr(_volcano_words())}</title></polygon>')
     return out
 
 
@@ -96,7 +99,8 @@ def _pieces(island: _Island, view: Mapping[str, Any], players: Sequence[Mapping[
             top = str(stack[-1])
             fill = rgb(colour_of(players, top))
             out.append(f'<circle cx="{cx - 8:.1f}" cy="{cy + 2:.1f}" r="10" fill="{fill}" '
-                       f'stroke="#1a1a1a"><title>camps: {attr(", ".join(map(str, stack)))}</title></circle>'
+                       f'stroke="#1a1a1a"><title>{attr(_camps_words(stack))}'
+                       '</title></circle>'
                        f'<text x="{cx - 8:.1f}" y="{cy + 7:.1f}" font-size="14" text-anchor="middle" '
                        f'fill="#ffffff" stroke="#000" stroke-width="0.3">{len(stack)}</text>')
         n = 0
@@ -106,7 +110,7 @@ def _pieces(island: _Island, view: Mapping[str, Any], players: Sequence[Mapping[
                 out.append(f'<rect x="{bx:.1f}" y="{by:.1f}" width="6" height="6" '
                            f'fill="{rgb(colour_of(players, str(owner)))}" stroke="#1a1a1a" '
                            'stroke-width="0.6">'
-                           f'<title>box: {attr(owner)}</title></rect>')
+                           f'<title>{attr(_box_words(owner))}</title></rect>')
                 n += 1
     off_board = []
     for dino, where in sorted((view.get("dinosaurs") or {}).items()):
@@ -123,10 +127,35 @@ def _pieces(island: _Island, view: Mapping[str, Any], players: Sequence[Mapping[
             off_board.append(NICKNAMES.get(name, name))
     if off_board:  # wrapped to the map's width (about 8.5 px a letter at 14)
         most = int((island.map_w - 2 * island.pad) / 8.5)
-        lines = textwrap.wrap(f"off the board: {', '.join(off_board)}", most)[:2]
+        lines = textwrap.wrap(pgettext("isla-nublar", "off the board: %(figures)s") % {
+            "figures": ", ".join(off_board)}, most)[:2]
         for row, line in enumerate(lines):
             out.append(_text(island.pad, island.map_h - 14 - 17 * (len(lines) - 1 - row), line, 14))
     return out
+
+
+def _area_words(area: Any) -> str:
+    return pgettext("isla-nublar", "area %(area)s") % {"area": area}
+
+
+def _camps_words(stack: Sequence[Any]) -> str:
+    return pgettext("isla-nublar", "camps: %(owners)s") % {"owners": ", ".join(map(str, stack))}
+
+
+def _box_words(owner: Any) -> str:
+    return pgettext("isla-nublar", "box: %(owner)s") % {"owner": owner}
+
+
+def _volcano_words() -> str:
+    return pgettext("isla-nublar", "volcano")
+
+
+def _board_words() -> str:
+    return pgettext("isla-nublar", "Isla Nublar board")
+
+
+def _river_words() -> str:
+    return attr(pgettext("isla-nublar", "river"))
 
 
 #: the dinosaur figures' names as players shorten them, so that a label on the map stays 12 px on a phone
@@ -141,32 +170,34 @@ def _side(island: _Island, view: Mapping[str, Any], snapshot: Mapping[str, Any],
     """Under the board: the open scoring row and whose turn (left), the areas' camp points and the
     landscapes (right)."""
     left, right, top, out = island.pad, island.map_w / 2 + 8, island.map_h + 4, []
-    out.append(_text(left, top + 14, "Scoring row", 15, bold=True))
+    out.append(_text(left, top + 14, pgettext("isla-nublar", "Scoring row"), 15, bold=True))
     cards = GAME.cards.cards
     line = top + 34
     for slot, card in enumerate(view.get("scoring_row") or [], start=1):
         known = cards.get(card) if card is not None else None
-        shown = "(empty)" if card is None else str(card)
+        shown = pgettext("isla-nublar", "(empty)") if card is None else str(card)
         if known is not None:
-            shown = card_words(known).removeprefix("scoring card: ")
+            shown = scoring_words(known)
         out.append(_text(left, line, f"{slot}. {shown}", 14))
         line += 19
     current = snapshot.get("current")
     if current:
         dot = rgb(colour_of(players, str(current)))
         out.append(f'<circle cx="{left + 6:.1f}" cy="{line + 3:.1f}" r="7" fill="{dot}"/>')
-        out.append(_text(left + 20, line + 8, f"{current} to play", 14))
-    out.append(_text(right, top + 14, "Camp points", 15, bold=True))
-    areas = sorted(island.board.camp_points.items())
-    out.append(_text(right, top + 34, ", ".join(f"area {a}: {p}" for a, p in areas[:2]), 14))
-    out.append(_text(right, top + 53, ", ".join(f"area {a}: {p}" for a, p in areas[2:]), 14))
+        out.append(_text(left + 20, line + 8, gettext("%(player)s to play") % {"player": current}, 14))
+    out.append(_text(right, top + 14, pgettext("isla-nublar", "Camp points"), 15, bold=True))
+    areas = [pgettext("isla-nublar", "area %(area)s: %(points)s") % {"area": a, "points": p}
+             for a, p in sorted(island.board.camp_points.items())]
+    out.append(_text(right, top + 34, ", ".join(areas[:2]), 14))
+    out.append(_text(right, top + 53, ", ".join(areas[2:]), 14))
     line = top + 82
     swatches = [*LANDSCAPE_FILL.items(), ("volcano", VOLCANO_FILL)]
     for index, (name, fill) in enumerate(swatches):
         x, y = right + (index % 2) * 88, line + (index // 2) * 19
         out.append(f'<rect x="{x:.1f}" y="{y - 11:.1f}" width="13" height="13" fill="{fill}" '
                    'stroke="#5b4a2c"/>')
-        out.append(_text(x + 18, y, name, 14))
+        out.append(_text(x + 18, y, pgettext("isla-nublar", "volcano") if name == "volcano"
+                         else landscape_words(name), 14))
     return out
 
 
@@ -196,7 +227,7 @@ def island_svg(
     island = _Island(default_board() if board_data == "default" else board_from_dict(board_data))
     width, height = island.map_w, island.map_h + LEGEND_H
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
-           'aria-label="Isla Nublar board">',
+           f'aria-label="{attr(_board_words())}">',
            f'<rect width="{width:.0f}" height="{height:.0f}" rx="10" fill="#cfe3ee"/>']
     out += _fields(island)
     out += _pieces(island, view, players)

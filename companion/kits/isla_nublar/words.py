@@ -53,16 +53,20 @@ def card_words(card: CardType) -> str:
     if card.group == "dinosaur":
         return card.name or card.card_id
     if card.group == "scoring":
-        kind = str(card.scoring.get("kind", ""))
-        landscape = landscape_words(str(card.scoring.get("landscape", "")))
-        what = str(_SCORING_WORDS.get(kind, kind)).format(landscape=landscape)
-        return pgettext("isla-nublar", "scoring card: %(what)s") % {"what": what}
+        return pgettext("isla-nublar", "scoring card: %(what)s") % {"what": scoring_words(card)}
     shows = " + ".join(ngettext("%(num)d box", "%(num)d boxes", n) % {"num": n} if do == "boxes"
                        else str(_ACTION_WORDS.get(do, do)).format(n=n)
                        for do, n in card.actions)
     if card.group == "starting":
         return pgettext("isla-nublar", "starting card: %(shows)s") % {"shows": shows}
     return pgettext("isla-nublar", "action card (%(cost)s): %(shows)s") % {"cost": card.cost, "shows": shows}
+
+
+def scoring_words(card: CardType) -> str:
+    """What a scoring card scores, in a few words ("camps on forest")."""
+    kind = str(card.scoring.get("kind", ""))
+    landscape = landscape_words(str(card.scoring.get("landscape", "")))
+    return str(_SCORING_WORDS.get(kind, kind)).format(landscape=landscape)
 
 
 def field_words(field_id: str) -> str | None:

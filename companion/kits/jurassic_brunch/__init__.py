@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -108,6 +109,16 @@ class JurassicBrunchKit(Kit):
     })
     peg_words = lazy_pgettext("jurassic-brunch", "figure")
     back_words = lazy_pgettext("jurassic-brunch", "a face-down grass token")
+    end_reasons = (
+        (re.compile(r"two turns in a row without eating or scaring"),
+         lazy_pgettext("jurassic-brunch", "two turns in a row without eating or scaring")),
+        (re.compile(r"(?P<players>.+) has no triceratops left on the playing area"),
+         lazy_pgettext("jurassic-brunch", "%(players)s has no triceratops left on the playing area")),
+        (re.compile(r"no grass token is left on the playing area"),
+         lazy_pgettext("jurassic-brunch", "no grass token is left on the playing area")),
+        (re.compile(r"the position is over by an end condition"),
+         lazy_pgettext("jurassic-brunch", "the position is over by an end condition")),
+    )
     kind_words = MappingProxyType({
         "move": lazy_pgettext("jurassic-brunch", "move"),
         "charge": lazy_pgettext("jurassic-brunch", "charge"),

@@ -80,8 +80,9 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
         return pad + (c[0] - min_x) * cell, pad + (c[1] - min_y) * cell
 
     colour_by_player = {str(p.get("name")): str(p.get("colour", "")) for p in players}
+    label = attr(pgettext("jurassic-brunch", "the pasture"))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-           'aria-label="the pasture" font-family="DejaVu Sans, sans-serif">',
+           f'aria-label="{label}" font-family="DejaVu Sans, sans-serif">',
            f'<rect width="{width}" height="{height}" rx="10" fill="#e6efd2"/>']
     for column in range(max_x - min_x + 1):  # numbered from 1 as players count (see pasture_cell_words)
         out.append(f'<text x="{pad + column * cell + cell / 2}" y="{pad - 10}" font-size="14" '
@@ -151,6 +152,6 @@ def pasture_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     out.append(f'<text x="{pad}" y="{height - 12}" font-size="14" fill="#2d2416">{line}</text>')
     if rings:
         out.append(f'<text x="{pad}" y="{height - 56}" font-size="14" fill="#2d2416">'
-                   'Ringed orange: the places the list above names</text>')
+                   + attr(gettext("Ringed orange: the places the list above names")) + '</text>')
     out.append("</svg>")
     return "".join(out)

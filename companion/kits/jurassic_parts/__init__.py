@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -136,6 +137,8 @@ class JurassicPartsKit(Kit):
     })
     peg_words = lazy_pgettext("jurassic-parts", "chisel")
     back_words = lazy_pgettext("jurassic-parts", "a face-down tile")
+    end_reasons = ((re.compile(r"all tiles have been claimed from the slab"),
+                    lazy_pgettext("jurassic-parts", "all tiles have been claimed from the slab")),)
     kind_words = MappingProxyType({
         "place-chisel": lazy_pgettext("jurassic-parts", "place chisel"),
         "pick-up-chisel": lazy_pgettext("jurassic-parts", "pick up chisel"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.drawing import DiagramSpots, Spot, attr, cell_of_value, hex_corner, hex_points, marked, rgb
-from companion.i18n import npgettext, pgettext
+from companion.i18n import gettext, npgettext, pgettext
 from companion.kits.jurassic_parts.words import fossil_words, species_words
 from engines.jurassic_parts.board import DIRECTIONS
 
@@ -236,12 +236,17 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
     ranking = slab.split.get("ranking") or []
     if ranking:
         awarded = len(slab.pool)
-        heading = f"Split: {awarded} tile{'s' if awarded != 1 else ''} awarded (gold), the cut dashed red"
+        heading = npgettext("jurassic-parts", "Split: %(num)d tile awarded (gold), the cut dashed red",
+                            "Split: %(num)d tiles awarded (gold), the cut dashed red", awarded) % {
+            "num": awarded}
         lines += [(None, line, BIG, True, 0) for line in _wrap(heading, width - 24, BIG)]
         for rank, entry in enumerate(ranking, start=1):
             takes, chisels = int(entry.get("takes", 0)), int(entry.get("chisels", 0))
-            text = (f"{rank}. {entry.get('player')} takes {takes} tile{'s' if takes != 1 else ''} "
-                    f"({chisels} chisel{'s' if chisels != 1 else ''} on the cut)")
+            takes_words = npgettext("jurassic-parts", "takes %(num)d tile", "takes %(num)d tiles", takes) % {
+                "num": takes}
+            on_cut = npgettext("jurassic-parts", "%(num)d chisel on the cut", "%(num)d chisels on the cut",
+                               chisels) % {"num": chisels}
+            text = f"{rank}. {entry.get('player')} {takes_words} ({on_cut})"
             wrapped = _wrap(text, width - 40, SMALL)
             lines += [(str(entry.get("player")) if i == 0 else "", line, SMALL, False, 0)
                       for i, line in enumerate(wrapped)]
@@ -250,22 +255,26 @@ def _legend_lines(slab: _Slab, view: Mapping[str, Any], seats: Mapping[str, Any]
                 pips[len(lines) - 1] = str(entry.get("player"))
         leftover = (view.get("last_split") or {}).get("field_leader")
         if isinstance(leftover, int):
-            lines.append((None, f"Field Leader: {leftover}", SMALL, False, 0))
+            lines.append((None, pgettext("jurassic-parts", "Field Leader: %(tiles)s") % {"tiles": leftover},
+                          SMALL, False, 0))
     elif slab.options:
-        lines += [(None, line, BIG, True, 0)
-                  for line in _wrap("Equal halves: the player to act picks part A or B", width - 24, BIG)]
+        halves = pgettext("jurassic-parts", "Equal halves: the player to act picks part A or B")
+        lines += [(None, line, BIG, True, 0) for line in _wrap(halves, width - 24, BIG)]
         for i, half in enumerate(slab.options[:2]):
-            lines.append((None, f"part {'AB'[i]}: {len(half)} tiles", SMALL, False, 0))
+            part = npgettext("jurassic-parts", "part %(part)s: %(num)d tile", "part %(part)s: %(num)d tiles",
+                             len(half)) % {"part": "AB"[i], "num": len(half)}
+            lines.append((None, part, SMALL, False, 0))
     if not slab.tiles:
-        lines += [(None, line, BIG, True, 0)
-                  for line in _wrap("The slab is empty: every tile has been taken", width - 24, BIG)]
+        empty = pgettext("jurassic-parts", "The slab is empty: every tile has been taken")
+        lines += [(None, line, BIG, True, 0) for line in _wrap(empty, width - 24, BIG)]
     if slab.tiles:
         shown = sorted({str(t.get("fossil")).split("-")[0] for t in slab.tiles if t.get("face_up")})
         # each short name beside its meaning on one line (a no-break space between them)
         names = " · ".join(f"{SHORT.get(k, k[:3].title())}\u00a0{species_words(k) or k.title()}"
                            for k in shown)
-        for line in _wrap(f"Rows numbered on the left, tiles within each row from the left; {names}",
-                          width - 24, SMALL):
+        numbered = pgettext("jurassic-parts", "Rows numbered on the left, tiles within each row from the "
+                            "left; %(names)s") % {"names": names}
+        for line in _wrap(numbered, width - 24, SMALL):
             lines.append((None, line, SMALL, False, 0))
     for name, seat in seats.items():
         if isinstance(seat, Mapping):
@@ -326,7 +335,7 @@ def _picture(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     slab.origin = (slab.origin[0] + (width - slab.width) / 2, slab.origin[1])  # centred
     lines = _legend_lines(slab, view, view.get("seats") or {}, snapshot.get("current"), width)
     if marks:
-        lines.insert(0, (None, "Ringed orange: the places the list above names", SMALL, False, 0))
+        lines.insert(0, (None, gettext("Ringed orange: the places the list above names"), SMALL, False, 0))
     slab_height = slab.height if slab.tiles else 40.0
     return slab, width, slab_height + 20 + LINE * len(lines) + 10, lines
 
@@ -367,8 +376,9 @@ def slab_svg(
     last = snapshot.get("last_event") or {}
     last_action = last.get("action") if isinstance(last, Mapping) else None
     last_cell = cell_of_value(last_action.get("cell")) if isinstance(last_action, Mapping) else None
+    label = attr(pgettext("jurassic-parts", "the slab"))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
-           'aria-label="the slab" font-family="DejaVu Sans, sans-serif">',
+           f'aria-label="{label}" font-family="DejaVu Sans, sans-serif">',
            f'<rect width="{width:.0f}" height="{height:.0f}" rx="10" fill="#efe4c8"/>']
     out += _rows_and_places(slab)
     for tile in slab.tiles:

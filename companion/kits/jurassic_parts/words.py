@@ -58,7 +58,8 @@ def slab_cell_words(view: Mapping[str, Any], cell: Sequence[int]) -> str | None:
     fossil = tile.get("fossil")
     if tile.get("face_up") and isinstance(fossil, str):
         return f"{words} ({fossil_words(fossil) or fossil})"
-    return f"{words} ({pgettext('jurassic-parts', 'face down')})"
+    down = pgettext("jurassic-parts", "face down")
+    return f"{words} ({down})"
 
 
 def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -47,6 +48,13 @@ class JurassikKit(Kit):
         "return": lazy_pgettext("jurassik", "took {tile} back from the box"),
         "decline": lazy_pgettext("jurassik", "let the action go"),
     })
+    end_reasons = (
+        (re.compile(r"no tile is accessible"), lazy_pgettext("jurassik", "no tile is accessible")),
+        (re.compile(r"(?P<tile>.+) was the last accessible dinosaur tile"),
+         lazy_pgettext("jurassik", "%(tile)s was the last accessible dinosaur tile")),
+        (re.compile(r"(?P<player>.+) must take a tile and none is accessible"),
+         lazy_pgettext("jurassik", "%(player)s must take a tile and none is accessible")),
+    )
     kind_words = MappingProxyType({
         "remove_start": lazy_pgettext("jurassik", "lift the start tile"),
         "take": lazy_pgettext("jurassik", "take"), "reveal": lazy_pgettext("jurassik", "turn up"),

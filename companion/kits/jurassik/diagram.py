@@ -6,14 +6,21 @@ the places the set-up list or an objection names are ringed in orange."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 from companion.drawing import attr, colour_of, marked, rgb
+from companion.i18n import gettext, pgettext
 from companion.kits.jurassik.words import piece_of
 
 CELL, PAD, LABEL = 44, 12, 18
 MIN_WIDTH = 350  # the legend's lines fit on a phone however small the grid
+
+
+def _font(width: float) -> int:
+    """The words' size: at least 12 px once the picture is shrunk to a phone's width (about 350 px)."""
+    return max(13, math.ceil(12.2 * width / MIN_WIDTH))
 
 
 def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
@@ -22,21 +29,24 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
     rows, cols = len(grid), max(len(row) for row in grid)
     width = max(PAD + LABEL + cols * CELL + PAD, MIN_WIDTH)
     left, top = (width - cols * CELL - PAD + LABEL) / 2, PAD + LABEL
-    holdings = _holdings(view, players, width)
+    font = _font(width)
+    holdings = _holdings(view, players, width, font)
     legend = _legend(grid, ringed)
-    height = top + rows * CELL + 12 + 22 * (len(holdings) + len(legend)) + 56
+    line = font + 9
+    height = top + rows * CELL + 12 + line * (len(holdings) + len(legend)) + 4 * line
     last = snapshot.get("last_event") or {}
     last_cell = _cell_of(last.get("action") if isinstance(last, Mapping) else None)
     takeable = {cell for action in snapshot.get("legal") or [] if (cell := _cell_of(action)) is not None}
+    label = pgettext("jurassik", "excavation zone and each player's dinosaur parts")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-           'aria-label="excavation zone and each player\'s dinosaur parts" '
+           f'aria-label="{attr(label)}" '
            'font-family="DejaVu Sans, sans-serif">',
            f'<rect width="{width}" height="{height}" rx="10" fill="#e9dcc0"/>']
     for c in range(cols):
-        out.append(f'<text x="{left + c * CELL + CELL / 2}" y="{PAD + 12}" font-size="13" '
+        out.append(f'<text x="{left + c * CELL + CELL / 2}" y="{PAD + 12}" font-size="{font}" '
                    f'text-anchor="middle" fill="#7a6a50">{c + 1}</text>')
     for r, row in enumerate(grid):
-        out.append(f'<text x="{left - 10}" y="{top + r * CELL + CELL / 2 + 4}" font-size="13" '
+        out.append(f'<text x="{left - 10}" y="{top + r * CELL + CELL / 2 + 4}" font-size="{font}" '
                    f'text-anchor="middle" fill="#7a6a50">{r + 1}</text>')
         for c, tile in enumerate(row):
             out += _tile(left + c * CELL, top + r * CELL, tile, (r, c) == last_cell, (r, c) in takeable)
@@ -45,15 +55,15 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
                            f'rx="7" {marked(3)}/>')
     y = top + rows * CELL + 12
     for text in legend:
-        out.append(f'<text x="{PAD}" y="{y + 13}" font-size="13" fill="#2d2416">{attr(text)}</text>')
-        y += 22
+        out.append(f'<text x="{PAD}" y="{y + font}" font-size="{font}" fill="#2d2416">{attr(text)}</text>')
+        y += line
     for name, colour, text in holdings:
         if name:
             out.append(f'<circle cx="{PAD + 7}" cy="{y + 8}" r="6" fill="{rgb(colour)}"/>')
-        out.append(f'<text x="{PAD + 18}" y="{y + 13}" font-size="13" fill="#2d2416">'
+        out.append(f'<text x="{PAD + 18}" y="{y + font}" font-size="{font}" fill="#2d2416">'
                    f'<tspan font-weight="bold">{attr(name)}</tspan> {attr(text)}</text>')
-        y += 22
-    out.append(_footer(snapshot, players, view, y + 4))
+        y += line
+    out.append(_footer(snapshot, players, y + 4, font))
     out.append("</svg>")
     return "".join(out)
 
@@ -61,9 +71,9 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
 def _legend(grid: Sequence[Sequence[Any]], ringed: Set[tuple[int, int]]) -> list[str]:
     lines = []
     if any(piece_of(str(tile)) for row in grid for tile in row):
-        lines.append("7 and ●● on a tile: dinosaur 7, piece 2")
+        lines.append(pgettext("jurassik", "7 and ●● on a tile: dinosaur 7, piece 2"))
     if ringed:
-        lines.append("ringed orange: the places the list above names")
+        lines.append(gettext("ringed orange: the places the list above names"))
     return lines
 
 
@@ -74,11 +84,11 @@ def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str
     elif tile == "?":
         fill, text = "#8a6a43", ""
     elif str(tile).upper().startswith("ROCK"):
-        fill, text = "#7d7d7d", "rock"
+        fill, text = "#7d7d7d", pgettext("jurassik", "rock")
     elif piece:
         fill, text = ("#b9d98f" if piece[2] else "#d8b878"), str(piece[0])
     else:
-        fill, text = "#d8b878", "start" if str(tile) == "START" else str(tile).lower()
+        fill, text = "#d8b878", pgettext("jurassik", "start") if str(tile) == "START" else str(tile).lower()
     stroke = ' stroke="#c62828" stroke-width="3"' if last else (
         ' stroke="#2e7d32" stroke-width="3" class="legal"' if takeable else ' stroke="#5b4a2c"')
     parts = [f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" rx="5" '
@@ -97,19 +107,20 @@ def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str
 
 
 def _holdings(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
-              width: float) -> list[tuple[str, str | None, str]]:
+              width: float, font: int = 13) -> list[tuple[str, str | None, str]]:
     """Per player one line or more: the dinosaurs collected, as "dinosaur 3 ×2" (two of its pieces)."""
     hands = view.get("hands") or {}
     lines: list[tuple[str, str | None, str]] = []
-    per_line = max(12, int((width - 2 * PAD - 70) / 8.0))
+    per_line = max(12, int((width - 2 * PAD - 70) / (0.62 * font)))
     for name, tiles in hands.items():
         counts: dict[int, int] = {}
         for tile in tiles or []:
             piece = piece_of(str(tile))
             if piece:
                 counts[piece[0]] = counts.get(piece[0], 0) + 1
-        words = [f"dinosaur {n} ×{k}," if k > 1 else f"dinosaur {n},"
-                 for n, k in sorted(counts.items())] or ["no parts yet"]
+        dinosaur = pgettext("jurassik", "dinosaur %(dinosaur)s")
+        words = [f"{dinosaur % {'dinosaur': n}} ×{k}," if k > 1 else f"{dinosaur % {'dinosaur': n}},"
+                 for n, k in sorted(counts.items())] or [pgettext("jurassik", "no parts yet")]
         words[-1] = words[-1].rstrip(",")
         text, first = "", True
         for word in words:
@@ -121,22 +132,24 @@ def _holdings(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]],
     return lines
 
 
-def _footer(snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]], view: Mapping[str, Any],
-            y: float) -> str:
+def _footer(snapshot: Mapping[str, Any], players: Sequence[Mapping[str, Any]], y: float, font: int) -> str:
     current = snapshot.get("current")
     if snapshot.get("over"):
         winners = list((snapshot.get("scores") or {}).get("winners") or [])
-        verb = "wins" if len(winners) == 1 else "share the win"
+        verb = gettext("wins") if len(winners) == 1 else gettext("share the win")
         verdict = f"{', '.join(winners)} {verb}" if winners else ""
-        return (f'<text x="{PAD}" y="{y + 16}" font-size="13" fill="#2d2416" font-weight="bold">Game over'
-                f'{" · " + attr(verdict) if verdict else ""}</text>')
+        over = attr(gettext("Game over"))
+        return (f'<text x="{PAD}" y="{y + 16}" font-size="{font}" fill="#2d2416" font-weight="bold">'
+                f'{over}{" · " + attr(verdict) if verdict else ""}</text>')
     if not current:
         return ""
     dot = rgb(colour_of(players, current))
+    turn = gettext("%(player)s to play") % {"player": current}
+    ringed = pgettext("jurassik", "ringed green: the tiles you may take")
     return (f'<circle cx="{PAD + 7}" cy="{y + 11}" r="7" fill="{dot}"/>'
-            f'<text x="{PAD + 20}" y="{y + 16}" font-size="13" fill="#2d2416">{attr(current)} to play</text>'
-            + (f'<text x="{PAD}" y="{y + 38}" font-size="13" fill="#2d2416">ringed green: the tiles you may '
-               'take</text>' if snapshot.get("legal") else ""))
+            f'<text x="{PAD + 20}" y="{y + 16}" font-size="{font}" fill="#2d2416">{attr(turn)}</text>'
+            + (f'<text x="{PAD}" y="{y + 16 + font + 9}" font-size="{font}" fill="#2d2416">'
+               f'{attr(ringed)}</text>' if snapshot.get("legal") else ""))
 
 
 def _cell_of(action: Any) -> tuple[int, int] | None:
