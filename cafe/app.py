@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
@@ -14,11 +15,14 @@ from markupsafe import Markup
 
 from cafe import league
 from cafe.board import MAX_TABLES, BoardStore
+from lan import i18n
 from lan.headers import page_headers
 from lan.hosts import OwnHosts, is_loopback
+from lan.language import install as pages_in_language
 from lan.look import house_blueprint
 from wire.seats import colour_class
 
+i18n.add_catalogues(Path(__file__).resolve().parent / "translations")
 blueprint = Blueprint("cafe", __name__, template_folder="templates", static_folder="static",
                       static_url_path="/cafe-static")
 #: a table whose state is older than this is shown as quiet (its camera or network may be down)
@@ -116,8 +120,9 @@ def league_csv() -> Response:
 
 
 def moves(n: Any) -> str:
-    """"1 move", "3 moves"."""
-    return f"{n} move" if n == 1 else f"{n} moves"
+    """"1 move", "3 moves", in the reader's language."""
+    count = n if isinstance(n, int) and not isinstance(n, bool) else 0
+    return i18n.ngettext("%(num)d move", "%(num)d moves", count) % {"num": count}
 
 
 def _csv(text: str, name: str) -> Response:
@@ -135,6 +140,7 @@ def create_board_app(store: BoardStore, broker_status: Callable[[], dict[str, An
     app.register_blueprint(blueprint)
     app.add_template_filter(colour_class, "cc")
     app.add_template_filter(moves, "moves")
+    pages_in_language(app)  # each reader's browser language: the board is public, nobody logs in
 
     @app.before_request
     def own_hosts_only() -> None:

@@ -25,6 +25,7 @@ from wire.reports import (
     BadWire,
     EventReport,
     ResendRequest,
+    descriptions,
     event_report,
     play_report,
     state_report,
@@ -266,16 +267,17 @@ class BoardStore:
             rows = self._db.execute(
                 "SELECT name, status, status_at, state, state_at FROM tables ORDER BY name").fetchall()
             last = {
-                name: (seq, description) for name, seq, description in self._db.execute(
-                    "SELECT table_name, seq, description FROM events AS e WHERE received = "
+                name: (seq, description, message) for name, seq, description, message in self._db.execute(
+                    "SELECT table_name, seq, description, message FROM events AS e WHERE received = "
                     "(SELECT max(received) FROM events WHERE table_name = e.table_name)")
             }
         result = []
         for name, status, status_at, state, state_at in rows:
-            seq, description = last.get(name, (None, None))
+            seq, description, message = last.get(name, (None, None, None))
             result.append({"name": str(name), "online": status == "online", "status": str(status),
                            "status_at": _seconds(status_at), "state": _stored_state(state),
                            "state_at": _seconds(state_at), "last_move": _short(description),
+                           "last_moves": _descriptions(message),
                            "last_seq": seq if isinstance(seq, int) else None})
         return result
 
@@ -283,10 +285,11 @@ class BoardStore:
         """A table's events as received, in game and move order."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT game_id, started, seq, kind, player, description, at, received FROM events "
+                "SELECT game_id, started, seq, kind, player, description, at, received, message FROM events "
                 "WHERE table_name=? ORDER BY started, game_id, seq LIMIT ?", (table, limit)).fetchall()
         keys = ("game_id", "started", "seq", "kind", "player", "description", "at", "received")
-        return [dict(zip(keys, row, strict=True)) for row in rows]
+        return [{**dict(zip(keys, row[:-1], strict=True)), "descriptions": _descriptions(row[-1])}
+                for row in rows]
 
     def plays(self, game: str | None = None) -> list[dict[str, Any]]:
         query = ("SELECT table_name, game_id, started, game, title, players, scores, winners, reason, "
@@ -323,6 +326,14 @@ def _stored_state(text: Any) -> dict[str, Any] | None:
 
 def _seconds(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _descriptions(message: Any) -> dict[str, str]:
+    """A stored move's description in each language its table sent (checked again: a bad row says none)."""
+    try:
+        return descriptions(json.loads(message)) if isinstance(message, str) else {}
+    except (BadWire, ValueError, TypeError, RecursionError, AttributeError):
+        return {}
 
 
 def _short(value: Any) -> str | None:

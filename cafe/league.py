@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from lan import i18n
 from wire.seats import rgb
 
 
@@ -74,21 +75,24 @@ def standings_svg(league: GameLeague, width: int = 340) -> str:
     height = 24 + row * len(standings)
     top = max((s.best for s in standings), default=0) or 1
     scale = bar_width / top
+    label = escape(i18n.gettext("%(game)s: average and best score per player") % {"game": league.title})
+    key = escape(i18n.gettext("average score (bar) · best (mark)"))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="{escape(league.title)}: average and best score per player" '
-             'font-family="DejaVu Sans, sans-serif" font-size="14">',
-             '<text x="0" y="14" fill="#7a6a50" font-size="12">average score (bar) · best (mark)</text>']
+             f'aria-label="{label}" font-family="DejaVu Sans, sans-serif" font-size="14">',
+             f'<text x="0" y="14" fill="#7a6a50" font-size="12">{key}</text>']
     for index, standing in enumerate(standings):
         y = 24 + index * row
         colour = rgb(standing.colour) if standing.colour else "#3f6238"
         bar = max(2.0, standing.average * scale)
         best = standing.best * scale
+        won = escape(i18n.gettext("%(wins)s of %(plays)s won") % {"wins": standing.wins,
+                                                                    "plays": standing.plays})
+        best_words = escape(i18n.gettext("best %(score)s") % {"score": standing.best})
         parts += [
             f'<text x="0" y="{y + 15}" font-weight="bold">{escape(standing.player)}'
-            f'<tspan font-weight="normal" font-size="12" fill="#7a6a50"> {standing.wins} of {standing.plays}'
-            ' won</tspan></text>',
+            f'<tspan font-weight="normal" font-size="12" fill="#7a6a50"> {won}</tspan></text>',
             f'<text x="{bar_width}" y="{y + 15}" text-anchor="end" font-size="13">{standing.average:.1f}'
-            f' · best {standing.best}</text>',
+            f' · {best_words}</text>',
             f'<rect x="0" y="{y + 21}" width="{bar:.1f}" height="18" rx="3" fill="{colour}" opacity=".85"/>',
             f'<line x1="{best:.1f}" x2="{best:.1f}" y1="{y + 18}" y2="{y + 42}" stroke="#2d2416" '
             'stroke-width="3"/>',

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
+from companion.i18n import gettext
 from vision import tags
 from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM
 from vision.tags import qr_matrix
@@ -97,7 +98,7 @@ class Sheet:
             pdf.text(MARGIN, y + 2.9, line)
             y += 3.6
         self.place("heading", MARGIN, MARGIN, width, y - MARGIN, text)
-        note = "Print at 100 % (actual size): the bar below must measure 50 mm."
+        note = gettext("Print at 100 % (actual size): the bar below must measure 50 mm.")
         pdf.set_font("Helvetica", size=6)
         pdf.text(MARGIN, y + 2.3, note)
         self.place("heading", MARGIN, y, pdf.get_string_width(note), 2.8, note)
@@ -173,7 +174,7 @@ def _rocky_hexagon(pdf: FPDF, x: float, y: float, rocks: tuple[bool, ...]) -> No
 def caption(entry: tags.ManifestEntry) -> str:
     """What a person matches the sticker to the component by: its id and the component's own name."""
     if entry.face == "back":
-        return f"{entry.component_id} (back)"
+        return gettext("%(id)s (back)") % {"id": entry.component_id}
     return entry.component_id if not entry.component else f"{entry.component_id}: {entry.component}"
 
 
@@ -240,8 +241,8 @@ def add_calibration_page(sheet: Sheet, size_mm: float = DEFAULT_MARKER_SIZE_MM) 
     of the table area clockwise from top-left (0 NW, 1 NE, 2 SE, 3 SW)."""
     pdf = sheet.pdf
     pdf.add_page()
-    top = sheet.heading("Calibration markers (ArUco DICT_4X4_50): 0 NW, 1 NE, 2 SE, 3 SW corner of the "
-                        "table area")
+    top = sheet.heading(gettext("Calibration markers (ArUco DICT_4X4_50): 0 NW, 1 NE, 2 SE, 3 SW corner of "
+                                "the table area"))
     cell = size_mm / 6
     margin = size_mm * 0.15
     outer = size_mm + 2 * margin
@@ -257,7 +258,7 @@ def add_calibration_page(sheet: Sheet, size_mm: float = DEFAULT_MARKER_SIZE_MM) 
         _cut_marks(pdf, x, y, outer, outer)
         sheet.place("marker", x - CUT_REACH, y - CUT_REACH, outer + 2 * CUT_REACH, outer + 2 * CUT_REACH,
                     str(marker_id))
-        text = f"marker {marker_id} ({size_mm:g} mm)"
+        text = gettext("marker %(id)s (%(size)s mm)") % {"id": marker_id, "size": f"{size_mm:g}"}
         pdf.set_font("Helvetica", size=7)
         pdf.text(x, y + outer + CUT_REACH + 3.5, text)
         sheet.place("caption", x, y + outer + CUT_REACH + 0.8, pdf.get_string_width(text), 3.0, text)
@@ -277,8 +278,10 @@ def add_lens_board_page(sheet: Sheet) -> None:
     pdf = sheet.pdf
     pdf.add_page()
     columns, rows = BOARD_SQUARES
-    top = sheet.heading(f"Lens board (ChArUco {columns} x {rows} squares of {BOARD_SQUARE_MM:g} mm, ArUco "
-                        f"DICT_5X5_100 markers of {BOARD_MARKER_MM:g} mm): glue the whole page flat on card")
+    heading = gettext("Lens board (ChArUco %(columns)s x %(rows)s squares of %(square)s mm, ArUco "
+                      "DICT_5X5_100 markers of %(marker)s mm): glue the whole page flat on card")
+    top = sheet.heading(heading % {"columns": columns, "rows": rows, "square": f"{BOARD_SQUARE_MM:g}",
+                                   "marker": f"{BOARD_MARKER_MM:g}"})
     image = np.ascontiguousarray(np.rot90(board_image(dpi=300)))  # upright on a portrait page
     ok, png = cv2.imencode(".png", image)
     if not ok:
@@ -307,11 +310,14 @@ def sticker_pages(printed: tags.PrintedSet) -> list[tuple[str, list[tags.Manifes
     other_sides = [e for e in entries if e.face == "back" and e.component]
     back_of = printed.back_of
     backs = [manifest.entries[back_of[e.component_id]] for e in fronts if e.component_id in back_of]
-    pages = [(f"{name}: fronts (set seed {manifest.seed})", fronts)]
+    said = {"game": name, "seed": manifest.seed}
+    pages = [(gettext("%(game)s: fronts (set seed %(seed)s)") % said, fronts)]
     if other_sides:
-        pages.append((f"{name}: second sides (each on the back of its front)", other_sides))
+        pages.append((gettext("%(game)s: second sides (each on the back of its front)") % said, other_sides))
     if backs:
-        pages.append((f"{name}: opaque backs in their fronts' order (each on its front's other side)", backs))
+        backs_heading = gettext("%(game)s: opaque backs in their fronts' order (each on its front's other "
+                                "side)")
+        pages.append((backs_heading % said, backs))
     return pages
 
 
@@ -325,7 +331,7 @@ def write_sheets(printed: tags.PrintedSet, out_dir: str | Path, size_mm: float |
     code = printed.manifest.game
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    sheet = Sheet(f"Dino Table Companion tags: {printed.manifest.name or code}")
+    sheet = Sheet(gettext("Dino Table Companion tags: %(game)s") % {"game": printed.manifest.name or code})
     for heading, entries in sticker_pages(printed):
         _place_stickers(sheet, code, entries, heading)
     add_calibration_page(sheet)

@@ -196,7 +196,9 @@ class EventReport:
 
 #: what a table's event message carries (companion.mqtt.messages.event_message): only these are kept
 EVENT_FIELDS = ("table", "game", "title", "game_id", "started", "seq", "kind", "player", "source", "at",
-                "action", "undoes", "description", "scores")
+                "action", "undoes", "description", "descriptions", "scores")
+#: at most this many languages a move is described in (each a short tag: "es", "de")
+MAX_LANGUAGES = 8
 
 
 def event_report(data: dict[str, Any]) -> EventReport:
@@ -208,9 +210,23 @@ def event_report(data: dict[str, Any]) -> EventReport:
     for name in ("game", "title", "source"):
         text(data, name, optional=True, limit=MAX_TEXT)
     kept = {name: data[name] for name in EVENT_FIELDS if name in data}  # never a sender's extra keys
+    kept["descriptions"] = descriptions(data)
     return EventReport(whole(data, "game_id", 1), moment(data, "started"), whole(data, "seq", 1, 10**9),
                        text(data, "kind", limit=40), player, text(data, "description", "", limit=MAX_TEXT),
                        moment(data, "at", 0.0), kept)
+
+
+def descriptions(data: Mapping[str, Any]) -> dict[str, str]:
+    """A move described in each language a table speaks (``{"es": "...", "de": "..."}``): a short language
+    tag to a text of at most ``MAX_TEXT``; anything else is refused."""
+    said = data.get("descriptions", {})
+    if not isinstance(said, Mapping) or len(said) > MAX_LANGUAGES:
+        raise BadWire(f"descriptions must be an object of at most {MAX_LANGUAGES} languages")
+    for code, words in said.items():
+        if not (isinstance(code, str) and code.isalpha() and len(code) <= 3 and isinstance(words, str)
+                and len(words) <= MAX_TEXT):
+            raise BadWire("descriptions must map a language tag to a short text")
+    return dict(said)
 
 
 @dataclass(frozen=True)

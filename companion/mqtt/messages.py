@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
 
+from companion.i18n import LANGUAGES, gettext, speaking
 from companion.shared_view import is_shareable, shared_action
 from companion.store import GameRecord, StoredEvent
 from companion.words import event_label
@@ -26,9 +27,9 @@ def describe(kind: str, action: Mapping[str, Any] | None, player: str | None, un
              game: str | None = None, view: Mapping[str, Any] | None = None) -> str:
     """The event in the words the table's page uses for it (its kit's, with the game's shared ``view``
     for its board's cells), naming nothing concealed."""
-    who = player or "the table"
+    who = player or gettext("the table")
     if kind == "correct":
-        return f"{who}: a correction of the table"
+        return gettext("%(player)s: a correction of the table") % {"player": who}
     shared = shared_action(action, game)
     label = event_label({"kind": kind, "action": shared, "undoes": undoes, "player": player},
                         {"game": game, "view": view or {}} if game else None)
@@ -36,7 +37,8 @@ def describe(kind: str, action: Mapping[str, Any] | None, player: str | None, un
         return label
     if shared is None:
         return who
-    hidden = " (concealed)" if shared.get("concealed") and "concealed" not in label else ""
+    concealed = gettext("(concealed)")
+    hidden = f" {concealed}" if shared.get("concealed") and concealed not in label else ""
     return f"{who}: {label}{hidden}"
 
 
@@ -58,9 +60,16 @@ def event_message(table: str, record: GameRecord, event: StoredEvent,
         "at": event.at,
         "action": shared,
         "undoes": event.undoes,
-        "description": describe(event.kind, action, event.player, event.undoes, record.game, view),
+        "description": described_in("en", event, record.game, view),
+        # each reader of the café board reads the move in their own language
+        "descriptions": {code: described_in(code, event, record.game, view) for code in LANGUAGES},
         "scores": _totals(event.scores),
     }
+
+
+def described_in(code: str, event: StoredEvent, game: str | None, view: Mapping[str, Any] | None) -> str:
+    with speaking(code):
+        return describe(event.kind, event.action, event.player, event.undoes, game, view)
 
 
 def _totals(scores: Mapping[str, Any] | None) -> dict[str, int]:

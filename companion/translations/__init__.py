@@ -1,19 +1,21 @@
 """The message catalogues and the tools that keep them: extract the words from the code and the page
 templates (``messages.pot``), merge them into each language's ``.po``, check that every one is translated,
-and compile the ``.mo`` files the product reads (``python -m companion.translations extract|update|check|
-compile``)."""
+and compile the ``.mo`` files the pages read (``python -m companion.translations extract|update|check|
+compile``). Two packages have words: the companion (its pages, its kits, the rules and options of every
+registered game) and the café board (its own deployable, with its own catalogues beside it)."""
 
 from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import CATALOGUES, DEFAULT, DOMAIN, LANGUAGES, compiled
+from companion.i18n import DEFAULT, DOMAIN, LANGUAGES, compiled
 
-PACKAGE = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 
 #: the calls whose text goes into the catalogue, with where their msgctxt and msgids sit
 KEYWORDS: dict[str, Any] = {
@@ -21,31 +23,6 @@ KEYWORDS: dict[str, Any] = {
     "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3),
     "lazy_pgettext": ((1, "c"), 2), "said": None, "said_n": (1, 2), "said_everywhere": None,
 }
-METHODS = [("web/templates/**.html", "jinja2"), ("**.py", "python")]
-OPTIONS = {"web/templates/**.html": {"extensions": "jinja2.ext.i18n", "silent": "false"}}
-TEMPLATE = CATALOGUES / f"{DOMAIN}.pot"
-
-
-def translated_languages() -> list[str]:
-    return [code for code in LANGUAGES if code != DEFAULT]
-
-
-def extract() -> Any:
-    """Every marked text of the product as a Babel catalogue (the ``.pot``)."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.extract import extract_from_dir
-
-    catalog = Catalog(project="Dino Table Companion", charset="utf-8", fuzzy=False)
-    for filename, lineno, message, comments, context in extract_from_dir(
-        str(PACKAGE), METHODS, OPTIONS, keywords=KEYWORDS, comment_tags=("Translators:",),
-        strip_comment_tags=True,
-    ):
-        if filename.startswith(("translations/", "tests/")):
-            continue
-        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
-    for message, context, where in data_messages():
-        catalog.add(message, None, [(where, 0)], context=context)
-    return catalog
 
 
 def data_messages() -> list[tuple[str, str | None, str]]:
@@ -71,10 +48,61 @@ def data_messages() -> list[tuple[str, str | None, str]]:
     return found
 
 
-def read(code: str) -> Any:
+@dataclass(frozen=True)
+class Package:
+    """One package's words: where its code and templates lie and where its catalogues are kept."""
+
+    name: str
+    root: Path
+    templates: str
+    data: Callable[[], list[tuple[str, str | None, str]]] | None = None
+    skip: tuple[str, ...] = field(default=("translations/",))
+
+    @property
+    def catalogues(self) -> Path:
+        return self.root / "translations"
+
+    @property
+    def template(self) -> Path:
+        return self.catalogues / f"{DOMAIN}.pot"
+
+    def po(self, code: str) -> Path:
+        return self.catalogues / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+COMPANION = Package("companion", ROOT / "companion", "web/templates/**.html", data_messages)
+CAFE = Package("cafe", ROOT / "cafe", "templates/**.html")
+PACKAGES = (COMPANION, CAFE)
+
+
+def translated_languages() -> list[str]:
+    return [code for code in LANGUAGES if code != DEFAULT]
+
+
+def extract(package: Package = COMPANION) -> Any:
+    """Every marked text of ``package`` as a Babel catalogue (its ``.pot``)."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract_from_dir
+
+    catalog = Catalog(project="Dino Table Companion", charset="utf-8", fuzzy=False)
+    methods = [(package.templates, "jinja2"), ("**.py", "python")]
+    options = {package.templates: {"extensions": "jinja2.ext.i18n", "silent": "false"}}
+    for filename, lineno, message, comments, context in extract_from_dir(
+        str(package.root), methods, options, keywords=KEYWORDS, comment_tags=("Translators:",),
+        strip_comment_tags=True,
+    ):
+        if filename.startswith(package.skip):
+            continue
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for message, context, where in package.data() if package.data else []:
+        catalog.add(message, None, [(where, 0)], context=context)
+    return catalog
+
+
+def read(code: str, package: Package = COMPANION) -> Any:
     from babel.messages.pofile import read_po
 
-    with (CATALOGUES / code / "LC_MESSAGES" / f"{DOMAIN}.po").open("rb") as handle:
+    with package.po(code).open("rb") as handle:
         return read_po(handle, locale=code)
 
 
@@ -87,22 +115,22 @@ def write(catalog: Any, path: Path) -> None:
     path.write_bytes(out.getvalue())
 
 
-def update(template: Any) -> None:
+def update(template: Any, package: Package = COMPANION) -> None:
     """Merge the extracted words into each language's catalogue, keeping every translation made so far."""
     from babel.messages.catalog import Catalog
 
     for code in translated_languages():
-        path = CATALOGUES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
-        catalog = read(code) if path.is_file() else Catalog(locale=code, project=template.project)
+        path = package.po(code)
+        catalog = read(code, package) if path.is_file() else Catalog(locale=code, project=template.project)
         catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
         catalog.obsolete.clear()
         write(catalog, path)
 
 
-def problems(template: Any, code: str) -> list[str]:
+def problems(template: Any, code: str, package: Package = COMPANION) -> list[str]:
     """Why ``code``'s catalogue is not complete: a msgid missing, empty or fuzzy, or whose placeholders
     differ from the English ones."""
-    catalog = read(code)
+    catalog = read(code, package)
     found: list[str] = []
     for message in template:
         if not message.id:
@@ -135,10 +163,10 @@ def _filled(string: Any) -> bool:
     return isinstance(string, Iterable) and all(isinstance(s, str) and s.strip() for s in string)
 
 
-def compile_all() -> list[Path]:
+def compile_all(package: Package = COMPANION) -> list[Path]:
     written = []
     for code in translated_languages():
-        po = CATALOGUES / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+        po = package.po(code)
         mo = po.with_suffix(".mo")
         mo.write_bytes(compiled(po))
         written.append(mo)

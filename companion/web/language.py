@@ -4,13 +4,12 @@ Each request is made in its reader's language, so two phones at one table may re
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, Flask, abort, current_app, g, redirect, request
+from flask import Blueprint, Flask, abort, current_app, redirect, request
 from werkzeug.wrappers import Response
 
 from companion import i18n
 from companion.web.security import safe_next
+from lan.language import install as pages_in_language
 
 blueprint = Blueprint("language", __name__)
 
@@ -55,20 +54,5 @@ def choose() -> Response:
 
 def install(app: Flask) -> None:
     app.register_blueprint(blueprint)
-    app.jinja_env.add_extension("jinja2.ext.i18n")
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext, npgettext=i18n.npgettext)
-    app.jinja_env.globals["languages"] = i18n.LANGUAGES
-    app.jinja_env.globals["current_language"] = i18n.language
+    pages_in_language(app, chosen)
     app.jinja_env.globals["language_chosen_here"] = lambda: i18n.supported(request.cookies.get(COOKIE))
-
-    @app.before_request
-    def speak() -> Any:
-        g.language_token = i18n.enter(chosen())
-        return None
-
-    @app.teardown_request
-    def stop_speaking(error: BaseException | None) -> None:
-        token = g.pop("language_token", None)
-        if token is not None:
-            i18n.leave(token)

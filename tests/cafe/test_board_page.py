@@ -83,3 +83,35 @@ def test_no_route_answers_500(app: Flask, path: str, tail: str, query: str, meth
     answer = app.test_client().open(path + quote(tail, safe="") + "?game=" + quote(query), method=method,
                                     headers={"Host": host})
     assert answer.status_code < 500, (path, tail, query, answer.status_code)
+
+
+def test_each_reader_reads_the_board_in_their_own_language(tmp_path: Path) -> None:
+    """A move reported in every language the table speaks is shown in the reader's; the board's own words
+    follow each reader's browser, and a move reported in English only stays English."""
+    board = BoardStore(tmp_path)
+    board.set_status("table-1", "online")
+    board.set_state("table-1", state("table-1"))
+    board.add_event("table-1", {"game_id": 2, "started": 5.0, "seq": 1, "kind": "action", "player": "Ana",
+                                "description": "Ana: take row 6, column 2", "at": 1.0,
+                                "descriptions": {"en": "Ana: take row 6, column 2",
+                                                 "es": "Ana: coger fila 6, columna 2",
+                                                 "de": "Ana: nehmen Reihe 6, Spalte 2"}})
+    app = create_board_app(board, lambda: {"ok": True, "broker": "127.0.0.1:1883", "error": None})
+    spanish = app.test_client().get("/", headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert '<html lang="es">' in spanish and "Última: Ana: coger fila 6, columna 2" in spanish
+    assert "Mesas" in spanish and "le toca" in spanish and "bróker conectado" in spanish
+    german = app.test_client().get("/table/table-1", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert '<html lang="de">' in german and "Ana: nehmen Reihe 6, Spalte 2" in german
+    assert "31 Züge" in german and "Bo ist am Zug" in german
+    english = app.test_client().get("/").get_data(as_text=True)
+    assert '<html lang="en">' in english and "Last: Ana: take row 6, column 2" in english
+
+
+def test_a_table_s_descriptions_are_checked_at_the_edge(tmp_path: Path) -> None:
+    from wire.reports import BadWire, event_report
+
+    good = {"game_id": 2, "started": 5.0, "seq": 1, "kind": "action", "description": "x", "at": 1.0}
+    assert event_report({**good, "descriptions": {"es": "y"}}).message["descriptions"] == {"es": "y"}
+    for bad in ({"es": 3}, {"e s": "y"}, ["es"], {"es": "y" * 5000}, {str(i): "y" for i in range(20)}):
+        with pytest.raises(BadWire):
+            event_report({**good, "descriptions": bad})

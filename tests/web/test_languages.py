@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,9 +24,10 @@ def template() -> Any:
 
 
 @pytest.mark.parametrize("code", translations.translated_languages())
-def test_every_catalogue_is_complete(template: Any, code: str) -> None:
+@pytest.mark.parametrize("package", translations.PACKAGES, ids=lambda package: package.name)
+def test_every_catalogue_is_complete(package: Any, code: str) -> None:
     """A new string on a page that nobody translated fails here, naming it."""
-    assert translations.problems(template, code) == []
+    assert translations.problems(translations.extract(package), code, package) == []
 
 
 def test_a_new_untranslated_string_is_caught(template: Any) -> None:
@@ -204,8 +204,9 @@ def test_the_demo_runs_an_edition_from_the_command_line(tmp_path: Any) -> None:
 
 def test_no_words_hide_where_the_catalogue_cannot_find_them() -> None:
     """A gettext call inside an f-string's braces is never extracted (nor translated): none is written."""
-    root = Path(translations.PACKAGE)
-    hidden = [f"{path.relative_to(root)}:{number}" for path in sorted(root.rglob("*.py"))
+    root = translations.ROOT
+    files = [path for package in translations.PACKAGES for path in sorted(package.root.rglob("*.py"))]
+    hidden = [f"{path.relative_to(root)}:{number}" for path in files
               for number, line in enumerate(path.read_text().splitlines(), start=1)
               if re.search(r"""\bf(['"]).*\{[^}]*\b(n?p?gettext|_)\(""", line)]
     assert hidden == []
