@@ -101,6 +101,11 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
 def negotiate(accept_language: str | None, fallback: str | None = None) -> str:
     """The best of the product's languages for an ``Accept-Language`` header (its q-values honoured);
     ``fallback`` (a game edition's language) when the header names none of them."""
+    return asked_for(accept_language) or supported(fallback) or DEFAULT
+
+
+def asked_for(accept_language: str | None) -> str | None:
+    """The best of the product's languages an ``Accept-Language`` header names; None when it names none."""
     ranked: list[tuple[float, int, str]] = []
     for position, item in enumerate((accept_language or "")[:400].split(",")[:20]):
         code, _, params = item.strip().partition(";")
@@ -115,9 +120,7 @@ def negotiate(accept_language: str | None, fallback: str | None = None) -> str:
         chosen = supported(code.strip())
         if chosen and 0.0 < quality <= 1.0:
             ranked.append((-quality, position, chosen))
-    if ranked:
-        return min(ranked)[2]
-    return supported(fallback) or DEFAULT
+    return min(ranked)[2] if ranked else None
 
 
 @functools.cache

@@ -22,7 +22,9 @@ def chosen() -> str:
     own = i18n.supported(request.cookies.get(COOKIE))
     if own:
         return own
-    return i18n.negotiate(request.headers.get("Accept-Language"), _edition_language())
+    # the edition is asked of the table only when the browser names none of the languages
+    return (i18n.asked_for(request.headers.get("Accept-Language")) or i18n.supported(_edition_language())
+            or i18n.DEFAULT)
 
 
 def _edition_language() -> str | None:

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from companion import drawing, exports, pairing, words
+from companion import drawing, exports, pairing, status_words, words
 from companion.i18n import gettext
 from companion.kits import find_kit
 from companion.kits.kit import hand_cards, hand_moves
@@ -53,14 +53,14 @@ _WORD_FILTERS: dict[str, Any] = {
     "in_words": words.in_words,
     "setup_step_words": words.setup_step_words,
     "choice_words": words.choice_words,
-    "calibration_facts": words.calibration_facts,
+    "calibration_facts": status_words.calibration_facts,
     "who": words.who,
     "next_step": words.next_step,
     "event_kind": words.event_kind,
-    "pattern_words": words.pattern_words,
-    "button_name": words.button_name,
+    "pattern_words": status_words.pattern_words,
+    "button_name": status_words.button_name,
     "colour_name": words.colour_name,
-    "calibration_state": words.calibration_state,
+    "calibration_state": status_words.calibration_state,
     "rule_words": words.rule_words,
     "rulebook_language": words.rulebook_language,
     "option_name": words.option_name,
