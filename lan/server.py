@@ -171,6 +171,9 @@ def make(app: Flask, config: Listening, host: str | None = None, port: int | Non
         "host": host, "port": config.port if port is None else port, "threads": config.threads,
         "connection_limit": config.connection_limit, "channel_timeout": config.channel_timeout,
         "cleanup_interval": CLEANUP_EVERY_S,
+        # read ahead of the request being answered, so that a browser leaving a live stream is noticed
+        # (``waitress.client_disconnected``) before the stream next writes
+        "channel_request_lookahead": 1,
         "max_request_header_size": MAX_HEADER_BYTES, "max_request_body_size": config.max_body,
         "ident": "dinotable", "expose_tracebacks": False, "asyncore_use_poll": True,
         "clear_untrusted_proxy_headers": True, "url_scheme": "https" if config.https else "http",

@@ -318,6 +318,8 @@ def new_game() -> Response:
 
 #: live-update streams one browser session may hold (its newest; the rest stay for the other phones)
 STREAMS_PER_SESSION = 4
+#: how often a live-update stream looks whether its browser is still there, and pings it, seconds
+STREAM_CHECK_S, STREAM_PING_S = 1.0, 5.0
 
 
 def _bounded(seq: int) -> int:
@@ -344,17 +346,27 @@ def events() -> Response:
     if slot is None:
         abort(429, description="too many live connections: close a tab")
     session = table()
+    # waitress says when the browser has gone (a page left for another): the stream then ends within a
+    # second, not at its next write, so a phone tapping through the pages never runs out of connections
+    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
 
     def stream() -> Iterator[str]:
         yield "retry: 2000\n\n"
-        for event in session.events(timeout=5.0):
+        quiet = 0
+        for event in session.events(timeout=STREAM_CHECK_S):
+            if gone():
+                return
             if slot.ended.is_set():
                 yield f"data: {json.dumps({'type': 'replaced'})}\n\n"
                 return
-            if event.get("type") == "ping":
-                yield ": ping\n\n"
-            else:
+            if event.get("type") != "ping":
+                quiet = 0
                 yield f"data: {json.dumps(event, default=str)}\n\n"
+                continue
+            quiet += 1
+            if quiet * STREAM_CHECK_S >= STREAM_PING_S:  # a comment now and then keeps proxies from closing
+                quiet = 0
+                yield ": ping\n\n"
 
     response = Response(stream(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -52,6 +52,9 @@ def _pages_read(page: Any, base: str, code: str, shots: Path) -> dict[str, list[
     for path in PAGES:
         page.goto(base + path)
         assert page.get_attribute("html", "lang") == code, path
+        if path == "setup":  # the page's script ran: only the chosen game's options are shown
+            shown = page.evaluate("document.querySelectorAll('fieldset.game-options:not([hidden])').length")
+            assert shown == 1, (code, shown)
         found = page.evaluate(OVERFLOW)
         if found:
             overflow[path or "table"] = found
@@ -104,6 +107,7 @@ def test_a_spanish_game_on_a_phone_then_the_pages_in_german(browser: Any, tmp_pa
         page.select_option("#language", "de")
         page.wait_for_selector('html[lang="de"]', timeout=30_000)
         assert "Wertung" in page.inner_text("header")
+        assert errors == []
         overflow["de"] = _pages_read(page, demo.url, "de", shots)
         assert overflow == {"es": {}, "de": {}}
         assert "camera" in {e["source"] for e in demo.loop.records.history()}

@@ -60,6 +60,27 @@ def test_live_updates_stream_through_the_server(served: tuple[Any, Any]) -> None
         assert b'"type": "event"' in seen
 
 
+def test_a_stream_whose_browser_left_ends_at_once(table: Any) -> None:
+    """A page left for another closes its live stream: the server lets it go within a couple of seconds,
+    before the stream next has something to write, so a phone tapping through the pages keeps its
+    connections (each stream would otherwise hold one until its next ping)."""
+    from helpers.waiting import until
+
+    config = WebConfig(port=0, channel_timeout=2.0)
+    app = create_app(table, config)
+    running = serving.start(app, config)
+    slots = app.extensions
+    for _ in range(3):
+        with socket.create_connection(("127.0.0.1", running.port), timeout=30) as stream:
+            stream.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            assert b"retry: 2000" in _read_until(stream, b"retry: 2000")
+            until("the stream held", lambda: slots["stream_slots"].held() >= 1)
+    try:
+        until("every stream let go", lambda: slots["stream_slots"].held() == 0, timeout=4.5)
+    finally:
+        running.stop()
+
+
 def test_half_sent_requests_hold_no_request_thread(served: tuple[Any, Any]) -> None:
     running, _ = served
     threads_before = threading.active_count()

@@ -49,7 +49,7 @@ def excavation_svg(view: Mapping[str, Any], snapshot: Mapping[str, Any],
         out.append(f'<text x="{left - 10}" y="{top + r * CELL + CELL / 2 + 4}" font-size="{font}" '
                    f'text-anchor="middle" fill="#7a6a50">{r + 1}</text>')
         for c, tile in enumerate(row):
-            out += _tile(left + c * CELL, top + r * CELL, tile, (r, c) == last_cell, (r, c) in takeable)
+            out += _tile(left + c * CELL, top + r * CELL, tile, (r, c) == last_cell, (r, c) in takeable, font)
             if (r, c) in ringed:
                 out.append(f'<rect x="{left + c * CELL}" y="{top + r * CELL}" width="{CELL}" height="{CELL}" '
                            f'rx="7" {marked(3)}/>')
@@ -77,7 +77,7 @@ def _legend(grid: Sequence[Sequence[Any]], ringed: Set[tuple[int, int]]) -> list
     return lines
 
 
-def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str]:
+def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool, font: int = 13) -> list[str]:
     piece = piece_of(str(tile))
     if tile is None:
         fill, text = "#cdbb94", ""
@@ -101,8 +101,11 @@ def _tile(x: float, y: float, tile: Any, last: bool, takeable: bool) -> list[str
             cx = x + CELL / 2 + (k - (count - 1) / 2) * 7
             parts.append(f'<circle cx="{cx}" cy="{y + CELL - 10}" r="2.5" fill="#2d2416"/>')
     elif text:
-        parts.append(f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" font-size="13" text-anchor="middle" '
-                     f'fill="#2d2416">{attr(text)}</text>')
+        # a long word ("inicio") is squeezed to the tile's width rather than set smaller than a phone reads
+        fit = (f' textLength="{CELL - 6}" lengthAdjust="spacingAndGlyphs"'
+               if len(text) * 0.6 * font > CELL - 6 else "")
+        parts.append(f'<text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" font-size="{font}" '
+                     f'text-anchor="middle" fill="#2d2416"{fit}>{attr(text)}</text>')
     return parts
 
 
