@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import LazyText, gettext, lazy_pgettext, ngettext
+from companion.i18n import LazyText, gettext, lazy_pgettext, named, ngettext
 
 #: the panel's patterns (what its lights are saying) as the page names them
 PATTERN_WORDS: dict[str, LazyText] = {
@@ -32,13 +32,11 @@ BUTTON_WORDS: dict[str, LazyText] = {
 
 
 def pattern_words(pattern: Any) -> str:
-    named = PATTERN_WORDS.get(str(pattern))
-    return str(named) if named is not None else str(pattern).replace("-", " ")
+    return named(PATTERN_WORDS, pattern, str(pattern).replace("-", " "))
 
 
 def button_name(button: Any) -> str:
-    named = BUTTON_WORDS.get(str(button))
-    return str(named) if named is not None else str(button)
+    return named(BUTTON_WORDS, button, str(button))
 
 
 def calibration_facts(report: Any) -> list[str]:
@@ -50,13 +48,13 @@ def calibration_facts(report: Any) -> list[str]:
     if isinstance(status, Mapping):
         seen = status.get("markers_seen") or []
         drift = status.get("drift_px")
-        named = calibration_state(status.get("state", "unknown"))
+        state = calibration_state(status.get("state", "unknown"))
         marked = ngettext("%(num)d corner marker seen", "%(num)d corner markers seen", len(seen)) % {
             "num": len(seen)}
         if status.get("trusted"):
             sentence = gettext("The calibration holds: %(markers)s") % {"markers": marked}
         else:
-            sentence = gettext("The calibration is %(state)s: %(markers)s") % {"state": named,
+            sentence = gettext("The calibration is %(state)s: %(markers)s") % {"state": state,
                                                                                   "markers": marked}
         if isinstance(drift, int | float):
             sentence += gettext(", %(drift)s px from where they were calibrated.") % {"drift": f"{drift:g}"}
@@ -120,5 +118,4 @@ CALIBRATION_STATES: dict[str, LazyText] = {
 
 
 def calibration_state(state: Any) -> str:
-    named = CALIBRATION_STATES.get(str(state))
-    return str(named) if named is not None else str(state).replace("-", " ")
+    return named(CALIBRATION_STATES, state, str(state).replace("-", " "))

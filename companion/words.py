@@ -3,12 +3,23 @@ the pages and the command line (``companion explain``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import LANGUAGES, LazyText, Said, gettext, lazy_pgettext, ngettext, pgettext
+from companion.i18n import (
+    LANGUAGES,
+    LazyText,
+    Said,
+    gettext,
+    language,
+    lazy_pgettext,
+    named,
+    ngettext,
+    pgettext,
+)
 
 
 def kit_of(snap: Any) -> Any:
@@ -133,16 +144,21 @@ def in_words(text: Any, snap: Any = None) -> str:
     if kit is None or not isinstance(text, str):
         return str(text or "")
 
-    def named(match: re.Match[str]) -> str:
+    def in_game_words(match: re.Match[str]) -> str:
         words = kit.component_words(match.group(0))
         return str(words) if words else match.group(0)
 
-    return _ID_TOKEN.sub(named, text)
+    return _ID_TOKEN.sub(in_game_words, text)
 
 
 def _phrase_break() -> re.Pattern[str]:
     """Where a label may be cut: after a comma that does not start a place's second half ("row 1, column
     2" is one phrase), in the words of the language being spoken."""
+    return _phrase_break_in(language())
+
+
+@functools.cache
+def _phrase_break_in(spoken: str) -> re.Pattern[str]:
     halves = {gettext("column"), gettext("tile"), gettext("field"), "column", "tile", "field"}
     return re.compile(r", (?!(?:" + "|".join(re.escape(h) for h in sorted(halves)) + r") \d)")
 
@@ -260,8 +276,7 @@ def _kind_words(action: Any, snap: Any = None) -> str:
     """A move's kind as the game's players name it ("take", "place chisel"), in the reader's language."""
     kind = str(action.get("kind", "action")) if isinstance(action, dict) else "action"
     kit = kit_of(snap)
-    named = (getattr(kit, "kind_words", None) or {}).get(kind)
-    return str(named) if named is not None else kind.replace("_", " ").replace("-", " ")
+    return named(getattr(kit, "kind_words", None) or {}, kind, kind.replace("_", " ").replace("-", " "))
 
 
 def groupby_kind(actions: Any, snap: Any = None) -> list[tuple[str, list[dict[str, Any]]]]:
@@ -311,8 +326,7 @@ EVENT_KINDS: dict[str, LazyText] = {
 
 def event_kind(kind: Any) -> str:
     """A stored event's kind in the reader's words ("action" is a move)."""
-    named = EVENT_KINDS.get(str(kind))
-    return str(named) if named is not None else str(kind)
+    return named(EVENT_KINDS, kind, str(kind))
 
 
 class _Blank(dict[str, str]):
@@ -411,8 +425,7 @@ COLOUR_NAMES: dict[str, LazyText] = {
 
 def colour_name(colour: Any) -> str:
     """A colour in the reader's words ("rojo"); a name the product does not know, as it is."""
-    named = COLOUR_NAMES.get(str(colour))
-    return str(named) if named is not None else str(colour)
+    return named(COLOUR_NAMES, colour, str(colour))
 
 
 def who(player: Any, snap: Any = None) -> str:

@@ -212,6 +212,13 @@ class LazyText:
         return str(self).format(*args, **kwargs)
 
 
+def named(words: Mapping[str, Any], key: Any, otherwise: str) -> str:
+    """``key``'s entry of a table of words (lazy texts made at import) in the language being spoken;
+    ``otherwise`` for a key the table does not name."""
+    found = words.get(str(key))
+    return str(found) if found is not None else otherwise
+
+
 def lazy_gettext(message: str) -> LazyText:
     return LazyText(message)
 

@@ -239,13 +239,12 @@ def _search(
                 else said_n("%(num)d move explains the table: which one?",
                             "%(num)d moves explain the table: which one?", len(found))
             )
-            return explored_as(Inference(
+            return explored_as(Inference.asking(
                 "question",
+                asked,
                 options=options,
                 states=[s for s, _ in found],
                 differences=differences,
-                text=str(asked),
-                said=asked,
                 actor=actor,
                 low_confidence=unsure,
                 explored=explored,
@@ -310,11 +309,10 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
         text = said("The table changed in a way no legal move explains")
     if rule is None:
         rule = TABLE_RULE
-    return Inference(
+    return Inference.asking(
         "objection",
+        text,
         differences=differences,
-        text=str(text),
-        said=text,
         rule=rule,
         actor=actor,
         expected=expected_text,

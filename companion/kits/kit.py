@@ -215,8 +215,9 @@ class Kit(abc.ABC):
         for pattern, sentence in self.end_reasons:
             found = pattern.fullmatch(reason)
             if found:
-                return str(sentence) % {key: self.reason_words(value) if key == "ending" else value
-                                        for key, value in found.groupdict().items()}
+                # a value may be a reason itself (Isla Nublar's "...; the round was played to its end")
+                values = found.groupdict().items()
+                return str(sentence) % {key: self.reason_words(value) for key, value in values}
         return reason
 
     def zone_words(self, zone: str) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
 
-from companion.i18n import LANGUAGES, gettext, speaking
+from companion.i18n import DEFAULT, LANGUAGES, gettext, speaking
 from companion.shared_view import is_shareable, shared_action
 from companion.store import GameRecord, StoredEvent
 from companion.words import event_label
@@ -45,6 +45,7 @@ def describe(kind: str, action: Mapping[str, Any] | None, player: str | None, un
 def event_message(table: str, record: GameRecord, event: StoredEvent,
                   view: Mapping[str, Any] | None = None) -> dict[str, Any]:
     action = event.action
+    descriptions = {code: described_in(code, event, record.game, view) for code in LANGUAGES}
     shared = (action if action is not None and is_shareable(action, record.game) and event.kind == "action"
               else None)
     return {
@@ -60,9 +61,9 @@ def event_message(table: str, record: GameRecord, event: StoredEvent,
         "at": event.at,
         "action": shared,
         "undoes": event.undoes,
-        "description": described_in("en", event, record.game, view),
+        "description": descriptions[DEFAULT],
         # each reader of the café board reads the move in their own language
-        "descriptions": {code: described_in(code, event, record.game, view) for code in LANGUAGES},
+        "descriptions": descriptions,
         "scores": _totals(event.scores),
     }
 

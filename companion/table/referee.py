@@ -81,11 +81,10 @@ class Ticket:
             return result
         text = said("The table does not show the move tapped on the page: make it on the table, or take it "
                     "back with Undo")
-        return Inference(
+        return Inference.asking(
             "objection",
+            text,
             differences=result.differences,
-            text=str(text),
-            said=text,
             rule=TAP_RULE,
             expected="the move tapped on the page",
             seen="; ".join(d.describe() for d in result.differences[:6]),
@@ -248,11 +247,10 @@ class Referee:
             return None
         text = said("Taken back on the page, not yet on the table (%(move)s): put its pieces back where they "
                     "were", move=undone)
-        return Inference(
+        return Inference.asking(
             "objection",
+            text,
             differences=differences,
-            text=str(text),
-            said=text,
             rule=UNDO_RULE,
             expected="the table as it was before that move",
             seen="; ".join(d.describe() for d in differences[:6]),

@@ -50,6 +50,20 @@ SMALL_TEXT = """async () => {
   }
   return small;
 }"""
+def half_laid_demo(game: str, state_dir: Path, **build: Any) -> Any:
+    """A demo table served for the browser, its table half laid (every other piece) when the page is
+    first opened, so that the set-up checklist has something to ask for."""
+    from companion.commands.demo import build as build_demo
+    from companion.commands.demo import serve
+
+    demo = build_demo(game, state_dir=state_dir, fps=20.0, synchronous=False, **build)
+    half = demo.loop.referee.model.scene(demo.loop.current_state())
+    half.tags = half.tags[1::2]
+    demo.camera.show(half)
+    serve(demo, port=0)
+    return demo
+
+
 class Players:
     """People at the table with one phone: the bots choose (seeded), the page is tapped."""
 

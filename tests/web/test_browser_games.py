@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.browser_players import Players
+from helpers.browser_players import Players, half_laid_demo
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser,
@@ -29,16 +29,9 @@ GAMES = [("jurassik", 4, 20, False), ("jurassic-brunch", 3, 16, False), ("jurass
 def test_a_whole_game_played_at_the_page(
     browser: Any, tmp_path: Path, game: str, seed: int, mid: int, real_table: bool
 ) -> None:
-    from companion.commands.demo import build, serve
-
     shots = Path(os.environ.get("SCREENSHOTS_DIR") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    demo = build(game, seed=seed, state_dir=tmp_path / "state", fps=20.0, synchronous=False,
-                 real_table=real_table)
-    half = demo.loop.referee.model.scene(demo.loop.current_state())
-    half.tags = half.tags[1::2]  # the table half laid (every other piece) when the page is first opened
-    demo.camera.show(half)
-    serve(demo, port=0)
+    demo = half_laid_demo(game, tmp_path / "state", seed=seed, real_table=real_table)
     errors: list[str] = []
     try:
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.browser_players import Players
+from helpers.browser_players import Players, half_laid_demo
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser,
@@ -64,16 +64,9 @@ def _pages_read(page: Any, base: str, code: str, shots: Path) -> dict[str, list[
 
 @pytest.mark.timeout(900)
 def test_a_spanish_game_on_a_phone_then_the_pages_in_german(browser: Any, tmp_path: Path) -> None:
-    from companion.commands.demo import build, serve
-
     shots = Path(os.environ.get("SCREENSHOTS_DIR") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
-    demo = build("jurassik", seed=4, state_dir=tmp_path / "state", fps=20.0, synchronous=False,
-                 options={"edition": "es"})
-    half = demo.loop.referee.model.scene(demo.loop.current_state())
-    half.tags = half.tags[1::2]
-    demo.camera.show(half)
-    serve(demo, port=0)
+    demo = half_laid_demo("jurassik", tmp_path / "state", seed=4, options={"edition": "es"})
     errors: list[str] = []
     try:
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")

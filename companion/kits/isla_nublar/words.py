@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from companion.i18n import lazy_pgettext, ngettext, npgettext, pgettext
+from companion.i18n import lazy_pgettext, named, ngettext, npgettext, pgettext
 from engines.isla_nublar.board import Board, default_board
 from engines.isla_nublar.components import EGG, CardSet, CardType, default_cards
 from engines.isla_nublar.unseen import UNSEEN
@@ -97,8 +97,7 @@ def scoring_kind_words(kind: str) -> str:
 
 
 def landscape_words(landscape: str | None) -> str:
-    named = LANDSCAPES.get(str(landscape))
-    return str(named) if named is not None else str(landscape or "")
+    return named(LANDSCAPES, landscape, str(landscape or ""))
 
 
 #: the board's corner stickers (they tell the camera where the board lies), by the corner each marks
