@@ -198,6 +198,11 @@ class Game(abc.ABC):
         """`companion legal GAME FILE`: the legal actions in the position ``data``; InputError when bad."""
         raise InputError(f"{self.name} has no legal-actions ruling yet")
 
+    def bot_policy(self) -> Callable[[State, list[Action], random.Random], Action] | None:
+        """The game's own seeded playing policy (``engines.core.playout.Policy``): how its bots and the
+        companion's first level play. None: uniformly random legal moves."""
+        return None
+
     def rulings(self) -> tuple[Ruling, ...]:
         """The rulings of this game's own, each a command of its own (none by default)."""
         return ()
@@ -307,6 +312,15 @@ class State(abc.ABC):
         new_state = self.clone()
         new_state._apply_in_place(action)
         return new_state
+
+    def resample_from_view(self, player: str, rng: random.Random) -> State:
+        """A state ``player`` cannot tell from this one: everything hidden from it (others' hands, others'
+        concealed tiles) dealt again at random from what it could be, as OpenSpiel's
+        ``resample_from_infostate``. The deal depends on what ``player`` may know and ``rng`` only, so a
+        decision made on it cannot peek. The default: nothing is hidden from any player."""
+        if player not in self.players:
+            raise ValueError(f"{player!r} is not a player of this game")
+        return self.clone()
 
     def game_over_rule(self) -> Rule:
         """The rule that ends the game (cited when an action comes after the end)."""

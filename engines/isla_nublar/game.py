@@ -7,8 +7,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import Action, Game, StateFormatError
+from engines.core import Action, Game, Policy, StateFormatError
 from engines.core.game import GameInfo, Option
+from engines.isla_nublar import bots
 from engines.isla_nublar.actions import CODEC
 from engines.isla_nublar.board import Board, default_board
 from engines.isla_nublar.codec import state_from_dict
@@ -220,6 +221,9 @@ class IslaNublarGame(Game):
     def report_state(self, data: Any) -> IslaNublarState:
         """A full engine state, or ``{"position": ...}`` (a drawn board, no hands)."""
         return report_state(self, data)
+
+    def bot_policy(self) -> Policy:
+        return bots.bot_policy
 
     def legal_report(self, data: Any) -> dict[str, Any]:
         return legal_report(self, data)

@@ -8,12 +8,14 @@ Pending work is an ordered list of typed tasks (:mod:`engines.isla_nublar.tasks`
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Outcome, Rule, State
 from engines.isla_nublar import actions as act
+from engines.isla_nublar import redeal
 from engines.isla_nublar.actions import (
     BuildCamp,
     Buy,
@@ -368,6 +370,11 @@ class IslaNublarState(State):
 
     def view(self, player: str | None = None) -> dict[str, Any]:
         return state_view(self, player)
+
+    def resample_from_view(self, player: str, rng: random.Random) -> IslaNublarState:
+        if player not in self._players:
+            raise ValueError(f"{player!r} is not a player of this game")
+        return redeal.resample(self, player, rng)
 
     def rules_for(self, action: Action) -> list[Rule]:
         return [self.game.rule(r) for r in rules_for_action(action)]

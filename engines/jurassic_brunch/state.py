@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, Explanation, IllegalAction, Outcome, Rule, State
-from engines.jurassic_brunch import moves
+from engines.jurassic_brunch import moves, redeal
 from engines.jurassic_brunch.actions import (
     Birth,
     Charge,
@@ -379,6 +380,11 @@ class BrunchState(State):
 
     def view(self, player: str | None = None) -> dict[str, Any]:
         return state_view(self, player)
+
+    def resample_from_view(self, player: str, rng: random.Random) -> BrunchState:
+        if player not in COLOURS:
+            raise ValueError(f"{player!r} is not a player of this game")
+        return redeal.resample(self, player, rng)
 
 
 def _cells(cells: Any) -> list[list[int]]:

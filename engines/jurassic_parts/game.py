@@ -8,9 +8,10 @@ import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import Game, StateFormatError
+from engines.core import Game, Policy, StateFormatError
 from engines.core.game import GameInfo, Option, Ruling
 from engines.core.schema import Node, distinct
+from engines.jurassic_parts import bots
 from engines.jurassic_parts.actions import CODEC
 from engines.jurassic_parts.board import NO_CHISEL, Cell, Layout
 from engines.jurassic_parts.codec import state_from_dict
@@ -237,6 +238,9 @@ class JurassicPartsGame(Game):
 
     def score_report(self, data: Any) -> dict[str, Any]:
         return score_report(self, data)
+
+    def bot_policy(self) -> Policy:
+        return bots.bot_policy
 
     def legal_report(self, data: Any) -> dict[str, Any]:
         return legal_report(self, data)

@@ -12,11 +12,12 @@ actions, scores, explains and writes itself as JSON (reading it is :mod:`engines
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engines.core import CHANCE, TERMINAL, Action, Explanation, Outcome, Rule, State
-from engines.jurassic_parts import moves
+from engines.jurassic_parts import moves, redeal
 from engines.jurassic_parts.actions import (
     AwardPart,
     BuyIgnoreRocks,
@@ -525,6 +526,11 @@ class JurassicPartsState(State):
         }
         data["viewer"] = player
         return data
+
+    def resample_from_view(self, player: str, rng: random.Random) -> JurassicPartsState:
+        if player not in self.names:
+            raise ValueError(f"{player!r} is not a player of this game")
+        return redeal.resample(self, player, rng)
 
 
 def _counts_dict(counts: Sequence[int]) -> dict[str, int]:
