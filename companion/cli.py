@@ -16,6 +16,7 @@ from companion.commands.arguments import OneLineParser
 COMMAND_MODULES = (
     "companion.commands.demo",
     "companion.commands.rulings",
+    "companion.commands.hint",
     "companion.commands.vision_tools",
     "companion.commands.play",
     "companion.commands.web",

@@ -30,6 +30,10 @@ from engines.core.game import State
 from engines.core.playout import Policy, sample_chance, uniform_policy
 
 LEVELS = (1, 2, 3)
+#: simulated players look one move ahead where no more moves than this are possible
+GREEDY_PLAYOUT_MOVES = 16
+#: at most this many of a seat's moves are searched (the bots' and the greedy choices)
+ROOT_MOVES = 8
 #: how widely the search tries moves it has not yet found good (the UCB1 constant for rewards in [0, 1])
 EXPLORATION = 0.7
 
@@ -39,7 +43,7 @@ class Budget:
     """How much a decision may think: simulations of the search and how far each one looks (in actions),
     optionally cut short by wall-clock seconds (the live seat; then a decision is no longer repeatable)."""
 
-    simulations: int = 300
+    simulations: int = 200
     depth: int = 40
     seconds: float | None = None
     #: determinizations each move of the greedy level is tried on
@@ -123,7 +127,7 @@ def _greedy(state: State, player: str, legal: list[Action], rng: random.Random, 
               for a in legal}
     best = max(values.values())
     ties = [a for a in legal if values[action_key(a)] >= best - 1e-9]
-    action = ties[0] if len(ties) == 1 else chosen(worlds[0], ties, rng)
+    action = ties[0] if len(ties) == 1 else _among(chosen(worlds[0], legal, rng), ties, rng)
     now = lead(worlds[0], player)
     if best > now + 1e-9:
         why = f"it raises {player}'s lead most at once (from {now:g} to {best:g})"
@@ -161,21 +165,36 @@ class _Node:
 def _search(state: State, player: str, legal: list[Action], rng: random.Random, budget: Budget,
             chosen: Policy) -> Decision:
     root = _Node(mover=player)
+    candidates = _candidates(state, player, legal, rng, budget, chosen)
     started = time.monotonic()
     done = 0
     for done in range(1, budget.simulations + 1):
-        _simulate(root, state.resample_from_view(player, rng), rng, budget.depth, chosen)
+        _simulate(root, state.resample_from_view(player, rng), rng, budget.depth, chosen, candidates)
         if budget.seconds is not None and done % 8 == 0 and time.monotonic() - started > budget.seconds:
             break
-    keys = {action_key(a): a for a in legal}
-    visited = [(node, action) for action, node in root.children.items() if action_key(action) in keys]
+    visited = [(node, action) for action, node in root.children.items()]
     node, action = max(visited, key=lambda item: (item[0].visits, item[0].score(), action_key(item[1])))
-    why = (f"it did best for {player} in {done} simulated continuations with the others' hidden pieces "
+    why = (f"it did best for {player} in {done} simulated continuations with what {player} cannot see "
            f"dealt anew each time (won {node.score():.0%} of the {node.visits} that began with it)")
     return Decision(player, 3, action, why, len(legal), done, node.score())
 
 
-def _simulate(root: _Node, world: State, rng: random.Random, depth: int, chosen: Policy) -> None:
+def _candidates(state: State, player: str, legal: list[Action], rng: random.Random, budget: Budget,
+                chosen: Policy) -> list[Action]:
+    """The moves worth searching: those the bots would play on a few redeals and the greedy one (a game
+    with many moves cannot have each of them simulated enough on a Pi's budget)."""
+    if len(legal) <= ROOT_MOVES:
+        return legal
+    found = {_greedy(state, player, legal, rng, budget, chosen).action}
+    for _ in range(ROOT_MOVES * 2):
+        found.add(chosen(state.resample_from_view(player, rng), legal, rng))
+        if len(found) >= ROOT_MOVES:
+            break
+    return [action for action in legal if action in found]
+
+
+def _simulate(root: _Node, world: State, rng: random.Random, depth: int, chosen: Policy,
+              candidates: list[Action]) -> None:
     path = [root]
     node = root
     steps = 0
@@ -185,14 +204,14 @@ def _simulate(root: _Node, world: State, rng: random.Random, depth: int, chosen:
             steps += 1
             continue
         mover = world.current_player()
-        legal = world.legal_actions()
+        legal = candidates if node is root else world.legal_actions()
         for action in legal:
             child = node.children.get(action)
             if child is not None:
                 child.available += 1
         untried = [action for action in legal if action not in node.children]
         if untried:
-            action = chosen(world, untried, rng)
+            action = _among(_playout_move(world, legal, rng, chosen), untried, rng)
             node.children[action] = node = _Node(mover=mover, available=1)
             path.append(node)
             world = world.apply(action)
@@ -221,8 +240,25 @@ def _rollout(world: State, rng: random.Random, steps: int, chosen: Policy) -> St
         if world.is_chance_node():
             world = world.apply(sample_chance(world, rng))
         else:
-            world = world.apply(chosen(world, world.legal_actions(), rng))
+            world = world.apply(_playout_move(world, world.legal_actions(), rng, chosen))
     return world
+
+
+def _among(preferred: Action, allowed: list[Action], rng: random.Random) -> Action:
+    """The policy's move if it is one of ``allowed`` (a policy is always shown every legal move: some
+    end the turn only when nothing else is listed), else one of them at random."""
+    return preferred if preferred in allowed else allowed[rng.randrange(len(allowed))]
+
+
+def _playout_move(world: State, legal: list[Action], rng: random.Random, chosen: Policy) -> Action:
+    """How simulated players play: where few moves are possible, mostly the one that raises their lead
+    most at once (random play throws away what a search learns); else the game's bots."""
+    if len(legal) > GREEDY_PLAYOUT_MOVES or rng.random() < 0.25:
+        return chosen(world, legal, rng)
+    mover = world.current_player()
+    leads = [lead(world.apply(action), mover) for action in legal]
+    best = max(leads)
+    return rng.choice([action for action, value in zip(legal, leads) if value >= best - 1e-9])
 
 
 def _rewards(world: State) -> Mapping[str, float]:
