@@ -83,7 +83,8 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=available_games())
     args = parser.parse_args()
     budget = Budget(simulations=args.simulations)
-    print(f"{args.matches} matches per pairing, level 3 at {budget.simulations} simulations, depth {budget.depth}")
+    print(f"{args.matches} matches per pairing, level 3 at {budget.simulations} simulations, "
+          f"depth {budget.depth}")
     for name in args.games:
         times: dict[int, list[float]] = {1: [], 2: [], 3: []}
         results = []

@@ -22,7 +22,8 @@ def hint_report(game_name: str, data: Any, player: str, level: int, seed_value: 
     game = game_named(game_name)
     state = game.report_state(data)
     if player not in state.players:
-        raise BadInput(f"--player {player!r} is not a player of this game (players: {', '.join(state.players)})")
+        players = ", ".join(state.players)
+        raise BadInput(f"--player {player!r} is not a player of this game (players: {players})")
     try:
         decision = decide(state, player, level, seed_value, Budget(simulations=simulations))
     except NotToPlay as refusal:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from engines.core.dealing import deal, pooled
 from engines.isla_nublar.components import size
-from engines.isla_nublar.tasks import SelectCards
+from engines.isla_nublar.tasks import SelectCards, Task
 from engines.isla_nublar.unseen import at_table
 
 if TYPE_CHECKING:
@@ -32,14 +32,12 @@ def resample(state: IslaNublarState, player: str, rng: random.Random) -> IslaNub
         new.zones[other]["hand"] = deal(pool, size(zones["hand"]), rng)
         new.zones[other]["hidden"] = deal(pool, size(zones["hidden"]), rng)
         new.zones[other]["draw"] = pool
-        new.tasks = [_chosen_again(task, new.zones[other]["hand"], rng) if _choosing(task, other) else task
-                     for task in new.tasks]
+        new.tasks = [_chosen_again(task, other, new.zones[other]["hand"], rng) for task in new.tasks]
     return new
 
 
-def _choosing(task: object, player: str) -> bool:
-    return isinstance(task, SelectCards) and task.player == player and bool(task.chosen)
-
-
-def _chosen_again(task: SelectCards, hand: dict[str, int], rng: random.Random) -> SelectCards:
+def _chosen_again(task: Task, player: str, hand: dict[str, int], rng: random.Random) -> Task:
+    """A choice of cards from ``player``'s hand, made again from the hand dealt."""
+    if not isinstance(task, SelectCards) or task.player != player or not task.chosen:
+        return task
     return dataclasses.replace(task, chosen=deal(dict(hand), size(task.chosen), rng))

@@ -19,7 +19,8 @@ def position(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     """A Jurassic Parts game a third of the way through (concealed tiles held), and who is to play."""
     game = get_game("jurassic-parts")
     states = bot_game(game.new_initial_state(["red", "blue"], random.Random(2)), 2, game.bot_policy())
-    state = next(s for s in states[len(states) // 3:] if not s.is_chance_node() and len(s.legal_actions()) > 1)
+    later = states[len(states) // 3:]
+    state = next(s for s in later if not s.is_chance_node() and len(s.legal_actions()) > 1)
     path = tmp_path_factory.mktemp("hint") / "position.json"
     path.write_text(json.dumps(state.to_dict()))
     waiting = next(p for p in state.players if p != state.current_player())
@@ -54,8 +55,8 @@ def test_a_hint_names_a_legal_move_in_words_and_says_why(position: tuple[Path, s
     (["--level", "4"], "--level"),
     (["--simulations", "0"], "--simulations"),
 ])
-def test_bad_arguments_are_one_line_and_exit_2(position: tuple[Path, str, str], extra: list[str], expected: str,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_arguments_are_one_line_and_exit_2(position: tuple[Path, str, str], extra: list[str],
+                                               expected: str, capsys: pytest.CaptureFixture[str]) -> None:
     path, player, _ = position
     argv = ["hint", "jurassic-parts", str(path), "--player", player, *extra]
     status, out, err = run(argv, capsys)
