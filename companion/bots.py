@@ -123,6 +123,9 @@ class BotDriver:
         self.submitted = 0
         self.questions = 0
         self.frames = 0
+        self.companion_moves = 0
+        #: how long the people wait for the companion to decide (it thinks in a thread of its own)
+        self.companion_wait_s = 60.0
 
     def choose(self, state: State) -> Action:
         return SeededBots(self.seed, self.policy, self.loop.referee.model).action(state)
@@ -182,6 +185,20 @@ class BotDriver:
         event = self.loop.keeper.last_event
         return event is not None and (event.kind == "undo" or event.source not in ("camera", "bot", "choice"))
 
+    def _companion_move(self, state: State) -> Action | None:
+        """A seat the companion plays: the bots are the people who make its move for it, once it shows it
+        (None: it made a move the camera cannot see itself)."""
+        deadline = time.monotonic() + self.companion_wait_s
+        while time.monotonic() < deadline:
+            if state_key(self.loop.current_state()) != state_key(state):
+                return None
+            decision = self.loop.companion.wanted_now(state)
+            if decision is not None:
+                self.companion_moves += 1
+                return decision.action
+            time.sleep(self.frame_wait)
+        raise BotStuck(f"the companion did not decide within {self.companion_wait_s:.0f} s")
+
     def step(self) -> bool:
         """One bot action; False once the game is over."""
         if self._wait_for_storage():
@@ -191,7 +208,13 @@ class BotDriver:
         state = self.loop.current_state()
         if state.is_terminal():
             return False
-        action = self.choose(state)
+        if self.loop.companion.to_move(state) is not None:
+            wanted = self._companion_move(state)
+            if wanted is None:
+                return True  # it made a move the camera cannot see itself: the game moved on
+            action = wanted
+        else:
+            action = self.choose(state)
         after = self.loop.keeper.settled(state.apply(action))  # a card drawn unseen follows by itself
         model = self.loop.referee.model
         if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):

@@ -69,6 +69,8 @@ from wire.broker import MqttConfig, mqtt_from_mapping
 SEAT_COLOURS: Mapping[str, tuple[int, int, int]] = SEAT_RGB
 DEFAULT_GAME = "jurassic-parts"
 DEFAULT_SEATS = ("red", "blue", "green")
+#: what a seat's ``companion`` may be: 0 a person, else the level the companion plays it at
+COMPANION_LEVELS = (0, 1, 2, 3)
 CAMERA_KINDS = ("picamera", "usb", "folder", "video", "synthetic")
 
 EXAMPLE = __doc__.split("Example::", 1)[1] if __doc__ else ""
@@ -95,6 +97,8 @@ class Seat:
     colour: str
     seat: int
     person: str = ""
+    #: 0: a person plays the seat; 1-3: the companion plays it at that level (a person moves its pieces)
+    companion: int = 0
 
     @property
     def label(self) -> str:
@@ -103,7 +107,8 @@ class Seat:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "colour": self.colour, "seat": self.seat,
-                **({"person": self.person} if self.person else {})}
+                **({"person": self.person} if self.person else {}),
+                **({"companion": self.companion} if self.companion else {})}
 
 
 @dataclass(frozen=True)
@@ -313,10 +318,14 @@ def _read_seat(entry: Any, index: int, source: str) -> Seat:
     name = entry.get("person") or entry.get("name", colour)
     if not isinstance(name, str) or not name.strip():
         raise _fail(source, f"seats[{index}].name", "must be a non-empty text")
-    extra = set(entry) - {"name", "colour", "seat", "person"}
+    extra = set(entry) - {"name", "colour", "seat", "person", "companion"}
     if extra:
         raise _fail(source, f"seats[{index}]", f"unknown key(s) {', '.join(sorted(extra))}")
-    return Seat(name.strip(), str(colour), index)
+    level = entry.get("companion", 0)
+    if isinstance(level, bool) or level not in COMPANION_LEVELS:
+        raise _fail(source, f"seats[{index}].companion",
+                    f"must be 0 (a person) or a level of the companion, 1-3, not {level!r}")
+    return Seat(name.strip(), str(colour), index, companion=int(level))
 
 
 def _read_seats(data: Mapping[str, Any], source: str, base: Config, game: Game) -> tuple[Seat, ...]:
@@ -331,7 +340,8 @@ def _read_seats(data: Mapping[str, Any], source: str, base: Config, game: Game) 
             raise _fail(source, "seats", "must be a list of [[seats]] tables with name and colour")
         seats = tuple(_read_seat(entry, index, source) for index, entry in enumerate(seats_data))
     if game.players_are_colours:  # the game's players are the colours; the people keep their names
-        seats = tuple(Seat(s.colour, s.colour, s.seat, "" if s.name == s.colour else s.name) for s in seats)
+        seats = tuple(Seat(s.colour, s.colour, s.seat, "" if s.name == s.colour else s.name, s.companion)
+                      for s in seats)
     if len({s.colour for s in seats}) != len(seats):
         raise _fail(source, "seats", "two seats share a colour")
     if len({s.name for s in seats}) != len(seats):

@@ -161,9 +161,9 @@ class Kit(abc.ABC):
     @staticmethod
     def places_to_mark(snapshot: Mapping[str, Any], zone: str = "play") -> list[tuple[float, float]]:
         """Where in ``zone`` the table must change for what the page asks now (a set-up step, an
-        objection): the place each missing or moved piece belongs, or where a stray one lies (table mm),
-        for a diagram to ring the places its list names."""
-        pending = snapshot.get("pending") or {}
+        objection, the companion's move to be made for it): the place each missing or moved piece belongs,
+        or where a stray one lies (table mm), for a diagram to ring the places its list names."""
+        pending = snapshot.get("pending") or snapshot.get("companion") or {}
         if not isinstance(pending, Mapping):
             return []
         checklist = pending.get("checklist") or {}

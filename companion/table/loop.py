@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from companion.config import Config, ConfigError, config_from_settings
@@ -37,7 +37,8 @@ from companion.infer import Inference, SharesSplits, TableModel, split_shares
 from companion.records import GameRecords, event_dict
 from companion.shared_view import shared_action, shared_legal_actions
 from companion.store import Store, StoredEvent
-from companion.table import frames
+from companion.table import companion_seat, frames
+from companion.table.companion_seat import CompanionSeats
 from companion.table.keeper import GameKeeper, Unsaved
 from companion.table.models import model_for_table
 from companion.table.panel_view import CameraSignal, panel_signals
@@ -55,6 +56,7 @@ from companion.table.runner import (
     table_faults,
 )
 from engines.core import CHANCE, TERMINAL, State
+from engines.core.search import Decision
 from hw.panel import Panel, open_panel
 from hw.signals import BUTTONS, PanelSignals
 from vision.observation import Observation
@@ -113,6 +115,7 @@ class TableLoop:
         self.timings: list[dict[str, float]] = []
         self._vision_s = 0.0
         self._signalled = (0.0, 0.0)
+        self.companion = CompanionSeats(config.seats, config.seed, self._companion_decided)
         self.keeper = GameKeeper(
             store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume, real_table
         )
@@ -156,6 +159,7 @@ class TableLoop:
             except ConfigError as error:
                 return {"ok": False, "error": str(error)}
             self.config = config
+            self.companion = CompanionSeats(config.seats, config.seed, self._companion_decided)
             self.panel.set_seat_colours([s.colour for s in config.seats])
             self.keeper.new_game(config, self._model_factory(config))
             self.keeper.start_setup()  # the last game's pieces may still lie there: a checklist, no blame
@@ -236,7 +240,9 @@ class TableLoop:
                 if self.referee.pending is not None:
                     self.keeper.clear_pending("the table matches the game again")
                 return result
-            if result.kind != "apply":
+            objected = companion_seat.objection(self, result.actions) if result.kind == "apply" else None
+            if result.kind != "apply" or objected is not None:  # another move than the companion's is one
+                result = objected or result
                 kind: PendingKind = "question" if result.kind == "question" else "objection"
                 self.keeper.hold(kind, result, observation)
                 return result
@@ -341,6 +347,7 @@ class TableLoop:
                 previous=self.panel.signals,
                 now=self.panel.now(),
                 storage_fault_since=self._storage_fault_since(),
+                companion_to_move=self.companion.to_move(self.referee.state) is not None,
             )
 
     def _storage_fault_since(self) -> float | None:
@@ -352,6 +359,15 @@ class TableLoop:
     def _show(self) -> None:
         self.panel.show(self.signals())
         self._publish({"type": "panel", "panel": self.panel.snapshot()})
+        companion_seat.consider(self)
+
+    def _companion_decided(self, key: Hashable, decision: Decision) -> None:
+        companion_seat.decided(self, key, decision)
+
+    def show_companion(self) -> None:
+        """The companion's move is known: the page and the panel show it."""
+        self._show()
+        self._publish({"type": "companion", "companion": companion_seat.shown(self, self.referee.state)})
 
     # -- buttons and the web page -----------------------------------------------------------------------
     def _on_button(self, name: str) -> None:
@@ -485,6 +501,7 @@ class TableLoop:
                 "laid": self.keeper.placement if preview is None else dict(preview.placement),
                 "faults": table_faults(self.source, self.panel.report),
                 "links": [link.status() for link in self.links],
+                "companion": companion_seat.shown(self, state),
             }
 
     def button_pressed_within(self, button: str, seconds: float) -> bool:

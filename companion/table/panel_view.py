@@ -40,6 +40,7 @@ def panel_signals(
     previous: PanelSignals,
     now: float,
     storage_fault_since: float | None = None,
+    companion_to_move: bool = False,
 ) -> PanelSignals:
     """The panel's signals for ``state``: the active seat (or the leader's in ``leader`` mode), winners at
     the end, a split's shares, a pending question (waiting) or objection, the camera lost. A split still
@@ -61,7 +62,9 @@ def panel_signals(
         legal_flash_at=legal_flash_at,
         objection=objection,
         objection_since=pending.since if pending is not None and objection else 0.0,
-        waiting=pending is not None and pending.kind in ("question", "resume", "setup"),
+        # amber too while a person is to make the companion's move for it
+        waiting=(pending is not None and pending.kind in ("question", "resume", "setup"))
+        or (pending is None and companion_to_move),
         split=split,
         split_since=previous.split_since if previous.split == split and split else now,
         winners=winners,

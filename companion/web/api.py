@@ -12,6 +12,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask import session as flask_session
 
 from companion import drawing, exports, i18n, words
+from companion.config import COMPANION_LEVELS
 from companion.shared_view import shareable
 from companion.store import StoreError
 from companion.table.session import TableSession
@@ -300,12 +301,14 @@ def new_game() -> Response:
     players = field(settings, "seats", list, check=lambda p: 1 <= len(p) <= 6, why="1 to 6 seats")
     for player in players:
         if not isinstance(player, dict):
-            abort(400, description="each seat is an object {name, colour, seat}")
-        only_fields(player, {"name", "colour", "seat"})
+            abort(400, description="each seat is an object {name, colour, seat, companion}")
+        only_fields(player, {"name", "colour", "seat", "companion"})
         field(player, "name", str, check=lambda n: 0 < len(n.strip()) <= 24, why="1-24 characters")
         field(player, "colour", str, check=lambda c: c in drawing.SEAT_COLOURS,
               why=f"one of {', '.join(drawing.SEAT_COLOURS)}")
         field(player, "seat", int, required=False, check=lambda s: 0 <= s < 6)
+        field(player, "companion", int, required=False, check=lambda level: level in COMPANION_LEVELS,
+              why="0 (a person) or a level of the companion, 1-3")
     for name in ("options", "house_rules"):
         field(settings, name, dict, required=False)
     field(settings, "seed", int, required=False, check=lambda s: 0 <= s < 2**32)

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ROLE_ORDER = (
     "rules", "board", "_default_set", "components", "actions", "scoring", "unseen", "tasks", "dinosaurs",
-    "moves", "state", "codec", "laid", "rulings", "bots", "game",
+    "moves", "redeal", "state", "codec", "laid", "rulings", "bots", "game",
 )
 REQUIRED_ROLES = {"rules", "board", "components", "actions", "scoring", "state", "codec", "rulings", "game"}
 GAMES = sorted(

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.bots import bot_game
-from companion.kits import kit_for
+from companion.kits import find_kit
 from engines.core import State, available_games, get_game
 from engines.core.search import Budget, NotToPlay, decide
 
@@ -21,8 +21,12 @@ _GAMES_PLAYED: dict[tuple[str, int], list[State]] = {}
 
 
 def players_of(name: str) -> list[str]:
-    colours = list(kit_for(name).demo_colours)
-    return colours[:2] if len(colours) >= 2 else ["ana", "ben"]
+    """Two players as the game names them: its kit's demo colours, else two colours (a test game)."""
+    kit = find_kit(name)
+    colours = list(kit.demo_colours) if kit is not None else []
+    players = colours[:2] if len(colours) >= 2 else ["red", "blue"]
+    game = get_game(name)
+    return players[: max(2, game.min_players)] if game.min_players <= 2 else [*players, "green"]
 
 
 def game_states(name: str, seed: int) -> list[State]:
@@ -68,8 +72,10 @@ def test_a_redealt_game_plays_on_to_its_end(name: str) -> None:
         assert bot_game(world, 5, get_game(name).bot_policy())[-1].is_terminal()
 
 
-@pytest.mark.parametrize("name", [name for name in GAMES if redeals_something(decision_states(name, 0)[0])])
+@pytest.mark.parametrize("name", GAMES)
 def test_what_a_seat_cannot_see_is_really_dealt_again(name: str) -> None:
+    if not redeals_something(decision_states(name, 0)[0]):
+        pytest.skip(f"{name} hides nothing from a player")
     changed = 0
     for state in decision_states(name, 0)[::5]:
         for player in state.players:

@@ -75,9 +75,13 @@ def build_table(
     pipeline: Pipeline | None = None,
     real_table: bool = False,
     options: dict[str, Any] | None = None,
+    companion: dict[str, int] | None = None,
 ) -> Table:
+    """``companion``: the seats (by colour) the companion plays, at their levels."""
+    seats = [{"name": c, "colour": c, **({"companion": companion[c]} if c in (companion or {}) else {})}
+             for c in colours]
     config = config_from_dict(
-        {"game": game, "seed": seed, "seats": [{"name": c, "colour": c} for c in colours],
+        {"game": game, "seed": seed, "seats": seats,
          **({"options": options} if options else {})}, source="<e2e>"
     )
     factory = MockFactory(pin_class=MockPWMPin)

@@ -104,6 +104,7 @@
         name: form.elements["name:" + seat].value.trim(),
         colour: form.elements["colour:" + seat].value,
         seat: seat,
+        companion: Number(form.elements["who:" + seat].value),
       });
     }
     return settings;

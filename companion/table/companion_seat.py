@@ -1,0 +1,200 @@
+"""The companion's own seats at a real table: on its turn it decides from that seat's view only
+(:func:`engines.core.search.decide`, in a thread of its own: the loop and the page never wait for it), shows
+its move, and a person carries it out; the camera checks that the move made is the one it wanted.
+
+A move the camera cannot see (ending a turn, a purchase) the companion makes itself, as a tap on the page
+would. A different move read for its seat is an objection naming what it wanted, until the table is put
+back or its move is made; Confirm lets the table stand as for any objection, and Undo works as for any move.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.config import Seat
+from companion.i18n import N_, said_everywhere
+from companion.infer import Inference, compare
+from companion.shared_view import shared_action
+from engines.core import Action, Rule, State
+from engines.core.search import Budget, Decision, decide
+
+if TYPE_CHECKING:
+    from companion.table.loop import TableLoop
+
+log = logging.getLogger(__name__)
+
+#: at most this long a decision thinks on these machines; a Pi core is 4-5x slower: about 6 s there
+THINKING_S = 1.2
+COMPANION_RULE = Rule(
+    "TABLE-COMPANION",
+    N_("The companion's move"),
+    "companion",
+    N_("A seat the companion plays makes the move it shows: a person moves its pieces for it, as shown."),
+)
+
+
+WANTED_OTHER = N_("The companion (%(seat)s) wanted %(move)s, not this: put the table back and make its move")
+MAKE_ITS_MOVE = N_("The companion (%(seat)s) plays %(move)s: please make this move for it")
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """The move the companion chose for the state whose fingerprint is ``key``."""
+
+    key: Hashable
+    decision: Decision
+
+
+class CompanionSeats:
+    """Which seats the companion plays, what it is thinking about and what it wants (see the module)."""
+
+    def __init__(self, seats: Sequence[Seat], seed: int | None,
+                 decided: Callable[[Hashable, Decision], None], budget: Budget | None = None) -> None:
+        self.levels = {seat.name: seat.companion for seat in seats if seat.companion}
+        self.seed = seed or 0
+        self.budget = budget or Budget(seconds=THINKING_S)
+        self._decided = decided
+        self._lock = threading.Lock()
+        self._thinking: Hashable | None = None
+        self.wanted: Wanted | None = None
+        self.failures = 0
+
+    def plays(self, player: str) -> bool:
+        return player in self.levels
+
+    def to_move(self, state: State) -> str | None:
+        """The companion's seat to move in ``state``, if it is one."""
+        if state.is_terminal() or state.is_chance_node():
+            return None
+        player = state.current_player()
+        return player if self.plays(player) else None
+
+    def consider(self, state: State) -> None:
+        """Start thinking when it is a companion seat's turn and nothing is thought of for ``state`` yet."""
+        player = self.to_move(state)
+        with self._lock:
+            if player is None:
+                self.wanted = None
+                return
+            key = state.fingerprint()
+            if (self.wanted is not None and self.wanted.key == key) or self._thinking == key:
+                return
+            self.wanted = None
+            self._thinking = key
+        thread = threading.Thread(target=self._think, args=(state, key, player), daemon=True,
+                                  name=f"companion-{player}")
+        thread.start()
+
+    def _think(self, state: State, key: Hashable, player: str) -> None:
+        try:
+            decision = decide(state, player, self.levels[player], self.seed, self.budget)
+        except Exception:  # a decision must never take the table down: the seat is then played by hand
+            log.exception("the companion could not decide for %s", player)
+            with self._lock:
+                self.failures += 1
+                self._thinking = None
+            return
+        with self._lock:
+            if self._thinking != key:
+                return  # the game moved on while it thought
+            self._thinking = None
+        self._decided(key, decision)
+
+    def keep(self, key: Hashable, decision: Decision) -> None:
+        """Keep ``decision`` as the move wanted in the state whose fingerprint is ``key``."""
+        with self._lock:
+            self.wanted = Wanted(key, decision)
+
+    def wanted_now(self, state: State) -> Decision | None:
+        wanted = self.wanted
+        return wanted.decision if wanted is not None and wanted.key == state.fingerprint() else None
+
+    def thinking(self) -> bool:
+        return self._thinking is not None
+
+    def mismatch(self, state: State, actions: Sequence[Action]) -> Decision | None:
+        """The companion's decision when the camera read ``actions`` for its seat instead of its move."""
+        decision = self.wanted_now(state)
+        if decision is None or not actions or actions[0] == decision.action:
+            return None
+        return decision
+
+
+# -- the loop's side: called with the loop's lock held, or (decided) from the thinking thread ---------------
+def consider(loop: TableLoop) -> None:
+    """After any change: think for a companion seat to move, unless a set-up or a resume is asked about."""
+    pending = loop.referee.pending
+    if pending is None or pending.kind in ("objection", "question"):
+        loop.companion.consider(loop.referee.state)
+
+
+def decided(loop: TableLoop, key: Hashable, decision: Decision) -> None:
+    """A decision made: shown for a person to carry out, or made at once when the camera could not see it
+    anyway (checked and made under the loop's lock, so the game cannot move on in between)."""
+    with loop._lock:  # the loop's own lock: the thinking thread joins the table's order of changes
+        state = loop.referee.state
+        pending = loop.referee.pending
+        asked = pending is not None and pending.kind not in ("objection", "question")
+        if state.fingerprint() != key or asked:
+            return
+        model = loop.referee.model
+        after = loop.keeper.settled(state.apply(decision.action))
+        if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):
+            answer = loop.submit(decision.action.to_dict(), source="companion")
+            if not answer.get("ok"):
+                log.warning("the companion's %s was refused: %s", decision.action.kind, answer.get("error"))
+            return
+        loop.companion.keep(key, decision)
+        loop.show_companion()
+
+
+def words(loop: TableLoop, decision: Decision, state: State) -> Callable[[], dict[str, str]]:
+    """The seat and the move in the reader's words, as the shared view may show the move."""
+    from companion.words import action_label, colour_name
+
+    game = loop.keeper.game.name
+    shown = shared_action(decision.action.to_dict(), game)
+    seats = loop.config.seats
+    colour = next((seat.colour for seat in seats if seat.name == decision.player), decision.player)
+    snap = {"game": game, "view": state.view(None)}
+    return lambda: {"seat": colour_name(colour), "move": action_label(shown, snap)}
+
+
+def objection(loop: TableLoop, actions: Sequence[Action]) -> Inference | None:
+    """An objection when the camera read another move than the one the companion's seat wanted."""
+    state = loop.referee.state
+    decision = loop.companion.mismatch(state, actions)
+    if decision is None:
+        return None
+    text = said_everywhere(WANTED_OTHER, words(loop, decision, state))
+    return Inference.asking("objection", text, rule=COMPANION_RULE, actor=decision.player,
+                            expected=str(text), seen="; ".join(map(str, actions)))
+
+
+def shown(loop: TableLoop, state: State) -> dict[str, Any] | None:
+    """The snapshot's ``companion``: whose move it thinks about or wants, the move as the shared view may
+    show it, and the sentence asking a person to make it."""
+    player = loop.companion.to_move(state)
+    if player is None:
+        return None
+    decision = loop.companion.wanted_now(state)
+    if decision is None:
+        return {"player": player, "level": loop.companion.levels[player], "thinking": True,
+                "action": None, "said": None, "why": None}
+    model = loop.referee.model
+    after = loop.keeper.settled(state.apply(decision.action))
+    # where its pieces go: the table it wants against the table as it stands
+    moved = compare(model.expected(after), model.expected(state), model.tolerance)
+    return {
+        "player": player,
+        "level": loop.companion.levels[player],
+        "thinking": False,
+        "differences": [difference.to_dict() for difference in moved],
+        "action": shared_action(decision.action.to_dict(), state.game.name),
+        "said": said_everywhere(MAKE_ITS_MOVE, words(loop, decision, state)).to_dict(),
+        "why": decision.why,
+    }
