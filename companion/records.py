@@ -72,7 +72,8 @@ class GameRecords:
         return self.store.photo(gid, seq)
 
     def games(self) -> list[dict[str, Any]]:
-        return [record.summary() for record in self.store.games()]
+        return [{**record.summary(), "assisted": assisted(self.store, record.game_id)}
+                for record in self.store.games()]
 
     def play_record(self, game_id: int | None = None) -> dict[str, Any]:
         """A game as a logged play (the shared view): who sat where, who started, when, how long, the
@@ -95,7 +96,17 @@ class GameRecords:
             "started": record.started, "finished": finished,
             "duration_s": round((finished or last) - record.started, 1),
             "moves": len(events), "over": result.state.is_terminal(), "scores": scores,
+            "assisted": assisted(self.store, gid),
         }
+
+
+#: the notice a hint to a player leaves (companion.table.companion_seat): the game was played assisted
+HINT_NOTICE = "hint"
+
+
+def assisted(store: Store, game_id: int) -> bool:
+    """Whether a player of the game asked the companion for a hint."""
+    return any(notice["kind"] == HINT_NOTICE for notice in store.notices(game_id))
 
 
 def variant_words(game: Game, options: Mapping[str, Any]) -> str:
@@ -132,6 +143,7 @@ def export_game(store: Store, game_id: int) -> dict[str, Any]:
             {**event.to_dict(), "observation": event.observation} for event in store.events(game_id, True)
         ],
         "notices": store.notices(game_id),
+        "assisted": assisted(store, game_id),
         "final_state": result.state.to_dict(),
         "scores": result.state.scores().to_dict(),
         "outcome": outcome.to_dict() if outcome is not None else None,

@@ -9,6 +9,7 @@ back or its move is made; Confirm lets the table stand as for any objection, and
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable, Hashable, Sequence
@@ -18,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 from companion.config import Seat
 from companion.i18n import N_, said_everywhere
 from companion.infer import Inference, compare
+from companion.records import HINT_NOTICE
 from companion.shared_view import shared_action
+from companion.store import StoreError
 from engines.core import Action, Rule, State
-from engines.core.search import Budget, Decision, decide
+from engines.core.search import Budget, Decision, NotToPlay, decide
 
 if TYPE_CHECKING:
     from companion.table.loop import TableLoop
@@ -198,3 +201,23 @@ def shown(loop: TableLoop, state: State) -> dict[str, Any] | None:
         "said": said_everywhere(MAKE_ITS_MOVE, words(loop, decision, state)).to_dict(),
         "why": decision.why,
     }
+
+
+def hint(loop: TableLoop, player: str, level: int = 3) -> dict[str, Any]:
+    """The companion's move for ``player`` from that player's view, for that player's phone alone: decided
+    off the loop's lock (the table goes on meanwhile); the game is marked assisted."""
+    with loop._lock:
+        state = loop.referee.state
+        pending = loop.referee.pending
+        game_id, seq = loop.keeper.game_id, loop.keeper.seq()
+    if pending is not None:
+        return {"ok": False, "error": "answer what the table asks first"}
+    try:
+        decision = decide(state, player, level, loop.companion.seed, Budget(seconds=THINKING_S))
+    except (NotToPlay, ValueError) as refusal:
+        return {"ok": False, "error": str(refusal)}
+    with contextlib.suppress(StoreError):  # the mark is a record of the game, not the game
+        loop.keeper.store.add_notice(game_id, seq, HINT_NOTICE, "a player asked the companion for a hint",
+                                     {"player": player})
+    return {"ok": True, "player": player, "level": level, "action": decision.action.to_dict(),
+            "why": decision.why}

@@ -364,6 +364,9 @@ class TableLoop:
     def _companion_decided(self, key: Hashable, decision: Decision) -> None:
         companion_seat.decided(self, key, decision)
 
+    def hint(self, player: str) -> dict[str, Any]:
+        return companion_seat.hint(self, player)
+
     def show_companion(self) -> None:
         """The companion's move is known: the page and the panel show it."""
         self._show()

@@ -67,6 +67,12 @@ class TableSession(Protocol):
         """
         ...
 
+    def hint(self, player: str) -> dict[str, Any]:
+        """The companion's move for ``player``, decided from that player's view only, for that player's
+        phone alone (never in the snapshot, the events or the history): {ok, player, level, action, why}
+        or {ok: false, error}. The game is marked assisted."""
+        ...
+
     def press(self, button: str) -> dict[str, Any]:
         """Press a panel button by name (``confirm``, ``undo``, ``next``, ``mode``), as the table's would."""
         ...

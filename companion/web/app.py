@@ -15,7 +15,7 @@ from companion.web.settings import WebConfig
 def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | None = None) -> Flask:
     """The Flask app for one live table. ``config`` is a :class:`WebConfig` or its mapping form."""
     from companion import drawing
-    from companion.web import api, language, pages, security
+    from companion.web import api, hints, language, pages, security
     from lan.look import house_blueprint
 
     if not isinstance(config, WebConfig):
@@ -45,6 +45,7 @@ def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | No
     app.register_blueprint(house_blueprint())
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(api.blueprint, url_prefix="/api")
+    app.register_blueprint(hints.blueprint, url_prefix="/api")
     app.jinja_env.globals["web_config"] = config
     app.jinja_env.globals["rgb"] = drawing.rgb
     return app

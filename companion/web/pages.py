@@ -15,7 +15,7 @@ from companion import drawing, exports, pairing, status_words, words
 from companion.i18n import gettext
 from companion.kits import find_kit
 from companion.kits.kit import hand_cards, hand_moves
-from companion.web import security, svg
+from companion.web import hints, security, svg
 from companion.web.api import ask, option_snapshot, shared_settings, shared_snapshot, table
 from companion.web.validate import query_int
 
@@ -101,7 +101,8 @@ def table_page() -> str:
     for card in cards:  # the kit's own picture of the face, built from its card data (no page input)
         card["face"] = Markup(card["face"])
     return render_template("table.html", page="table", hand_moves=hand, hand_cards=cards,
-                           table_hand=view.get("table_hand") or {}, spots=svg.diagram_spots(snap), **common)
+                           table_hand=view.get("table_hand") or {}, spots=svg.diagram_spots(snap),
+                           my_seat=hints.held_seat(snap), **common)
 
 
 @blueprint.app_template_filter("chance_words")

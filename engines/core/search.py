@@ -30,8 +30,8 @@ from engines.core.game import State
 from engines.core.playout import Policy, sample_chance, uniform_policy
 
 LEVELS = (1, 2, 3)
-#: simulated players look one move ahead where no more moves than this are possible
-GREEDY_PLAYOUT_MOVES = 16
+#: simulated players look one move ahead at the bots' choice and at most this many other moves
+GREEDY_PLAYOUT_MOVES = 12
 #: at most this many of a seat's moves are searched (the bots' and the greedy choices)
 ROOT_MOVES = 8
 #: how widely the search tries moves it has not yet found good (the UCB1 constant for rewards in [0, 1])
@@ -251,14 +251,17 @@ def _among(preferred: Action, allowed: list[Action], rng: random.Random) -> Acti
 
 
 def _playout_move(world: State, legal: list[Action], rng: random.Random, chosen: Policy) -> Action:
-    """How simulated players play: where few moves are possible, mostly the one that raises their lead
-    most at once (random play throws away what a search learns); else the game's bots."""
-    if len(legal) > GREEDY_PLAYOUT_MOVES or rng.random() < 0.25:
-        return chosen(world, legal, rng)
+    """How simulated players play: mostly the move that raises their lead most at once among the bots'
+    choice and a few others (random play throws away what a search learns); now and then the bots'."""
+    bots = chosen(world, legal, rng)
+    if rng.random() < 0.25:
+        return bots
+    others = legal if len(legal) <= GREEDY_PLAYOUT_MOVES else rng.sample(legal, GREEDY_PLAYOUT_MOVES)
+    looked = [bots, *(action for action in others if action != bots)]
     mover = world.current_player()
-    leads = [lead(world.apply(action), mover) for action in legal]
+    leads = [lead(world.apply(action), mover) for action in looked]
     best = max(leads)
-    return rng.choice([action for action, value in zip(legal, leads) if value >= best - 1e-9])
+    return next(action for action, value in zip(looked, leads) if value >= best - 1e-9)
 
 
 def _rewards(world: State) -> Mapping[str, float]:

@@ -92,3 +92,27 @@ def test_another_move_for_the_companion_s_seat_is_objected_to_until_its_own_is_m
         assert loop.current_state() != state
     finally:
         table.close()
+
+
+def test_a_hint_is_for_the_player_to_move_and_marks_the_game_assisted(tmp_path: Path) -> None:
+    from companion.records import export_game
+
+    table = build_table("jurassik", ["red", "blue"], tmp_path, seed=4)
+    try:
+        loop = table.loop
+        table.driver.step()
+        state = loop.current_state()
+        player = state.current_player()
+        waiting = next(p for p in state.players if p != player)
+        assert loop.records.play_record()["assisted"] is False
+        refused = loop.hint(waiting)
+        assert not refused["ok"] and "not to play" in refused["error"]
+        answer = loop.hint(player)
+        assert answer["ok"] and state.is_legal(state.game.action_from_dict(answer["action"]))
+        assert loop.records.play_record()["assisted"] is True
+        exported = export_game(loop.keeper.store, loop.keeper.game_id)
+        assert exported["assisted"] is True
+        notes = [n for n in exported["notices"] if n["kind"] == "hint"]
+        assert [n["detail"] for n in notes] == [{"player": player}]  # who asked, never the move hinted
+    finally:
+        table.close()

@@ -22,6 +22,7 @@ import pytest
 
 from companion.web import WebConfig, create_app
 from engines.core import Action, EngineError, IllegalAction, State, get_game, sample_chance
+from engines.core.search import NotToPlay, decide
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 
@@ -248,7 +249,8 @@ class EngineSession:
         with self._lock:
             return [{"game_id": g["game_id"], "game": g["name"], "started": g["started"],
                      "players": [p["name"] for p in g["players"]], "over": g["states"][-1].is_terminal(),
-                     "winners": list(g["states"][-1].scores().winners)} for g in self._games]
+                     "winners": list(g["states"][-1].scores().winners),
+                     "assisted": bool(g.get("assisted"))} for g in self._games]
 
     def option_view(self, option_index: int) -> dict[str, Any]:
         with self._lock:
@@ -273,6 +275,19 @@ class EngineSession:
     def settings(self) -> dict[str, Any]:
         with self._lock:
             return dict(self._settings)
+
+    def hint(self, player: str) -> dict[str, Any]:
+        """The companion's move for ``player`` (level 1: the game's bots), as the loop answers it."""
+        with self._lock:
+            state = self.state
+        try:
+            decision = decide(state, player, 1, seed=5)
+        except (NotToPlay, ValueError) as refusal:
+            return {"ok": False, "error": str(refusal)}
+        with self._lock:
+            self._game["assisted"] = True
+        return {"ok": True, "player": player, "level": 1, "action": decision.action.to_dict(),
+                "why": decision.why}
 
     def new_game(self, settings: dict[str, Any]) -> dict[str, Any]:
         game = get_game(settings["game"])

@@ -68,7 +68,37 @@
     }
   });
 
+  // This phone's seat, and a hint for it shown here only (never in the live parts other phones see)
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("[data-hint]");
+    if (!button) return;
+    event.preventDefault();
+    button.disabled = true;
+    const answerBox = document.getElementById("hint-answer");
+    answerBox.hidden = false;
+    answerBox.textContent = say("thinking", "…");
+    post("/api/hint", {}).then(function (answer) {
+      answerBox.textContent = answer && answer.ok ? answer.words : "";
+      answerBox.hidden = !(answer && answer.ok);
+      hintAt = eventsSeen();
+    }).finally(function () { button.disabled = false; });
+  });
+  // a hint holds for the position it was asked in: gone once a move is made
+  let hintAt = null;
+  function eventsSeen() {
+    const marker = document.querySelector("#my-seat [data-events]");
+    return marker ? marker.dataset.events : null;
+  }
+  function forgetStaleHint() {
+    const answerBox = document.getElementById("hint-answer");
+    if (hintAt === null || !answerBox || eventsSeen() === hintAt) return;
+    hintAt = null;
+    answerBox.hidden = true;
+    answerBox.textContent = "";
+  }
+
   document.addEventListener("change", function (event) {
+    if (event.target.matches("[data-seat]")) post("/api/seat", { seat: event.target.value || null });
     if (event.target.matches("[data-autosubmit]")) event.target.form.submit();
     if (event.target.id === "setup-game") showOptions();
   });
@@ -153,6 +183,7 @@
         if (old.contains(document.activeElement) && document.activeElement.matches("textarea, input, select")) return;
         preloadThenSwap(old, replacement);
       });
+      forgetStaleHint();
       document.body.dataset.refreshed = String(Date.now());
     } catch (e) {
       // the companion restarting: the event stream reconnects by itself
