@@ -15,7 +15,8 @@ from typing import Any
 from lan.arguments import EXIT_BAD_INPUT, OneLineParser, bind_address, port_number, refuse
 
 __all__ = ["EXIT_BAD_INPUT", "BadInput", "OneLineParser", "bind_address", "bounded_number", "bounded_whole",
-           "fail", "game_id", "millimetres", "port_number", "seat_count", "seconds", "seed"]
+           "companion_seat", "fail", "game_id", "millimetres", "port_number", "seat_count", "seconds",
+           "seed"]
 
 
 class BadInput(Exception):
@@ -77,3 +78,11 @@ def option_setting(text: str) -> tuple[str, Any]:
         return name, json.loads(value)
     except ValueError:
         return name, value.strip()
+
+
+def companion_seat(text: str) -> tuple[str, int]:
+    """``COLOUR=LEVEL``: a seat the companion plays, at level 1-3."""
+    colour, equals, level = text.partition("=")
+    if not equals or level.strip() not in ("1", "2", "3") or not colour.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not COLOUR=LEVEL with a level 1-3 (e.g. blue=3)")
+    return colour.strip(), int(level)

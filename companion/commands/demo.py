@@ -49,7 +49,7 @@ class Demo:
         self.loop.close()
 
 
-def _seats(game: Any, colours_text: str) -> list[dict[str, Any]]:
+def _seats(game: Any, colours_text: str, companion: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     from companion.kits import kit_for
 
     colours = [c.strip() for c in colours_text.split(",") if c.strip()] if colours_text else []
@@ -63,13 +63,21 @@ def _seats(game: Any, colours_text: str) -> list[dict[str, Any]]:
             break
         if colour not in colours:
             colours.append(colour)
-    return [{"name": colour, "colour": colour} for colour in colours]
+    unknown = sorted(set(companion or {}) - set(colours))
+    if unknown:
+        from companion.config import ConfigError
+
+        raise ConfigError(f"--companion {unknown[0]}: no such seat (seats: {', '.join(colours)})")
+    levels = companion or {}
+    return [{"name": colour, "colour": colour, **({"companion": levels[colour]} if colour in levels else {})}
+            for colour in colours]
 
 
 def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state_dir: Path | None = None,
           fps: float = 0.0, synchronous: bool = True, hands: bool = False, real_table: bool = False,
-          options: Mapping[str, Any] | None = None) -> Demo:
-    """Wire a demo table: config, store, mock panel, synthetic camera, vision pipeline, loop, bots."""
+          options: Mapping[str, Any] | None = None, companion: Mapping[str, int] | None = None) -> Demo:
+    """Wire a demo table: config, store, mock panel, synthetic camera, vision pipeline, loop, bots (who
+    also make the moves of the seats the companion plays, ``companion``: colour -> level)."""
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -85,7 +93,7 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
     directory.mkdir(parents=True, exist_ok=True)
     house = {option.name for option in game.options if option.house_rule}
     config = config_from_dict({
-        "game": game.name, "seed": seed, "seats": _seats(game, colours),
+        "game": game.name, "seed": seed, "seats": _seats(game, colours, companion),
         "options": {k: v for k, v in (options or {}).items() if k not in house},
         "house_rules": {k: v for k, v in (options or {}).items() if k in house},
         "camera": {"source": "synthetic", "fps": fps or 15},
@@ -297,7 +305,8 @@ def _run(args: argparse.Namespace) -> int:
         state_dir_made = Path(tempfile.mkdtemp(prefix="dinotable-demo-"))
     try:
         demo = build(args.game, args.players, args.seed, state_dir or state_dir_made, fps=fps,
-                     synchronous=args.headless, hands=args.hands, options=dict(args.option))
+                     synchronous=args.headless, hands=args.hands, options=dict(args.option),
+                     companion=dict(args.companion))
     except (ConfigError, StoreError, OSError) as error:
         if state_dir is None:
             shutil.rmtree(state_dir_made, ignore_errors=True)
@@ -326,6 +335,7 @@ def register(subparsers: Any) -> None:
     from companion.commands.arguments import (
         bounded_number,
         bounded_whole,
+        companion_seat,
         option_setting,
         port_number,
         seconds,
@@ -355,6 +365,9 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--option", type=option_setting, action="append", default=[], metavar="NAME=VALUE",
                       help="a setup option or house rule of the game, e.g. --option edition=es (Jurassik's "
                            "Spanish edition; the page then speaks Spanish unless the browser asks otherwise)")
+    demo.add_argument("--companion", type=companion_seat, action="append", default=[], metavar="COLOUR=LEVEL",
+                      help="the companion plays this seat at level 1-3 (the bots make its moves for it), "
+                           "e.g. --companion blue=3")
     add_mqtt_arguments(demo)
     demo.add_argument("--state-dir", default="",
                       help="keep the game's database here (default: a temporary one)")
