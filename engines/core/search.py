@@ -34,6 +34,8 @@ LEVELS = (1, 2, 3)
 GREEDY_PLAYOUT_MOVES = 12
 #: at most this many of a seat's moves are searched (the bots' and the greedy choices)
 ROOT_MOVES = 8
+#: how much more of its simulations a move must win to be played over the greedy one
+CLEARLY_BETTER = 0.04
 #: how widely the search tries moves it has not yet found good (the UCB1 constant for rewards in [0, 1])
 EXPLORATION = 0.7
 
@@ -165,7 +167,8 @@ class _Node:
 def _search(state: State, player: str, legal: list[Action], rng: random.Random, budget: Budget,
             chosen: Policy) -> Decision:
     root = _Node(mover=player)
-    candidates = _candidates(state, player, legal, rng, budget, chosen)
+    greedy = _greedy(state, player, legal, rng, budget, chosen).action
+    candidates = _candidates(state, player, legal, rng, chosen, greedy)
     started = time.monotonic()
     done = 0
     for done in range(1, budget.simulations + 1):
@@ -174,18 +177,23 @@ def _search(state: State, player: str, legal: list[Action], rng: random.Random, 
             break
     visited = [(node, action) for action, node in root.children.items()]
     node, action = max(visited, key=lambda item: (item[0].visits, item[0].score(), action_key(item[1])))
+    plain = root.children.get(greedy)
+    # the search overrules the greedy move only when its simulations clearly found better: with few of
+    # them a game of chance judges close moves by luck
+    if plain is not None and action != greedy and node.score() < plain.score() + CLEARLY_BETTER:
+        node, action = plain, greedy
     why = (f"it did best for {player} in {done} simulated continuations with what {player} cannot see "
            f"dealt anew each time (won {node.score():.0%} of the {node.visits} that began with it)")
     return Decision(player, 3, action, why, len(legal), done, node.score())
 
 
-def _candidates(state: State, player: str, legal: list[Action], rng: random.Random, budget: Budget,
-                chosen: Policy) -> list[Action]:
-    """The moves worth searching: those the bots would play on a few redeals and the greedy one (a game
+def _candidates(state: State, player: str, legal: list[Action], rng: random.Random, chosen: Policy,
+                greedy: Action) -> list[Action]:
+    """The moves worth searching: the greedy one and those the bots would play on a few redeals (a game
     with many moves cannot have each of them simulated enough on a Pi's budget)."""
     if len(legal) <= ROOT_MOVES:
         return legal
-    found = {_greedy(state, player, legal, rng, budget, chosen).action}
+    found = {greedy}
     for _ in range(ROOT_MOVES * 2):
         found.add(chosen(state.resample_from_view(player, rng), legal, rng))
         if len(found) >= ROOT_MOVES:
