@@ -15,6 +15,7 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
     [[seats]]
     name = "Bo"
     colour = "blue"
+    # companion = 3                  # the companion plays this seat at level 1-3; a person moves its pieces
 
     [pins]                           # BCM numbers; see docs/wiring.md for the defaults
     [camera]
