@@ -63,6 +63,8 @@ class Kit(abc.ABC):
     group_choices: ClassVar[Mapping[str, Any]] = {}
     #: the language the game's box and rulebook are printed in (an ``edition`` option names another's)
     language: ClassVar[str] = "en"
+    #: why the companion cannot play a seat of this game at a real table (empty: it can)
+    no_companion_at_real_table: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

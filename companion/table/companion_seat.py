@@ -16,9 +16,10 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.config import Seat
+from companion.config import Config, Seat
 from companion.i18n import N_, said_everywhere
 from companion.infer import Inference, compare
+from companion.kits import find_kit
 from companion.records import HINT_NOTICE
 from companion.shared_view import shared_action
 from companion.store import StoreError
@@ -56,8 +57,12 @@ class CompanionSeats:
     """Which seats the companion plays, what it is thinking about and what it wants (see the module)."""
 
     def __init__(self, seats: Sequence[Seat], seed: int | None,
-                 decided: Callable[[Hashable, Decision], None], budget: Budget | None = None) -> None:
-        self.levels = {seat.name: seat.companion for seat in seats if seat.companion}
+                 decided: Callable[[Hashable, Decision], None], budget: Budget | None = None,
+                 refused: str = "") -> None:
+        """``refused``: why the companion cannot play this table's seats (they are then people's)."""
+        wanted = {seat.name: seat.companion for seat in seats if seat.companion}
+        self.levels = {} if refused else wanted
+        self.problem = refused if refused and wanted else ""
         self.seed = seed or 0
         self.budget = budget or Budget(seconds=THINKING_S)
         self._decided = decided
@@ -65,6 +70,10 @@ class CompanionSeats:
         self._thinking: Hashable | None = None
         self.wanted: Wanted | None = None
         self.failures = 0
+
+    def faults(self) -> list[dict[str, Any]]:
+        """The page's fault when seats meant for the companion are people's (its game cannot have it)."""
+        return [{"part": "companion", "text": self.problem, "permanent": True}] if self.problem else []
 
     def plays(self, player: str) -> bool:
         return player in self.levels
@@ -125,6 +134,14 @@ class CompanionSeats:
         if decision is None or not actions or actions[0] == decision.action:
             return None
         return decision
+
+
+def for_table(config: Config, real_table: bool,
+              decided: Callable[[Hashable, Decision], None]) -> CompanionSeats:
+    """The companion's seats of a table, unless its game's kit says it cannot play one at a real table."""
+    kit = find_kit(config.game)
+    refused = kit.no_companion_at_real_table if kit is not None and real_table else ""
+    return CompanionSeats(config.seats, config.seed, decided, refused=refused)
 
 
 # -- the loop's side: called with the loop's lock held, or (decided) from the thinking thread ---------------

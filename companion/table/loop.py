@@ -38,7 +38,6 @@ from companion.records import GameRecords, event_dict
 from companion.shared_view import shared_action, shared_legal_actions
 from companion.store import Store, StoredEvent
 from companion.table import companion_seat, frames
-from companion.table.companion_seat import CompanionSeats
 from companion.table.keeper import GameKeeper, Unsaved
 from companion.table.models import model_for_table
 from companion.table.panel_view import CameraSignal, panel_signals
@@ -115,7 +114,7 @@ class TableLoop:
         self.timings: list[dict[str, float]] = []
         self._vision_s = 0.0
         self._signalled = (0.0, 0.0)
-        self.companion = CompanionSeats(config.seats, config.seed, self._companion_decided)
+        self.companion = companion_seat.for_table(config, real_table, self._companion_decided)
         self.keeper = GameKeeper(
             store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume, real_table
         )
@@ -159,7 +158,7 @@ class TableLoop:
             except ConfigError as error:
                 return {"ok": False, "error": str(error)}
             self.config = config
-            self.companion = CompanionSeats(config.seats, config.seed, self._companion_decided)
+            self.companion = companion_seat.for_table(config, self.keeper.real_table, self._companion_decided)
             self.panel.set_seat_colours([s.colour for s in config.seats])
             self.keeper.new_game(config, self._model_factory(config))
             self.keeper.start_setup()  # the last game's pieces may still lie there: a checklist, no blame
@@ -502,7 +501,7 @@ class TableLoop:
                 "storage": self.keeper.storage_status(),
                 "problems": list(self.problems),
                 "laid": self.keeper.placement if preview is None else dict(preview.placement),
-                "faults": table_faults(self.source, self.panel.report),
+                "faults": table_faults(self.source, self.panel.report) + self.companion.faults(),
                 "links": [link.status() for link in self.links],
                 "companion": companion_seat.shown(self, state),
             }

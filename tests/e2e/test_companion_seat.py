@@ -116,3 +116,19 @@ def test_a_hint_is_for_the_player_to_move_and_marks_the_game_assisted(tmp_path: 
         assert [n["detail"] for n in notes] == [{"player": player}]  # who asked, never the move hinted
     finally:
         table.close()
+
+
+def test_a_game_whose_kit_cannot_have_the_companion_at_a_real_table_says_so_and_seats_people(
+        tmp_path: Path) -> None:
+    refusing = [name for name, kit in kits().items() if kit.no_companion_at_real_table]
+    assert refusing, "every kit takes the companion at a real table: this test has nothing to check"
+    game = refusing[0]
+    colours = list(kits()[game].demo_colours[:2])
+    table = build_table(game, colours, tmp_path, seed=3, real_table=True, companion={colours[1]: 2})
+    try:
+        snapshot = table.loop.snapshot()
+        faults = [f for f in snapshot["faults"] if f["part"] == "companion"]
+        assert faults and faults[0]["text"] == kits()[game].no_companion_at_real_table
+        assert not table.loop.companion.levels and snapshot["companion"] is None
+    finally:
+        table.close()
