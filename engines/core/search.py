@@ -34,8 +34,8 @@ LEVELS = (1, 2, 3)
 GREEDY_PLAYOUT_MOVES = 12
 #: at most this many of a seat's moves are searched (the bots' and the greedy choices)
 ROOT_MOVES = 8
-#: how much more of its simulations a move must win to be played over the greedy one
-CLEARLY_BETTER = 0.04
+#: how many standard errors more of its simulations a move must win to be played over the greedy one
+CLEARLY_BETTER = 2.0
 #: how widely the search tries moves it has not yet found good (the UCB1 constant for rewards in [0, 1])
 EXPLORATION = 0.7
 
@@ -157,11 +157,19 @@ class _Node:
     mover: str
     visits: int = 0
     total: float = 0.0
+    squares: float = 0.0
     available: int = 0
     children: dict[Action, _Node] = field(default_factory=dict)
 
     def score(self) -> float:
         return self.total / self.visits if self.visits else 0.0
+
+    def spread(self) -> float:
+        """The variance of its mean result (how far luck alone may move it)."""
+        if self.visits < 2:
+            return 1.0
+        mean = self.score()
+        return max(0.0, self.squares / self.visits - mean * mean) / self.visits
 
 
 def _search(state: State, player: str, legal: list[Action], rng: random.Random, budget: Budget,
@@ -178,9 +186,10 @@ def _search(state: State, player: str, legal: list[Action], rng: random.Random, 
     visited = [(node, action) for action, node in root.children.items()]
     node, action = max(visited, key=lambda item: (item[0].visits, item[0].score(), action_key(item[1])))
     plain = root.children.get(greedy)
-    # the search overrules the greedy move only when its simulations clearly found better: with few of
-    # them a game of chance judges close moves by luck
-    if plain is not None and action != greedy and node.score() < plain.score() + CLEARLY_BETTER:
+    # the search overrules the greedy move only when its simulations found better beyond what luck alone
+    # would give them: with few of them a game of chance judges close moves by its dice
+    if plain is not None and action != greedy and \
+            node.score() - plain.score() < CLEARLY_BETTER * math.sqrt(node.spread() + plain.spread()):
         node, action = plain, greedy
     why = (f"it did best for {player} in {done} simulated continuations with what {player} cannot see "
            f"dealt anew each time (won {node.score():.0%} of the {node.visits} that began with it)")
@@ -231,8 +240,10 @@ def _simulate(root: _Node, world: State, rng: random.Random, depth: int, chosen:
         steps += 1
     rewards = _rewards(_rollout(world, rng, depth - steps, chosen))
     for visited in path[1:]:
+        reward = rewards.get(visited.mover, 0.0)
         visited.visits += 1
-        visited.total += rewards.get(visited.mover, 0.0)
+        visited.total += reward
+        visited.squares += reward * reward
 
 
 def _ucb(node: _Node) -> float:
