@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: at most this long a decision thinks on these machines; a Pi core is 4-5x slower: about 6 s there
+#: at most this long a decision thinks (wall clock): a Pi core, 4-5x slower, runs fewer simulations in it
 THINKING_S = 1.2
 COMPANION_RULE = Rule(
     "TABLE-COMPANION",
