@@ -75,3 +75,30 @@ def test_a_seat_the_companion_plays_cannot_be_taken(make_table: Any, csrf: Any, 
     assert refused.status_code == 409 and "companion" in refused.get_json()["error"]
     page = client.get("/").get_data(as_text=True)
     assert '<option value="ben"' not in page and '<option value="ana"' in page
+
+
+def test_a_new_game_may_seat_the_companion_at_a_level(table: Any, csrf: Any, post: Any) -> None:
+    client = phone(table)
+    token = csrf(client)
+    seats = [{"name": "ana", "colour": "red", "seat": 0}, {"name": "ben", "colour": "blue", "seat": 1}]
+    for level, status in ((7, 400), (True, 400), ("3", 400), (3, 200)):
+        body = {"settings": {"game": "jurassik", "seats": [seats[0], {**seats[1], "companion": level}]}}
+        assert post(client, "/api/new-game", body, token).status_code == status, level
+    assert table.settings()["seats"][1]["companion"] == 3
+    page = client.get("/setup").get_data(as_text=True)
+    assert '<option value="3" selected>' in page  # the setup page shows the seat the companion plays
+
+
+def test_the_config_file_seats_the_companion_and_refuses_a_level_it_has_not() -> None:
+    import pytest
+
+    from companion.config import ConfigError, config_from_dict
+
+    seats = [{"name": "ana", "colour": "red"}, {"name": "ben", "colour": "blue", "companion": 2}]
+    config = config_from_dict({"game": "jurassik", "seats": seats}, source="<test>")
+    assert [seat.companion for seat in config.seats] == [0, 2]
+    assert config.seats[1].to_dict()["companion"] == 2 and "companion" not in config.seats[0].to_dict()
+    for wrong in (4, -1, True, "2"):
+        with pytest.raises(ConfigError, match="companion"):
+            config_from_dict({"game": "jurassik", "seats": [seats[0], {**seats[1], "companion": wrong}]},
+                             source="<test>")

@@ -151,7 +151,8 @@
     document.querySelectorAll("tr.seat-row").forEach(function (row) {
       const seat = Number(row.dataset.seat);
       row.hidden = seat >= most;
-      if (row.hidden) row.querySelector('input[type="checkbox"]').checked = false;
+      const plays = row.querySelector('input[type="checkbox"]');
+      if (row.hidden && plays) plays.checked = false;
     });
   }
   showOptions();
