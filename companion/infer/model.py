@@ -80,6 +80,10 @@ class TableModel:
         """The set-up of ``state`` as a group lays it, in the order it is laid (the last: all of it)."""
         return [self.scene(state)]
 
+    def looks_alike(self, before: State, after: State) -> bool:
+        """Whether the camera sees one table in both states (a move it cannot see: a purchase, a pass)."""
+        return self.expected(after).key(self.tolerance) == self.expected(before).key(self.tolerance)
+
     def expected(self, state: State, key: Hashable | None = None) -> Picture:
         key = search_key(state) if key is None else key
         picture = self._cache.get(key)

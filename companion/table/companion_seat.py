@@ -47,10 +47,12 @@ MAKE_ITS_MOVE = N_("The companion (%(seat)s) plays %(move)s: please make this mo
 
 @dataclass(frozen=True)
 class Wanted:
-    """The move the companion chose for the state whose fingerprint is ``key``."""
+    """The move the companion chose for the state whose fingerprint is ``key``, and the snapshot's
+    ``companion`` showing it (made once: every snapshot and page shows it)."""
 
     key: Hashable
     decision: Decision
+    shown: dict[str, Any]
 
 
 class CompanionSeats:
@@ -116,17 +118,18 @@ class CompanionSeats:
             self._thinking = None
         self._decided(key, decision)
 
-    def keep(self, key: Hashable, decision: Decision) -> None:
+    def keep(self, key: Hashable, decision: Decision, shown: dict[str, Any]) -> None:
         """Keep ``decision`` as the move wanted in the state whose fingerprint is ``key``."""
         with self._lock:
-            self.wanted = Wanted(key, decision)
+            self.wanted = Wanted(key, decision, shown)
+
+    def wanted_in(self, state: State) -> Wanted | None:
+        wanted = self.wanted
+        return wanted if wanted is not None and wanted.key == state.fingerprint() else None
 
     def wanted_now(self, state: State) -> Decision | None:
-        wanted = self.wanted
-        return wanted.decision if wanted is not None and wanted.key == state.fingerprint() else None
-
-    def thinking(self) -> bool:
-        return self._thinking is not None
+        wanted = self.wanted_in(state)
+        return None if wanted is None else wanted.decision
 
     def mismatch(self, state: State, actions: Sequence[Action]) -> Decision | None:
         """The companion's decision when the camera read ``actions`` for its seat instead of its move."""
@@ -163,12 +166,12 @@ def decided(loop: TableLoop, key: Hashable, decision: Decision) -> None:
             return
         model = loop.referee.model
         after = loop.keeper.settled(state.apply(decision.action))
-        if model.expected(after).key(model.tolerance) == model.expected(state).key(model.tolerance):
+        if model.looks_alike(state, after):
             answer = loop.submit(decision.action.to_dict(), source="companion")
             if not answer.get("ok"):
                 log.warning("the companion's %s was refused: %s", decision.action.kind, answer.get("error"))
             return
-        loop.companion.keep(key, decision)
+        loop.companion.keep(key, decision, _showing(loop, state, after, decision))
         loop.show_companion()
 
 
@@ -201,17 +204,21 @@ def shown(loop: TableLoop, state: State) -> dict[str, Any] | None:
     player = loop.companion.to_move(state)
     if player is None:
         return None
-    decision = loop.companion.wanted_now(state)
-    if decision is None:
+    wanted = loop.companion.wanted_in(state)
+    if wanted is None:
         return {"player": player, "level": loop.companion.levels[player], "thinking": True,
                 "action": None, "said": None, "why": None}
+    return wanted.shown
+
+
+def _showing(loop: TableLoop, state: State, after: State, decision: Decision) -> dict[str, Any]:
+    """What the page shows of a move wanted: its words in every language and where its pieces go (the
+    table it wants against the table as it stands)."""
     model = loop.referee.model
-    after = loop.keeper.settled(state.apply(decision.action))
-    # where its pieces go: the table it wants against the table as it stands
     moved = compare(model.expected(after), model.expected(state), model.tolerance)
     return {
-        "player": player,
-        "level": loop.companion.levels[player],
+        "player": decision.player,
+        "level": loop.companion.levels[decision.player],
         "thinking": False,
         "differences": [difference.to_dict() for difference in moved],
         "action": shared_action(decision.action.to_dict(), state.game.name),

@@ -21,11 +21,12 @@ from companion.web.validate import field, json_object, only_fields
 
 blueprint = Blueprint("hints", __name__)
 
-#: which phone holds which seat: {game_id: {player: the phone's session token}}
 _LOCK = threading.Lock()
 
 
 def _claims(game_id: Any) -> dict[str, str]:
+    """Which phone holds which seat of the game (player -> the phone's session token); a new game's
+    seats are all free. Call with ``_LOCK`` held."""
     book: dict[Any, dict[str, str]] = current_app.extensions.setdefault("dinotable_seats", {})
     for old in [gid for gid in book if gid != game_id]:  # a new game: every seat is free again
         del book[old]

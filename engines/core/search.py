@@ -22,7 +22,7 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engines.core.actions import Action
@@ -299,11 +299,3 @@ def _rewards(world: State) -> Mapping[str, float]:
         else:
             rewards[name] = by_margin
     return rewards
-
-
-def decider(level: int, seed: int = 0, budget: Budget = Budget(),
-            policy: Policy | None = None) -> Callable[[State, list[Action], random.Random], Action]:
-    """A :data:`Policy` playing at ``level`` for whoever is to play (benchmarks and the demo's seats)."""
-    def play(state: State, _legal: list[Action], _rng: random.Random) -> Action:
-        return decide(state, state.current_player(), level, seed, budget, policy).action
-    return play
