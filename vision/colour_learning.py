@@ -23,6 +23,7 @@ from vision.pegs import (
     Lab,
     Point,
     bgr_to_lab,
+    chromaticity,
     dominant_colours,
     rgb_to_lab,
     sample_discs,
@@ -37,6 +38,8 @@ SHADE_RATIO = 0.8
 LEAST_SHADE = 0.45
 #: how far (weighted Lab) a piece under the room's light may lie from its nominal colour
 NEAR = 45.0
+#: how far a piece's pixels' shares of red, green and blue (linear light) lie from its middle's
+SAME_SHARES = 0.2
 
 
 @dataclass(frozen=True)
@@ -81,13 +84,16 @@ def light_and_shade(pixels: np.ndarray) -> tuple[Lab, Lab | None]:
 def same_hue(pixels: np.ndarray, seed: np.ndarray, degrees: float = 28.0,
              saturation: float = 0.6) -> np.ndarray:
     """The pixels of ``seed``'s hue (within ``degrees``) and at least ``saturation`` times as saturated
-    (chroma for its lightness): a piece lit or shaded keeps both; a pale card of the same hue beside it (a
-    beige tile by an orange chisel), the table and a shadow do not."""
+    (chroma for its lightness), whose shares of red, green and blue (linear light) lie near the seed's: a
+    piece lit or shaded keeps all three; a pale card of the same hue beside it (a beige tile by an orange
+    chisel, brightened by the lamp until Lab finds it as saturated), the table and a shadow do not."""
     a, b = pixels[:, 1] - 128.0, pixels[:, 2] - 128.0
     seed_a, seed_b = float(seed[1]) - 128.0, float(seed[2]) - 128.0
     turn = np.abs((np.degrees(np.arctan2(b, a) - math.atan2(seed_b, seed_a)) + 180.0) % 360.0 - 180.0)
     seed_saturation = math.hypot(seed_a, seed_b) / max(float(seed[0]), 1.0)
     keep = (turn < degrees) & (np.hypot(a, b) / np.maximum(pixels[:, 0], 1.0) > saturation * seed_saturation)
+    shares = chromaticity(pixels[keep])
+    keep[keep] = np.linalg.norm(shares - chromaticity(np.asarray(seed).reshape(1, 3)), axis=1) < SAME_SHARES
     result: np.ndarray = pixels[keep]
     return result
 
@@ -114,7 +120,7 @@ def learn_from_pieces(image: np.ndarray, samples_px: Mapping[str, Sequence[Point
             nominal = np.array(rgb_to_lab(NOMINAL_RGB[name]))
             near = np.sqrt((((around - nominal) * WEIGHTS) ** 2).sum(axis=1)) < NEAR
             if near.sum() >= 8:
-                seed = np.median(around[near], axis=0)
+                seed = _most_saturated(around[near])
         pieces = same_hue(around, seed)
         if len(pieces) < 8:
             colours[name] = _lab(seed)
@@ -128,6 +134,14 @@ def learn_from_pieces(image: np.ndarray, samples_px: Mapping[str, Sequence[Point
         lab = bgr_to_lab(sample_discs(image, background_px, radius_px))
         background = tuple(_lab(row) for row in _cluster(lab, 6))
     return ColourModel(colours, background, shades=shades, **options)
+
+
+def _most_saturated(pixels: np.ndarray) -> np.ndarray:
+    """The middle of the more saturated half of ``pixels`` (by their smallest share of linear light): a
+    piece is purer than the card under it, even where the lamp makes the card look as colourful in Lab."""
+    purity = 1.0 - 3.0 * chromaticity(pixels).min(axis=1)
+    result: np.ndarray = np.median(pixels[purity >= np.median(purity)], axis=0)
+    return result
 
 
 def _disc_pixels(image: np.ndarray, points_px: Sequence[Point], radius_px: float) -> np.ndarray:

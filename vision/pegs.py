@@ -35,12 +35,28 @@ LEAST_LIGHT = 0.25
 DARK = 50.0
 #: how far (degrees) a dark sample's hue may turn from its colour's
 HUE_DEGREES = 15.0
+#: a plain reading yields to another colour whose red/green/blue shares lie this many times nearer ...
+CHROMA_RATIO = 2.0
+#: ... and at least this much nearer (shares of linear light)
+CHROMA_MARGIN = 0.06
 
 
 def rgb_to_lab(rgb: tuple[int, int, int]) -> Lab:
     pixel = np.array([[[rgb[2], rgb[1], rgb[0]]]], dtype=np.uint8)
     lab = cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0].astype(float)
     return (float(lab[0]), float(lab[1]), float(lab[2]))
+
+
+def chromaticity(lab: np.ndarray) -> np.ndarray:
+    """(N, 3) Lab -> (N, 3) shares of red, green and blue in linear light (each row sums to 1): what a
+    surface's colour keeps whatever light falls on it, where Lab's a and b bend with lightness (a bright
+    orange chisel's top and a yellow one lie near each other in Lab, far apart here)."""
+    pixels = np.clip(np.rint(np.asarray(lab, dtype=np.float64)), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    bgr = cv2.cvtColor(pixels, cv2.COLOR_Lab2BGR).reshape(-1, 3).astype(np.float64) / 255.0
+    linear = np.where(bgr <= 0.04045, bgr / 12.92, ((bgr + 0.055) / 1.055) ** 2.4)[:, ::-1]
+    total = linear.sum(axis=1, keepdims=True)
+    result: np.ndarray = np.where(total > 1e-4, linear / np.maximum(total, 1e-4), 1.0 / 3.0)
+    return result
 
 
 def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
@@ -133,7 +149,36 @@ class ColourModel:
             closeness = max(0.0, 1.0 - d_best[index] / self.reject)
             confidence = round(float(0.5 * margin + 0.5 * closeness), 3)
             results.append((colours[int(best[index])], confidence, False))
+        self._second_opinion(samples, seat, results)
         return results
+
+    def _second_opinion(self, lab: np.ndarray, seat: np.ndarray,
+                        results: list[tuple[str | None, float, bool]]) -> None:
+        """A colour read plainly is changed to another seat colour also within reach when the sample's
+        share of red, green and blue says so beyond doubt: under a warm lamp Lab puts a bright orange top
+        nearer the yellow learned elsewhere on the table, its linear-light shares do not."""
+        plain = [index for index, (colour, _, shaded) in enumerate(results) if colour and not shaded]
+        if not plain or len(self.centroids) < 2:
+            return
+        names = list(self.centroids)
+        lit = chromaticity(np.array(list(self.centroids.values()), dtype=np.float64))
+        shade = lit.copy()
+        for position, name in enumerate(names):
+            if name in self.shades:
+                shade[position] = chromaticity(np.array([self.shades[name]]))[0]
+        shares = chromaticity(lab[plain])
+        span = shade - lit
+        offset = shares[:, None, :] - lit[None, :, :]
+        along = np.clip((offset * span[None]).sum(axis=2) / np.maximum((span**2).sum(axis=1), 1e-9), 0.0, 1.0)
+        apart = np.sqrt(((offset - along[:, :, None] * span[None]) ** 2).sum(axis=2))
+        for row, index in enumerate(plain):
+            chosen = names.index(str(results[index][0]))
+            reach = np.where(seat[index] <= self.reject, apart[row], np.inf)
+            other = int(np.argmin(reach))
+            nearer, farther = float(apart[row, other]), float(apart[row, chosen])
+            if other != chosen and nearer * CHROMA_RATIO < farther and farther - nearer > CHROMA_MARGIN:
+                confidence = round(0.5 * results[index][1] + 0.5 * (1.0 - nearer / farther), 3)
+                results[index] = (names[other], confidence, False)
 
     #: a shaded sample's chroma, brought to a colour's lightness, must lie this near it (Lab units)
     shade_reject: float = 20.0
