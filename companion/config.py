@@ -5,6 +5,7 @@ Every key has a documented default (:data:`EXAMPLE` is the annotated file that `
 
     game = "jurassic-parts"          # or jurassik, jurassic-brunch, isla-nublar (aliases: jp, brunch...)
     seed = 1                         # setup shuffles (bots and the demo); omit for a random one
+    # speak = true                   # the companion says its moves aloud (espeak-ng, the edition's language)
 
     [options]                        # the engine's setup options, e.g. edition = "es" for Jurassik
     [house_rules]                    # the engine's house-rule options (RULES-NOTES.md readings by default)
@@ -176,6 +177,8 @@ class Config:
     state_dir: Path = field(default_factory=default_state_dir)
     web: WebConfig = field(default_factory=WebConfig)
     mqtt: MqttConfig = field(default_factory=MqttConfig)
+    #: the companion's moves said aloud through a speaker (espeak-ng)
+    speak: bool = False
     source: str = "<defaults>"
 
     @property
@@ -227,7 +230,8 @@ def config_from_dict(
 ) -> Config:
     """Validate a parsed config (the TOML file's content, or the web page's settings) into a Config."""
     base = base or Config()
-    known = {"game", "seed", "options", "house_rules", "seats", "pins", "camera", "store", "web", "mqtt"}
+    known = {"game", "seed", "options", "house_rules", "seats", "pins", "camera", "store", "web", "mqtt",
+             "speak"}
     unknown = set(data) - known - {"title", "available_options", "colours"}
     if unknown:
         raise _fail(source, ", ".join(sorted(unknown)), f"unknown key(s); known: {', '.join(sorted(known))}")
@@ -254,6 +258,9 @@ def config_from_dict(
     seed = data.get("seed", base.seed if "game" not in data else None)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise _fail(source, "seed", f"must be an integer, not {seed!r}")
+    speak = data.get("speak", base.speak)
+    if not isinstance(speak, bool):
+        raise _fail(source, "speak", f"must be true or false, not {speak!r}")
     return Config(
         game=game.name,
         options=options,
@@ -265,6 +272,7 @@ def config_from_dict(
         state_dir=state_dir,
         web=_read_web(data, source, base.web),
         mqtt=_read_mqtt(data, source, base.mqtt),
+        speak=speak,
         source=source,
     )
 

@@ -24,12 +24,13 @@ PY
 # fonts for the rendered pictures, openssl (the HTTPS certificate), iproute2 and util-linux (the LAN attack
 # test in a network namespace of its own), mosquitto and its clients (the café tests run a real broker),
 # python3-venv and python3-numpy (Debian's own Python with apt's numpy 1.24: the Pi OS-like site test),
-# poppler-utils (pdftoppm rasterises the printed sheets: their margins, and frames made from them).
+# poppler-utils (pdftoppm rasterises the printed sheets: their margins, and frames made from them),
+# espeak-ng (the companion's moves said aloud, written to WAV files in the tests).
 # Only the test set-up needs them; the demo runs on zxing-cpp alone.
 if [ "$want_dev" = 1 ]; then
   missing=()
   for pkg in libzbar0 chromium fonts-dejavu-core openssl iproute2 util-linux mosquitto mosquitto-clients \
-      python3-venv python3-numpy poppler-utils; do
+      python3-venv python3-numpy poppler-utils espeak-ng; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
   if [ ${#missing[@]} -gt 0 ]; then

@@ -32,7 +32,7 @@ state_dir=/var/lib/dinotable
 config_dir=/etc/dinotable
 config=$config_dir/config.toml
 unit=/etc/systemd/system/dinotable.service
-apt_packages=(python3-venv python3-numpy python3-picamera2 python3-lgpio libzbar0 git)
+apt_packages=(python3-venv python3-numpy python3-picamera2 python3-lgpio libzbar0 git espeak-ng)
 
 if [ -n "${PYTHON:-}" ]; then python=$PYTHON
 elif [ -x /usr/bin/python3 ]; then python=/usr/bin/python3   # the one apt's packages are built for
@@ -129,7 +129,7 @@ install_apt() {
 }
 
 install_user() {
-  say "the service user $service_user (groups gpio and video) and $state_dir"
+  say "the service user $service_user (groups gpio, video and audio) and $state_dir"
   run install -D -m 644 systemd/dinotable.sysusers.conf /etc/sysusers.d/dinotable.conf
   run systemd-sysusers /etc/sysusers.d/dinotable.conf
   run install -d -o "$service_user" -g "$service_user" -m 750 "$state_dir"

@@ -75,7 +75,8 @@ def _seats(game: Any, colours_text: str, companion: Mapping[str, int] | None = N
 
 def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state_dir: Path | None = None,
           fps: float = 0.0, synchronous: bool = True, hands: bool = False, real_table: bool = False,
-          options: Mapping[str, Any] | None = None, companion: Mapping[str, int] | None = None) -> Demo:
+          options: Mapping[str, Any] | None = None, companion: Mapping[str, int] | None = None,
+          speak: bool = False) -> Demo:
     """Wire a demo table: config, store, mock panel, synthetic camera, vision pipeline, loop, bots (who
     also make the moves of the seats the companion plays, ``companion``: colour -> level)."""
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
@@ -98,6 +99,7 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
         "house_rules": {k: v for k, v in (options or {}).items() if k in house},
         "camera": {"source": "synthetic", "fps": fps or 15},
         "store": {"state_dir": str(directory)},
+        "speak": speak,
     }, source="<demo>")
     seat_colours = [s.colour for s in config.seats]
     panel = Panel(config.pins, seat_colours, pin_factory=MockFactory(pin_class=MockPWMPin))
@@ -306,7 +308,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         demo = build(args.game, args.players, args.seed, state_dir or state_dir_made, fps=fps,
                      synchronous=args.headless, hands=args.hands, options=dict(args.option),
-                     companion=dict(args.companion))
+                     companion=dict(args.companion), speak=args.speak)
     except (ConfigError, StoreError, OSError) as error:
         if state_dir is None:
             shutil.rmtree(state_dir_made, ignore_errors=True)
@@ -368,6 +370,8 @@ def register(subparsers: Any) -> None:
     demo.add_argument("--companion", type=companion_seat, action="append", default=[], metavar="COLOUR=LEVEL",
                       help="the companion plays this seat at level 1-3 (the bots make its moves for it), "
                            "e.g. --companion blue=3")
+    demo.add_argument("--speak", action="store_true",
+                      help="the companion says its moves aloud (espeak-ng: sudo apt install espeak-ng)")
     add_mqtt_arguments(demo)
     demo.add_argument("--state-dir", default="",
                       help="keep the game's database here (default: a temporary one)")

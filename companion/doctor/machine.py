@@ -214,6 +214,19 @@ def lgpio_dir_check(environ: Mapping[str, str] | None = None, unit_text: str = "
                     "points LG_WD at a writable one")
 
 
+def speech_check(speak: bool, which: Any = None) -> Check:
+    """With ``speak = true``: espeak-ng is there to say the companion's moves."""
+    import shutil
+
+    if not speak:
+        return Check.skip("speech", "speak = false: the companion's moves are shown, not said")
+    found = (which or shutil.which)("espeak-ng")
+    if found is None:
+        return Check("speech", "fail", "speak = true but espeak-ng is not installed",
+                     "sudo apt install espeak-ng")
+    return Check.ok("speech", f"espeak-ng at {found}")
+
+
 def machine_checks(config: Any, environ: Mapping[str, str] | None = None, open_camera: bool = True,
                    unit_text: str = "") -> tuple[list[Check], FrameSize]:
     """The machine's checks, and the size of the frame the camera gave (None when none was read)."""
@@ -231,4 +244,5 @@ def machine_checks(config: Any, environ: Mapping[str, str] | None = None, open_c
         pins_check(model, environ),
         gpiochip_check(model),
         lgpio_dir_check(environ, unit_text),
+        speech_check(bool(getattr(config, "speak", False))),
     ], size

@@ -3,8 +3,9 @@
 its move, and a person carries it out; the camera checks that the move made is the one it wanted.
 
 A move the camera cannot see (ending a turn, a purchase) the companion makes itself, as a tap on the page
-would. A different move read for its seat is an objection naming what it wanted, until the table is put
-back or its move is made; Confirm lets the table stand as for any objection, and Undo works as for any move.
+would. With ``speak = true`` the move to make is also said aloud (espeak-ng, the edition's language). A
+different move read for its seat is an objection naming what it wanted, until the table is put back or
+its move is made; Confirm lets the table stand as for any objection, and Undo works as for any move.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.config import Config, Seat
-from companion.i18n import N_, said_everywhere
+from companion.i18n import N_, Said, said_everywhere, speaking
 from companion.infer import Inference, compare
 from companion.kits import find_kit
 from companion.records import HINT_NOTICE
@@ -25,6 +26,7 @@ from companion.shared_view import shared_action
 from companion.store import StoreError
 from engines.core import Action, Rule, State
 from engines.core.search import Budget, Decision, NotToPlay, decide
+from hw.speech import NO_SOUND, NOT_INSTALLED, SilentSpeaker, Speaker
 
 if TYPE_CHECKING:
     from companion.table.loop import TableLoop
@@ -41,6 +43,11 @@ COMPANION_RULE = Rule(
 )
 
 
+#: the speaker's problems as the page says them
+SPEAKER_PROBLEMS = {
+    NOT_INSTALLED: N_("espeak-ng is not installed: sudo apt install espeak-ng"),
+    NO_SOUND: N_("espeak-ng could not say a sentence (is a speaker or headphones connected?)"),
+}
 WANTED_OTHER = N_("The companion (%(seat)s) wanted %(move)s, not this: put the table back and make its move")
 MAKE_ITS_MOVE = N_("The companion (%(seat)s) plays %(move)s: please make this move for it")
 
@@ -60,9 +67,12 @@ class CompanionSeats:
 
     def __init__(self, seats: Sequence[Seat], seed: int | None,
                  decided: Callable[[Hashable, Decision], None], budget: Budget | None = None,
-                 refused: str = "") -> None:
-        """``refused``: why the companion cannot play this table's seats (they are then people's)."""
+                 refused: str = "", speaker: Speaker | None = None, language: str = "en") -> None:
+        """``refused``: why the companion cannot play this table's seats (they are then people's);
+        ``speaker`` says its moves in ``language``."""
         wanted = {seat.name: seat.companion for seat in seats if seat.companion}
+        self.speaker: Speaker = speaker or SilentSpeaker()
+        self.language = language
         self.levels = {} if refused else wanted
         self.problem = refused if refused and wanted else ""
         self.seed = seed or 0
@@ -74,8 +84,20 @@ class CompanionSeats:
         self.failures = 0
 
     def faults(self) -> list[dict[str, Any]]:
-        """The page's fault when seats meant for the companion are people's (its game cannot have it)."""
-        return [{"part": "companion", "text": self.problem, "permanent": True}] if self.problem else []
+        """The page's faults: seats meant for the companion are people's (its game cannot have it), or its
+        speaker cannot speak."""
+        found = [{"part": "companion", "text": self.problem, "permanent": True}] if self.problem else []
+        problem = self.speaker.problem
+        if problem and self.levels:
+            text = SPEAKER_PROBLEMS.get(problem, problem)
+            found.append({"part": "speaker", "text": text, "permanent": False})
+        return found
+
+    def say(self, sentence: Said) -> None:
+        """Say ``sentence`` aloud in the table's language (nothing without a speaker)."""
+        with speaking(self.language):
+            text = sentence.words()
+        self.speaker.say(text, self.language)
 
     def plays(self, player: str) -> bool:
         return player in self.levels
@@ -139,12 +161,15 @@ class CompanionSeats:
         return decision
 
 
-def for_table(config: Config, real_table: bool,
-              decided: Callable[[Hashable, Decision], None]) -> CompanionSeats:
-    """The companion's seats of a table, unless its game's kit says it cannot play one at a real table."""
+def for_table(config: Config, real_table: bool, decided: Callable[[Hashable, Decision], None],
+              speaker: Speaker | None = None) -> CompanionSeats:
+    """The companion's seats of a table, unless its game's kit says it cannot play one at a real table;
+    ``speaker`` says its moves in the language of the edition on the table."""
     kit = find_kit(config.game)
     refused = kit.no_companion_at_real_table if kit is not None and real_table else ""
-    return CompanionSeats(config.seats, config.seed, decided, refused=refused)
+    language = kit.edition_language(config.options) if kit is not None else "en"
+    return CompanionSeats(config.seats, config.seed, decided, refused=refused, speaker=speaker,
+                          language=language)
 
 
 # -- the loop's side: called with the loop's lock held, or (decided) from the thinking thread ---------------
@@ -173,6 +198,7 @@ def decided(loop: TableLoop, key: Hashable, decision: Decision) -> None:
             return
         loop.companion.keep(key, decision, _showing(loop, state, after, decision))
         loop.show_companion()
+        loop.companion.say(said_everywhere(MAKE_ITS_MOVE, words(loop, decision, state)))
 
 
 def words(loop: TableLoop, decision: Decision, state: State) -> Callable[[], dict[str, str]]:

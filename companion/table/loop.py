@@ -58,6 +58,7 @@ from engines.core import CHANCE, TERMINAL, State
 from engines.core.search import Decision
 from hw.panel import Panel, open_panel
 from hw.signals import BUTTONS, PanelSignals
+from hw.speech import Speaker, open_speaker
 from vision.observation import Observation
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ class TableLoop:
         resume: bool = True,
         on_commit: Callable[[StoredEvent], None] | None = None,
         real_table: bool = False,
+        speaker: Speaker | None = None,
     ) -> None:
         self._lock = threading.RLock()
         store = store if store is not None else Store(config.state_dir)
@@ -114,7 +116,8 @@ class TableLoop:
         self.timings: list[dict[str, float]] = []
         self._vision_s = 0.0
         self._signalled = (0.0, 0.0)
-        self.companion = companion_seat.for_table(config, real_table, self._companion_decided)
+        self.speaker = speaker if speaker is not None else open_speaker(config.speak)
+        self.companion = companion_seat.for_table(config, real_table, self._companion_decided, self.speaker)
         self.keeper = GameKeeper(
             store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume, real_table
         )
@@ -158,7 +161,8 @@ class TableLoop:
             except ConfigError as error:
                 return {"ok": False, "error": str(error)}
             self.config = config
-            self.companion = companion_seat.for_table(config, self.keeper.real_table, self._companion_decided)
+            self.companion = companion_seat.for_table(config, self.keeper.real_table, self._companion_decided,
+                                                      self.speaker)
             self.panel.set_seat_colours([s.colour for s in config.seats])
             self.keeper.new_game(config, self._model_factory(config))
             self.keeper.start_setup()  # the last game's pieces may still lie there: a checklist, no blame
@@ -587,4 +591,5 @@ class TableLoop:
     def close(self) -> None:
         self.stop()
         self.panel.close()
+        self.speaker.close()
         self.keeper.store.close()

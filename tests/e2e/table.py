@@ -18,6 +18,7 @@ from companion.table.loop import TableLoop
 from companion.table.pipeline import Pipeline, vision_pipeline
 from engines.core import State, get_game
 from hw.panel import Panel
+from hw.speech import Speaker
 from sim.camera import SyntheticCamera
 from sim.camera_model import recommended_camera
 
@@ -76,8 +77,10 @@ def build_table(
     real_table: bool = False,
     options: dict[str, Any] | None = None,
     companion: dict[str, int] | None = None,
+    speaker: Speaker | None = None,
 ) -> Table:
-    """``companion``: the seats (by colour) the companion plays, at their levels."""
+    """``companion``: the seats (by colour) the companion plays, at their levels; ``speaker`` says its
+    moves."""
     seats = [{"name": c, "colour": c, **({"companion": companion[c]} if c in (companion or {}) else {})}
              for c in colours]
     config = config_from_dict(
@@ -90,7 +93,7 @@ def build_table(
     clock = FrameClock()
     loop = TableLoop(
         config, store=Store(state_dir), panel=panel, pipeline=pipeline or vision_pipeline(config, camera),
-        clock=clock, real_table=real_table,
+        clock=clock, real_table=real_table, speaker=speaker,
     )
     camera.show(loop.referee.model.scene(loop.referee.state))
     table = Table(config, loop, camera, None, factory, clock)  # type: ignore[arg-type]

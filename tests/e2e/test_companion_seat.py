@@ -132,3 +132,46 @@ def test_a_game_whose_kit_cannot_have_the_companion_at_a_real_table_says_so_and_
         assert not table.loop.companion.levels and snapshot["companion"] is None
     finally:
         table.close()
+
+
+class Heard:
+    """Stands in for the speaker: keeps what it was asked to say."""
+
+    def __init__(self) -> None:
+        self.problem = ""
+        self.said: list[tuple[str, str]] = []
+
+    def say(self, text: str, language: str) -> None:
+        self.said.append((text, language))
+
+    def close(self) -> None:
+        return None
+
+
+def test_the_companion_says_its_move_in_the_edition_s_language_and_a_mute_speaker_is_shown(
+        tmp_path: Path) -> None:
+    from companion.web import WebConfig, create_app
+    from hw.speech import NOT_INSTALLED
+
+    heard = Heard()
+    colours = list(kits()["jurassik"].demo_colours[:2])
+    table = build_table("jurassik", colours, tmp_path, seed=3, options={"edition": "es"},
+                        companion={colours[1]: 1}, speaker=heard)
+    try:
+        loop, driver = table.loop, table.driver
+        while loop.companion.to_move(loop.current_state()) is None:
+            driver.step()
+        wait_for_companion(table, loop.current_state())
+        text, language = heard.said[-1]
+        assert language == "es" and text.startswith("El compañero (") and "por favor" in text
+        shown = loop.snapshot()["companion"]["said"]["localized"]["es"]
+        assert f"({shown['seat']}) juega {shown['move']}:" in text  # what the page shows, said aloud
+        heard.problem = NOT_INSTALLED
+        faults = [f for f in loop.snapshot()["faults"] if f["part"] == "speaker"]
+        assert faults and not faults[0]["permanent"]
+        page = create_app(loop, WebConfig()).test_client().get("/", headers={"Accept-Language": "de"})
+        words = page.get_data(as_text=True)
+        assert "Die Züge des Begleiters werden nicht laut angesagt." in words
+        assert "espeak-ng ist nicht installiert" in words
+    finally:
+        table.close()

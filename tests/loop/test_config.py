@@ -237,3 +237,16 @@ def test_a_loopback_bind_with_lan_access_is_one_line_not_served_on_every_address
     with pytest.raises(ConfigError, match=r"web\.bind.*serves this machine only, but lan = true") as caught:
         load_config(write(tmp_path, '[web]\nlan = true\nbind = "127.0.0.1"\n'))
     assert len(str(caught.value).splitlines()) == 1
+
+
+def test_speech_is_one_setting_the_page_cannot_change(tmp_path: Path) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text('speak = true\n[[seats]]\ncolour = "red"\ncompanion = 2\n[[seats]]\ncolour = "blue"\n',
+                    encoding="utf-8")
+    config = load_config(path)
+    assert config.speak and not Config().speak
+    with pytest.raises(ConfigError, match="speak: must be true or false"):
+        config_from_dict({"speak": "yes"})
+    with pytest.raises(ConfigError, match="cannot be changed from the web page"):
+        config_from_settings({"speak": False}, config)
+    assert config_from_settings({"game": config.game, "seats": ["red", "blue"]}, config).speak

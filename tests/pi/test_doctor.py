@@ -224,3 +224,10 @@ def test_the_pi_cameras_buffers_are_weighed_against_the_memory_reserved_for_it(t
     assert camera_memory_check(picamera, meminfo).level == "skip"
     synthetic = config(tmp_path, camera={"source": "synthetic"})
     assert camera_memory_check(synthetic, meminfo).level == "skip"  # not the Pi camera
+
+
+def test_speech_asked_for_without_espeak_ng_says_what_to_install() -> None:
+    missing = machine_checks.speech_check(True, which=lambda _name: None)
+    assert missing.level == "fail" and missing.fix == "sudo apt install espeak-ng"
+    assert machine_checks.speech_check(True, which=lambda _name: "/usr/bin/espeak-ng").level == "ok"
+    assert machine_checks.speech_check(False).level == "skip"

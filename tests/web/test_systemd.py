@@ -104,7 +104,7 @@ def test_unit_file_has_the_required_hardening() -> None:
     assert int(service["WatchdogSec"]) > 0
     assert service["Restart"] == "on-failure"
     assert service["User"] == "dinotable"
-    assert set(service["SupplementaryGroups"].split()) >= {"gpio", "video"}
+    assert set(service["SupplementaryGroups"].split()) >= {"gpio", "video", "audio"}
     assert service["NoNewPrivileges"] == "yes"
     assert service["ProtectSystem"] in ("strict", "full")
     assert service["StateDirectory"] == "dinotable"
@@ -119,7 +119,8 @@ def test_protect_clock_never_hides_the_gpio_chips_or_the_camera() -> None:
     settings = [line.split("=", 1) for line in lines if "=" in line and not line.startswith("#")]
     allowed = {value.split()[0] for key, value in settings if key == "DeviceAllow"}
     if ("ProtectClock", "yes") in [(k, v) for k, v in settings] or allowed:
-        assert {"char-gpiochip", "char-video4linux", "char-media", "char-dma_heap"} <= allowed, allowed
+        needed = {"char-gpiochip", "char-video4linux", "char-media", "char-dma_heap", "char-alsa"}
+        assert needed <= allowed, allowed
         assert ("DevicePolicy", "closed") in [(k, v) for k, v in settings]
 
 
