@@ -164,7 +164,8 @@ class Kit(abc.ABC):
     def places_to_mark(snapshot: Mapping[str, Any], zone: str = "play") -> list[tuple[float, float]]:
         """Where in ``zone`` the table must change for what the page asks now (a set-up step, an
         objection, the companion's move to be made for it): the place each missing or moved piece belongs,
-        or where a stray one lies (table mm), for a diagram to ring the places its list names."""
+        where a stray one lies, and where a piece to be moved lies now (table mm), for a diagram to ring
+        the places its list names: a move shows the piece and where it goes."""
         pending = snapshot.get("pending") or snapshot.get("companion") or {}
         if not isinstance(pending, Mapping):
             return []
@@ -176,12 +177,15 @@ class Kit(abc.ABC):
         for difference in differences:
             if not isinstance(difference, Mapping):
                 continue
-            place = difference.get("seen" if difference.get("change") == "appeared" else "expected")
-            if not isinstance(place, Mapping) or place.get("zone") != zone:
-                continue
-            at = place.get("at")
-            if isinstance(at, list | tuple) and len(at) == 2:
-                places.append((float(at[0]), float(at[1])))
+            change = difference.get("change")
+            ends = {"appeared": ("seen",), "moved": ("expected", "seen")}.get(str(change), ("expected",))
+            for end in ends:
+                place = difference.get(end)
+                if not isinstance(place, Mapping) or place.get("zone") != zone:
+                    continue
+                at = place.get("at")
+                if isinstance(at, list | tuple) and len(at) == 2:
+                    places.append((float(at[0]), float(at[1])))
         return places
 
     def cell_words(self, view: Mapping[str, Any], cell: Sequence[int]) -> str | None:

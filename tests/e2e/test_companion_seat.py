@@ -175,3 +175,30 @@ def test_the_companion_says_its_move_in_the_edition_s_language_and_a_mute_speake
         assert "espeak-ng ist nicht installiert" in words
     finally:
         table.close()
+
+
+def test_a_figure_the_companion_moves_is_ringed_where_it_stands_and_where_it_goes(tmp_path: Path) -> None:
+    from companion.kits.jurassic_brunch.diagram import pasture_layout
+    from companion.web.svg import board_svg
+
+    table, _ = companion_table("jurassic-brunch", tmp_path)
+    try:
+        loop, driver = table.loop, table.driver
+        for _ in range(40):
+            while loop.companion.to_move(loop.current_state()) is None:
+                driver.step()
+            wanted = wait_for_companion(table, loop.current_state())
+            snapshot = loop.snapshot()
+            moved = [d for d in snapshot["companion"]["differences"] if d["change"] == "moved"]
+            if moved:
+                break
+            driver.step()
+        assert moved and wanted.action.kind == "move", "the companion never moved a figure"
+        board = board_svg(snapshot)
+        layout = pasture_layout(snapshot["view"])
+        assert layout is not None
+        ringed = {layout.cell_at(tuple(d[end]["at"])) for d in moved for end in ("expected", "seen")}
+        assert ringed == {tuple(wanted.action.to_dict()["from"]), tuple(wanted.action.to_dict()["to"])}
+        assert board.count('class="marked"') >= 2
+    finally:
+        table.close()
