@@ -106,3 +106,50 @@ def test_zone_meanings_and_tolerances_are_checked_when_declared() -> None:
         Places({"track": "sideways"})  # type: ignore[dict-item]
     with pytest.raises(ValueError, match="tolerance"):
         Places(tolerance_mm=0.0)
+
+
+def test_fallible_people_play_it_through_the_camera_and_the_page(track_kit: TrackKit) -> None:
+    """The people benchmark's players (knocking figures, forgetting, tapping wrong, a second phone) end
+    the new game with its true score, every slip objected to and none invented."""
+    import sys
+
+    benchmarks = str(Path(__file__).resolve().parents[2] / "benchmarks")
+    sys.path.insert(0, benchmarks)
+    try:
+        import bench_people
+    finally:
+        sys.path.remove(benchmarks)
+    reports = [bench_people.play(track_kit.name, seed) for seed in (1, 3)]
+    assert all(report.ended_true and not report.unrecovered for report in reports), reports
+    assert sum(report.objections_false for report in reports) == 0
+    assert sum(report.objections_right for report in reports) > 0 and sum(r.taps for r in reports) > 0
+
+
+def test_its_page_shows_its_diagram_and_takes_a_tap(track_kit: TrackKit, tmp_path: Path) -> None:
+    from companion.web import WebConfig, create_app
+
+    table = build_table(track_kit.name, ["red", "blue"], tmp_path, seed=3)
+    try:
+        client: Any = create_app(table.loop, WebConfig()).test_client()
+        page = client.get("/", headers={"Host": "localhost"}).get_data(as_text=True)
+        assert "Legal moves" in page and 'class="move" data-post="/api/submit"' in page
+        board = client.get("/api/board.svg", headers={"Host": "localhost"}).get_data(as_text=True)
+        assert board.startswith("<svg") and board == track_kit.diagram(
+            table.loop.snapshot()["view"], table.loop.snapshot())
+        marker = 'name="csrf-token" content="'
+        token = page[page.index(marker) + len(marker):page.index('"', page.index(marker) + len(marker))]
+        import html
+        import json
+        import re
+
+        # a tap on the page's first move button posts that button's own body
+        buttons = re.findall(r'data-post="/api/submit" data-body=\'([^\']*)\'', page)
+        body = json.loads(html.unescape(buttons[0]))
+        move = body["action"]
+        assert move in table.loop.snapshot()["legal"]
+        answer = client.post("/api/submit", json=body, headers={
+            "Host": "localhost", "Origin": "http://localhost", "X-CSRF-Token": token}).get_json()
+        assert answer["ok"], answer
+        assert table.loop.records.history()[-1]["action"] == move
+    finally:
+        table.close()
