@@ -6,8 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.i18n import (
     LANGUAGES,
@@ -21,26 +21,44 @@ from companion.i18n import (
     pgettext,
 )
 
+if TYPE_CHECKING:
+    from companion.kits.kit import Kit
 
-def kit_of(snap: Any) -> Any:
+#: the table as the page and the command line hold it: the loop's snapshot (JSON), or nothing known
+Snapshot = Mapping[str, Any] | None
+#: a move, an event or a difference as JSON: its fields by name
+Fields = Mapping[str, Any]
+#: a board cell as the engines write it: [column, row] or [x, y]
+Cell = list[int] | tuple[int, int]
+#: says a cell or a component's id in the game's words
+Namer = Callable[[Any], str]
+
+
+def fields_of(value: object) -> Fields:
+    """``value`` when it is a JSON object, else an empty one (what comes from a page is untrusted)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def kit_of(snap: object) -> Kit | None:
     from companion.kits import find_kit
 
-    return find_kit(str(snap.get("game"))) if isinstance(snap, dict) and snap.get("game") else None
+    game = fields_of(snap).get("game")
+    return find_kit(str(game)) if game else None
 
 
-def _cell_namer(snap: Any) -> Any:
+def _cell_namer(snap: Snapshot) -> Namer:
     """The game's own words for a board cell (its kit's), or the engine's coordinates."""
     kit = kit_of(snap)
-    view = (snap or {}).get("view") or {}
+    view = fields_of(fields_of(snap).get("view"))
 
-    def name(value: Any) -> str:
+    def name(value: Cell) -> str:
         words = kit.cell_words(view, value) if kit is not None else None
         return words or _cell_text(value)
 
     return name
 
 
-def _component_namer(snap: Any) -> Any:
+def _component_namer(snap: Snapshot) -> Namer:
     """The game's own words for a component, field or score part named by id, or the id."""
     kit = kit_of(snap)
 
@@ -51,7 +69,7 @@ def _component_namer(snap: Any) -> Any:
     return name
 
 
-def part_name(name: Any, snap: Any = None) -> str:
+def part_name(name: object, snap: Snapshot = None) -> str:
     """A score part as players call it (``D3`` -> "dinosaur 3", ``W-GROUPS`` -> its scoring card)."""
     return str(_component_namer(snap)(str(name))).replace("_", " ")
 
@@ -81,7 +99,7 @@ BARE_KEYS = frozenset({"cell", "fossil", "tile", "card", "token", "field", "figu
 COUNTED_FROM_ONE = frozenset({"slot"})
 
 
-def action_label(action: Any, snap: Any = None) -> str:
+def action_label(action: object, snap: Snapshot = None) -> str:
     """A short human label for an action dict: its kind and its telling fields (the player is shown apart);
     with ``snap``, board cells in the game's own words."""
     cell_name = _cell_namer(snap)
@@ -94,8 +112,8 @@ def action_label(action: Any, snap: Any = None) -> str:
     parts = [kind]
     row, col = action.get("row"), action.get("col")
     grid_cell = isinstance(row, int) and isinstance(col, int) and not isinstance(row, bool)
-    if grid_cell:  # a grid cell as players count it: from 1, row first
-        parts.append(grid_place(int(row), int(col)))  # type: ignore[arg-type]
+    if isinstance(row, int) and isinstance(col, int) and grid_cell:  # as players count: from 1, row first
+        parts.append(grid_place(row, col))
     if _is_cell(action.get("a")) and _is_cell(action.get("b")):
         parts.append(gettext("between %(a)s and %(b)s") % {"a": cell_name(action["a"]),
                                                             "b": cell_name(action["b"])})
@@ -136,7 +154,7 @@ def grid_place(row: int, col: int) -> str:
 _ID_TOKEN = re.compile(r"\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b")
 
 
-def in_words(text: Any, snap: Any = None) -> str:
+def in_words(text: object, snap: Snapshot = None) -> str:
     """A message (an engine's refusal, an objection) with the ids in it said as players say them:
     "DINO-2 may not skip the occupied field C2R2" -> "Velociraptor may not skip the occupied field column
     3, field 3 (forest)"; ids the game does not name are left as they are."""
@@ -163,14 +181,15 @@ def _phrase_break_in(spoken: str) -> re.Pattern[str]:
     return re.compile(r", (?!(?:" + "|".join(re.escape(h) for h in sorted(halves)) + r") \d)")
 
 
-def shared_words(actions: Any, snap: Any = None) -> tuple[str, list[str]]:
+def shared_words(actions: object, snap: Snapshot = None) -> tuple[str, list[str]]:
     """What a question's options (single actions) all say, and what each says besides: ("play starting
     card: 2 boxes", ["without its action", "use boxes"]); ("", []) when they share nothing."""
-    if not actions or len(actions) < 2 or not all(isinstance(a, dict) for a in actions):
+    options = list(actions) if isinstance(actions, list | tuple) else []
+    if len(options) < 2 or not all(isinstance(a, dict) for a in options):
         return "", []
     # a place ("row 1, column 2") is one phrase: the options are cut between phrases, never inside one
     cut = _phrase_break()
-    parts = [cut.split(action_label(action, snap)) for action in actions]
+    parts = [cut.split(action_label(action, snap)) for action in options]
     common = 0
     while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
         common += 1
@@ -179,7 +198,7 @@ def shared_words(actions: Any, snap: Any = None) -> tuple[str, list[str]]:
     return ", ".join(parts[0][:common]), [", ".join(p[common:]) for p in parts]
 
 
-def _piece_name(kit: Any, difference: dict[str, Any]) -> str:
+def _piece_name(kit: Kit, difference: Fields) -> str:
     what, item = difference.get("what"), str(difference.get("item") or "")
     if what == "front":  # a model may name a class of fronts ("fossil:RAPTOR-2"): the class's words
         words = kit.component_words(item)
@@ -193,12 +212,13 @@ def _piece_name(kit: Any, difference: dict[str, Any]) -> str:
     return gettext("a %(colour)s %(piece)s") % {"colour": colour_name(item), "piece": kit.peg_words}
 
 
-def _place(kit: Any, snap: Any, place: Any) -> str:
+def _place(kit: Kit, snap: Snapshot, place: object) -> str:
     if not isinstance(place, dict):
         return gettext("nowhere")
     zone, at = place.get("zone"), list(place.get("at") or ())
-    view = (snap or {}).get("view") or {}
-    words = kit.place_words(view, kit.table_layout(snap or {}), zone, at) if len(at) == 2 else None
+    zone = zone if isinstance(zone, str) else None
+    view = fields_of(fields_of(snap).get("view"))
+    words = kit.place_words(view, kit.table_layout(fields_of(snap)), zone, at) if len(at) == 2 else None
     if words:
         return str(words)
     if isinstance(zone, str) and zone.startswith("seat:"):
@@ -209,15 +229,15 @@ def _place(kit: Any, snap: Any, place: Any) -> str:
     return gettext("in %(zone)s") % {"zone": shown}
 
 
-def seat_name(snap: Any, colour: str) -> str:
+def seat_name(snap: Snapshot, colour: str) -> str:
     """Who sits at the seat of ``colour``: the player's name (the colour where the table has none)."""
-    for player in (snap or {}).get("players") or []:
+    for player in fields_of(snap).get("players") or []:
         if isinstance(player, dict) and player.get("colour") == colour and player.get("name"):
             return str(player["name"])
     return colour
 
 
-def _worded(difference: Any, snap: Any) -> tuple[str, str, str, Any] | str:
+def _worded(difference: object, snap: Snapshot) -> tuple[str, str, str, object] | str:
     """A difference's piece, expected place and seen place in the game's words, and its change; the
     plain text when the game has no kit to word it."""
     kit = kit_of(snap)
@@ -227,7 +247,7 @@ def _worded(difference: Any, snap: Any) -> tuple[str, str, str, Any] | str:
             _place(kit, snap, difference.get("seen")), difference.get("change"))
 
 
-def difference_words(difference: Any, snap: Any = None) -> str:
+def difference_words(difference: object, snap: Snapshot = None) -> str:
     """One way the table differs from the game, in the game's words (its pieces, its cells)."""
     worded = _worded(difference, snap)
     if isinstance(worded, str):
@@ -241,7 +261,7 @@ def difference_words(difference: Any, snap: Any = None) -> str:
         "piece": name, "origin": _bare(expected), "target": _bare(seen)}
 
 
-def setup_step_words(difference: Any, snap: Any = None) -> str:
+def setup_step_words(difference: object, snap: Snapshot = None) -> str:
     """One thing to do to set the table up, in the words and places the diagram shows."""
     worded = _worded(difference, snap)
     if isinstance(worded, str):
@@ -264,7 +284,7 @@ def _bare(place: str) -> str:
     return place
 
 
-def difference_side(difference: Any, snap: Any = None, side: str = "expected") -> str:
+def difference_side(difference: object, snap: Snapshot = None, side: str = "expected") -> str:
     """What the game expects (or the camera sees) where the table differs: "a blue chisel between ..."."""
     kit = kit_of(snap)
     if not isinstance(difference, dict) or kit is None or not isinstance(difference.get(side), dict):
@@ -272,23 +292,23 @@ def difference_side(difference: Any, snap: Any = None, side: str = "expected") -
     return f"{_piece_name(kit, difference)} {_place(kit, snap, difference[side])}"
 
 
-def _kind_words(action: Any, snap: Any = None) -> str:
+def _kind_words(action: object, snap: Snapshot = None) -> str:
     """A move's kind as the game's players name it ("take", "place chisel"), in the reader's language."""
     kind = str(action.get("kind", "action")) if isinstance(action, dict) else "action"
     kit = kit_of(snap)
     return named(getattr(kit, "kind_words", None) or {}, kind, kind.replace("_", " ").replace("-", " "))
 
 
-def groupby_kind(actions: Any, snap: Any = None) -> list[tuple[str, list[dict[str, Any]]]]:
+def groupby_kind(actions: Iterable[object] | None, snap: Snapshot = None) -> list[tuple[str, list[Fields]]]:
     """Action dicts grouped by their kind in words, in the order the kinds first appear."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Fields]] = {}
     for action in actions or []:
         if isinstance(action, dict):
             groups.setdefault(_kind_words(action, snap), []).append(action)
     return list(groups.items())
 
 
-def action_detail(action: Any, snap: Any = None) -> str:
+def action_detail(action: object, snap: Snapshot = None) -> str:
     """An action's label without its kind (shown as the group's heading); the kind when nothing else."""
     label = action_label(action, snap)
     kind = _kind_words(action, snap) if isinstance(action, dict) else ""
@@ -296,7 +316,7 @@ def action_detail(action: Any, snap: Any = None) -> str:
     return rest or label
 
 
-def event_label(event: Any, snap: Any = None) -> str:
+def event_label(event: object, snap: Snapshot = None) -> str:
     """What an event did: its action, or for undo/notice events what they refer to."""
     if not isinstance(event, dict):
         return ""
@@ -324,9 +344,9 @@ EVENT_KINDS: dict[str, LazyText] = {
 }
 
 
-def event_kind(kind: Any) -> str:
+def event_kind(kind: object) -> str:
     """A stored event's kind in the reader's words ("action" is a move)."""
-    return named(EVENT_KINDS, kind, str(kind))
+    return named(EVENT_KINDS, str(kind), str(kind))
 
 
 class _Blank(dict[str, str]):
@@ -334,7 +354,7 @@ class _Blank(dict[str, str]):
         return ""
 
 
-def field_words(action: Mapping[str, Any], snap: Any = None) -> dict[str, str]:
+def field_words(action: Fields, snap: Snapshot = None) -> dict[str, str]:
     """Each field of an action in the game's words (cells as the diagram numbers them, components by
     their names, a grid place as ``place``), for a kit's sentence of the move."""
     cell_name, component_name = _cell_namer(snap), _component_namer(snap)
@@ -349,7 +369,7 @@ def field_words(action: Mapping[str, Any], snap: Any = None) -> dict[str, str]:
     return fields
 
 
-def _value_words(key: str, value: Any, cell_name: Any, component_name: Any) -> str | None:
+def _value_words(key: str, value: object, cell_name: Namer, component_name: Namer) -> str | None:
     """One field's value in the game's words (a cell, a component, a number counted as players count):
     None for what has no words of its own (flags, lists, mappings)."""
     if _is_cell(value):
@@ -361,7 +381,7 @@ def _value_words(key: str, value: Any, cell_name: Any, component_name: Any) -> s
     return None
 
 
-def event_sentence(event: Any, snap: Any = None) -> str:
+def event_sentence(event: object, snap: Snapshot = None) -> str:
     """A move of the history as a sentence, in the game's words: "Ana took the tile at row 3, column 4",
     "Turned up: a Stealing tile"; the kit's phrase for the move's kind (its ``move_words``), else who did
     it and the move's label."""
@@ -388,21 +408,21 @@ def event_sentence(event: Any, snap: Any = None) -> str:
     return said
 
 
-def _is_cell(value: Any) -> bool:
+def _is_cell(value: object) -> bool:
     return isinstance(value, list | tuple) and len(value) == 2 and all(
         isinstance(v, int) and not isinstance(v, bool) for v in value
     )
 
 
-def _cell_text(value: Any) -> str:
+def _cell_text(value: Cell) -> str:
     return f"({value[0]}, {value[1]})"
 
 
-def choice_words(value: Any, option: str = "") -> str:
+def choice_words(value: object, option: str = "") -> str:
     """A setting's choice as the setup page offers it: yes or no, an edition by its language's name."""
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
-    if option == "edition" and value in LANGUAGES:
+    if option == "edition" and isinstance(value, str) and value in LANGUAGES:
         return LANGUAGES[value]
     return str(value)
 
@@ -423,12 +443,12 @@ COLOUR_NAMES: dict[str, LazyText] = {
 }
 
 
-def colour_name(colour: Any) -> str:
+def colour_name(colour: object) -> str:
     """A colour in the reader's words ("rojo"); a name the product does not know, as it is."""
-    return named(COLOUR_NAMES, colour, str(colour))
+    return named(COLOUR_NAMES, str(colour), str(colour))
 
 
-def who(player: Any, snap: Any = None) -> str:
+def who(player: object, snap: Snapshot = None) -> str:
     """A player as the table calls them: "Ana (orange)" where the game names its players by colour."""
     players = snap.get("players") if isinstance(snap, Mapping) else None
     for seat in players or []:
@@ -444,7 +464,7 @@ def _one_of(phrases: list[str]) -> str:
     return gettext("%(some)s or %(last)s") % {"some": ", ".join(phrases[:-1]), "last": phrases[-1]}
 
 
-def next_step(snap: Any, hand_moves: Any = ()) -> str:
+def next_step(snap: Snapshot, hand_moves: Iterable[object] = ()) -> str:
     """Who should do what next, as one sentence (the page's status line): the set-up, a decision, the
     piece being turned face up, or the player to act and the kinds of move open to them."""
     if not isinstance(snap, Mapping) or not snap.get("game"):
@@ -452,7 +472,7 @@ def next_step(snap: Any, hand_moves: Any = ()) -> str:
     if snap.get("over"):
         return gettext("The game is over: the scores page shows how each player scored.")
     waiting = snap.get("pending")
-    pending: Mapping[str, Any] = waiting if isinstance(waiting, Mapping) else {}
+    pending = fields_of(waiting)
     kind, actor = pending.get("kind"), pending.get("actor")
     if kind == "setup":
         steps = len((pending.get("checklist") or {}).get("steps") or [])
@@ -491,13 +511,13 @@ def next_step(snap: Any, hand_moves: Any = ()) -> str:
     return ""
 
 
-def rule_words(text: Any) -> str:
+def rule_words(text: object) -> str:
     """A rule's title or the project's reading of it in the reader's language (the catalogue holds every
     registered rulebook's; the passage itself is always quoted as its rulebook prints it)."""
     return gettext(str(text)) if text else ""
 
 
-def rulebook_language(source: Any) -> str:
+def rulebook_language(source: object) -> str:
     """The language a rulebook file is printed in: ``jurassik-es.txt`` is Spanish; one with no language
     in its name is the game's own (English, or German for a German game)."""
     stem = str(source or "").rsplit(".", 1)[0]
@@ -513,24 +533,24 @@ def rulebook_language(source: Any) -> str:
     return "en"
 
 
-def option_name(name: Any) -> str:
+def option_name(name: object) -> str:
     """A game option's name as the setup page shows it ("short game")."""
     return pgettext("option", str(name).replace("_", " "))
 
 
-def option_words(text: Any) -> str:
+def option_words(text: object) -> str:
     """A game option's help in the reader's language."""
     return gettext(str(text)) if text else ""
 
 
-def said_words(data: Any, english: Any = "", snap: Any = None) -> str:
+def said_words(data: object, english: object = "", snap: Snapshot = None) -> str:
     """A sentence the table made for readers not yet known (an objection, a question, a choice), in the
     reader's language with the ids in it in the game's words; ``english`` where it carries no such form."""
     sentence = Said.from_dict(data)
     return in_words(sentence.words() if sentence is not None else str(english or ""), snap)
 
 
-def reason_words(reason: Any, snap: Any = None) -> str:
+def reason_words(reason: object, snap: Snapshot = None) -> str:
     """Why the game ended, in the reader's language (the kit's sentence for its engine's reason), with the
     ids in it said as players say them."""
     kit = kit_of(snap)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.i18n import gettext, lazy_pgettext, pgettext
 from engines.jurassic_parts import components
 from engines.jurassic_parts.board import DIRECTIONS
+
+if TYPE_CHECKING:
+    from companion.kits.jurassic_parts.table import JurassicPartsLayout
 
 #: what a tile's front can show, in the field guide's order
 FRONTS = [components.KIND_NAMES[kind] for kind in components.FRONT_KINDS]
@@ -85,7 +88,7 @@ def hand_moves(view: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
 Cell = tuple[int, int]
 
 
-def slab_place(layout: Any, at: Sequence[float]) -> tuple[Cell] | tuple[Cell, Cell]:
+def slab_place(layout: JurassicPartsLayout, at: Sequence[float]) -> tuple[Cell] | tuple[Cell, Cell]:
     """What a table point on the slab is: a tile's cell (near its centre), or the gap between the two
     nearest cells, the nearer first."""
     point = (float(at[0]), float(at[1]))
@@ -97,7 +100,7 @@ def slab_place(layout: Any, at: Sequence[float]) -> tuple[Cell] | tuple[Cell, Ce
     return (first, second)
 
 
-def slab_place_words(view: Mapping[str, Any], layout: Any, at: Sequence[float]) -> str | None:
+def slab_place_words(view: Mapping[str, Any], layout: JurassicPartsLayout, at: Sequence[float]) -> str | None:
     """A point on the slab: on a tile (its words), or on the crack between the two nearest tiles."""
     place = slab_place(layout, at)
     if len(place) == 1:  # the place itself: what lies there is the step's
