@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import LazyText, gettext, lazy_pgettext, named, ngettext
+from companion.i18n import LazyText, Said, gettext, lazy_pgettext, named, ngettext
 
 #: the panel's patterns (what its lights are saying) as the page names them
 PATTERN_WORDS: dict[str, LazyText] = {
@@ -37,6 +37,28 @@ def pattern_words(pattern: Any) -> str:
 
 def button_name(button: Any) -> str:
     return named(BUTTON_WORDS, button, str(button))
+
+
+def sentence_words(data: object, english: object = "") -> str:
+    """A sentence of the camera's checks (:mod:`vision.sentences`: the self-test, the light, the area the
+    markers mark) in the reader's language, with the sentences said after it; ``english`` where there is
+    none."""
+    if not isinstance(data, Mapping):
+        return str(english or "")
+    parts = [data, *(part for part in data.get("then") or [] if isinstance(part, Mapping))]
+    said = [sentence.words() for sentence in map(Said.from_dict, parts) if sentence is not None]
+    return "; ".join(said) if said else str(english or "")
+
+
+def self_test_lines(test: object, which: str) -> list[str]:
+    """The self-test's ``problems`` or ``summary`` in the reader's language."""
+    if not isinstance(test, Mapping):
+        return []
+    english = [str(line) for line in test.get(which) or []]
+    said = (test.get("said") or {}).get(which) if isinstance(test.get("said"), Mapping) else None
+    if not isinstance(said, list) or len(said) != len(english):
+        return english
+    return [sentence_words(data, line) for data, line in zip(said, english, strict=True)]
 
 
 def calibration_facts(report: Any) -> list[str]:
@@ -96,7 +118,9 @@ def _self_test_facts(test: Mapping[str, Any]) -> list[str]:
     light = test.get("lighting")
     if isinstance(light, Mapping) and isinstance(light.get("white_level"), int | float):
         uneven = light.get("unevenness")
-        white = {"white": light["white_level"], "where": light.get("measured_on", gettext("the table"))}
+        english = light.get("measured_on") or gettext("the table")
+        where = sentence_words(light.get("measured_on_said"), english)
+        white = {"white": light["white_level"], "where": where}
         if isinstance(uneven, int | float):
             facts.append(gettext("White reads at %(white).0f of 255, varying by %(uneven)s across the table "
                                  "(measured on %(where)s).") % {**white, "uneven": f"{uneven:.0%}"})

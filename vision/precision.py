@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.lens import Lens
 from vision.scene import CALIBRATION_MARKER_IDS
+from vision.sentences import Sentence, said
 
 #: a calibration is called ok only while tiles lie within this many millimetres of where they are read
 OK_MM = 3.0
@@ -49,16 +50,23 @@ class Precision:
     def looks_like_the_lens(self) -> bool:
         return not self.lens_fitted and self.bend is not None and self.bend >= 0.005
 
-    def problem(self, photos: str = "6 to 15") -> str | None:
+    def problem(self) -> str | None:
         """What to change, or None when tiles lie within :data:`OK_MM`."""
+        sentence = self.problem_said()
+        return None if sentence is None else str(sentence)
+
+    def problem_said(self) -> Sentence | None:
+        """:meth:`problem` for readers of any language."""
         if self.ok:
             return None
-        where = f"tiles may lie up to {self.expected_mm:.1f} mm from where they are read"
         if self.looks_like_the_lens:
-            return (f"{where}: the lens bends the picture (about {100 * (self.bend or 0):.1f} % at the "
-                    f"corners): fit the lens, companion calibrate FRAME --lens PHOTO... with {photos} photos "
-                    "of the lens board (the last page of companion tags) from the camera's place")
-        return f"{where}: the markers do not lie flat or were moved; stick them down flat and calibrate again"
+            return said("tiles may lie up to %(mm).1f mm from where they are read: the lens bends the "
+                        "picture (about %(bend).1f %% at the corners): fit the lens, companion calibrate "
+                        "FRAME --lens PHOTO... with 6 to 15 photos of the lens board (the last page of "
+                        "companion tags) from the camera's place", mm=self.expected_mm,
+                        bend=100 * (self.bend or 0))
+        return said("tiles may lie up to %(mm).1f mm from where they are read: the markers do not lie flat "
+                    "or were moved; stick them down flat and calibrate again", mm=self.expected_mm)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Precision:
@@ -69,7 +77,11 @@ class Precision:
     def to_dict(self) -> dict[str, object]:
         return {"expected_mm": round(self.expected_mm, 2), "ok": self.ok,
                 "bend": None if self.bend is None else round(self.bend, 4), "lens_fitted": self.lens_fitted,
-                "problem": self.problem()}
+                "problem": self.problem(), "problem_said": _said_dict(self.problem_said())}
+
+
+def _said_dict(sentence: Sentence | None) -> dict[str, Any] | None:
+    return None if sentence is None else sentence.to_dict()
 
 
 def _corners_mm(layout: Mapping[int, Point], size: float) -> np.ndarray:

@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.calibration import Calibration, detect_markers
 from vision.scene import CALIBRATION_MARKER_IDS, Point
+from vision.sentences import Sentence, said
 
 
 def _quiet_zone_samples(gray: np.ndarray, codes: Sequence[Any]) -> list[tuple[float, float, float]]:
@@ -47,9 +48,11 @@ def lighting_report(image: np.ndarray, calibration: Calibration | None = None,
         regions = _region_levels(whites, gray.shape[1], gray.shape[0])
         middle = float(np.median(levels))
         uneven = (max(regions) - min(regions)) / max(1.0, max(regions)) if len(regions) >= 2 else 0.0
+        measured_on = said("%(codes)d codes' white quiet zones (%(samples)d samples, %(regions)d regions)",
+                           codes=len(codes), samples=len(whites), regions=len(regions))
         report: dict[str, Any] = {
-            "measured_on": f"{len(codes)} codes' white quiet zones ({len(whites)} samples, {len(regions)} "
-                           "regions)",
+            "measured_on": str(measured_on),
+            "measured_on_said": measured_on.to_dict(),
             "white_level": round(middle, 1),
             "white_by_region": [round(v, 1) for v in regions],
             "at_full_scale": round(float((levels >= 250).mean()), 4),
@@ -57,11 +60,10 @@ def lighting_report(image: np.ndarray, calibration: Calibration | None = None,
         }
         problems = []
         if middle < 70:
-            problems.append("too dark: white reads as dark grey")
+            problems.append(said("the light is too dark: white reads as dark grey"))
         if uneven > 0.3:
-            problems.append("uneven light: a shadow or a lamp's falloff across the table")
-        report["ok"], report["problems"] = not problems, problems
-        return report
+            problems.append(said("the light is uneven: a shadow or a lamp's falloff across the table"))
+        return _with_problems(report, problems)
     return _area_lighting(gray, calibration)
 
 
@@ -90,8 +92,10 @@ def _area_lighting(gray: np.ndarray, calibration: Calibration | None) -> dict[st
     blocks = small[small_mask] if small_mask.any() else small.ravel()
     mean = float(values.mean())
     uneven = float((blocks.max() - blocks.min()) / max(1.0, blocks.mean()))
+    measured_on = said("the table area (too few codes in view to measure on white)")
     report: dict[str, Any] = {
-        "measured_on": "the table area (too few codes in view to measure on white)",
+        "measured_on": str(measured_on),
+        "measured_on_said": measured_on.to_dict(),
         "mean": round(mean, 1),
         "contrast": round(float(values.std()), 1),
         "clipped_bright": round(float((values >= 250).mean()), 4),
@@ -100,15 +104,21 @@ def _area_lighting(gray: np.ndarray, calibration: Calibration | None) -> dict[st
     }
     problems = []
     if mean < 60:
-        problems.append("too dark")
+        problems.append(said("the light is too dark"))
     if mean > 210:
-        problems.append("too bright")
+        problems.append(said("the light is too bright"))
     if report["clipped_bright"] > 0.05:
-        problems.append("highlights clipped (glare)")
+        problems.append(said("the light clips highlights (glare)"))
     if uneven > 0.6:
-        problems.append("uneven light")
+        problems.append(said("the light is uneven"))
+    return _with_problems(report, problems)
+
+
+def _with_problems(report: dict[str, Any], problems: Sequence[Sentence]) -> dict[str, Any]:
+    """``report`` with its problems in English (``problems``) and for every reader (``problems_said``)."""
     report["ok"] = not problems
-    report["problems"] = problems
+    report["problems"] = [str(problem) for problem in problems]
+    report["problems_said"] = [problem.to_dict() for problem in problems]
     return report
 
 
@@ -118,21 +128,23 @@ VERSION_1_MODULES = 21
 
 
 def reading_advice(calibration: Calibration, tag_mm: float, min_module_px: float,
-                   module_px: float) -> list[str]:
+                   module_px: float) -> list[Sentence]:
     """What makes the smallest codes (``module_px`` px per module now) reach ``min_module_px``: the
     sensor's full resolution, larger stickers, or a lower camera (only where the area still fits the view)."""
     from vision.table_area import camera_estimate, size_of
 
-    advice = []
+    advice: list[Sentence] = []
     width, height = calibration.image_size
     full_w, full_h = FULL_RESOLUTION
     if 0 < width < full_w and abs(width * full_h - height * full_w) <= full_h:
         at_full = module_px * full_w / width
-        advice.append(f"read at the sensor's full resolution, {full_w} x {full_h} (leave width and height "
-                      f"out of [camera]): the codes then get {at_full:.1f} px per module")
+        advice.append(said("read at the sensor's full resolution, %(width)d x %(height)d (leave width and "
+                           "height out of [camera]): the codes then get %(px).1f px per module",
+                           width=full_w, height=full_h, px=at_full))
     needed = math.ceil(tag_mm * min_module_px / max(module_px, 0.1) / 5) * 5
     if needed <= 100:
-        advice.append(f"print the stickers at {needed:.0f} mm (companion tags GAME --size {needed:.0f})")
+        advice.append(said("print the stickers at %(mm).0f mm (companion tags GAME --size %(mm).0f)",
+                           mm=needed))
     marked = all(i in calibration.layout for i in CALIBRATION_MARKER_IDS)
     area = size_of(calibration.layout) if marked else None
     lens = calibration.lens
@@ -145,8 +157,8 @@ def reading_advice(calibration: Calibration, tag_mm: float, min_module_px: float
         shrink = lower / camera_height
         margin = 2 * calibration.marker_size
         if view[0] * shrink >= area[0] + margin and view[1] * shrink >= area[1] + margin:
-            advice.append(f"lower the camera to about {lower / 10:.0f} cm (from about "
-                          f"{camera_height / 10:.0f} cm)")
+            advice.append(said("lower the camera to about %(lower).0f cm (from about %(now).0f cm)",
+                               lower=lower / 10, now=camera_height / 10))
     return advice
 
 
@@ -193,37 +205,51 @@ def self_test(image: np.ndarray, calibration: Calibration, min_module_px: float 
     scales = [calibration.px_per_mm(p) for p in calibration.layout.values()]
     lighting = lighting_report(image, calibration, codes)
     verdict = calibration.verdict()
-    problems, summary = [], []
+    problems: list[Sentence] = []
+    summary: list[Sentence] = []
     missing = [i for i in CALIBRATION_MARKER_IDS if i not in found]
     for marker in missing:
-        problems.append(f"marker {marker} is not seen: put it back at its corner, in the camera's view")
-    summary.append("All four markers are seen." if not missing else
-                   f"{4 - len(missing)} of the four markers are seen.")
+        problems.append(said("marker %(marker)d is not seen: put it back at its corner, in the camera's view",
+                             marker=marker))
+    summary.append(said("All four markers are seen.") if not missing else
+                   said("%(seen)d of the four markers are seen.", seen=4 - len(missing)))
     if smallest < min_module_px:
         advice = reading_advice(calibration, printed, min_module_px, smallest)
-        problems.append(f"the smallest codes ({printed:g} mm) get {smallest:.1f} px per module, and "
-                        f"{min_module_px:g} are needed to read them every time: " +
-                        ("; or ".join(advice) if advice else "print larger stickers"))
-    summary.append(f"{len(codes)} codes read; the smallest ({printed:g} mm) get {smallest:.1f} px per module "
-                   f"({min_module_px:g} needed).")
-    if verdict.problem():
-        problems.append(str(verdict.problem()))
+        values = {"mm": printed, "px": smallest, "needed": min_module_px}
+        if advice:
+            needed = said("the smallest codes (%(mm)g mm) get %(px).1f px per module, and %(needed)g are "
+                          "needed to read them every time: any one of these mends it", **values)
+        else:
+            needed = said("the smallest codes (%(mm)g mm) get %(px).1f px per module, and %(needed)g are "
+                          "needed to read them every time: print larger stickers", **values)
+        problems.append(needed.and_then(*advice))
+    summary.append(said("%(codes)d codes read; the smallest (%(mm)g mm) get %(px).1f px per module "
+                        "(%(needed)g needed).", codes=len(codes), mm=printed, px=smallest,
+                        needed=min_module_px))
+    precision = verdict.problem_said()
+    if precision is not None:
+        problems.append(precision)
+    elif verdict.lens_fitted:
+        summary.append(said("Tiles lie within %(mm).1f mm of where they are read (the lens is fitted).",
+                            mm=verdict.expected_mm))
     else:
-        fitted = " (the lens is fitted)" if verdict.lens_fitted else ""
-        summary.append(f"Tiles lie within {verdict.expected_mm:.1f} mm of where they are read{fitted}.")
-    problems += [f"the light: {problem}" for problem in lighting["problems"]]
+        summary.append(said("Tiles lie within %(mm).1f mm of where they are read.", mm=verdict.expected_mm))
+    problems += [Sentence(**problem) for problem in lighting["problems_said"]]
     if not lighting["problems"]:
-        summary.append("The light is even, and white reads as white.")
+        summary.append(said("The light is even, and white reads as white."))
     area = calibration.area_check()
-    if area is not None and area.problem():
-        problems.insert(0, str(area.problem()))
+    misfit = area.problem_said() if area is not None else None
+    if misfit is not None:
+        problems.insert(0, misfit)
     elif area is not None:
-        summary.append(f"The markers mark {area.measured[0]:.0f} x {area.measured[1]:.0f} mm, the area the "
-                       "layout is drawn for.")
+        summary.append(said("The markers mark %(width).0f x %(height).0f mm, the area the layout is drawn "
+                            "for.", width=area.measured[0], height=area.measured[1]))
     return {
         "ok": not problems,
-        "problems": problems,
-        "summary": summary,
+        "problems": [str(problem) for problem in problems],
+        "summary": [str(line) for line in summary],
+        "said": {"problems": [problem.to_dict() for problem in problems],
+                 "summary": [line.to_dict() for line in summary]},
         "precision": verdict.to_dict(),
         "table_area": None if area is None else area.to_dict(),
         "markers": markers,

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from vision.sentences import Sentence, said
+
 #: how far the measured area may differ from the layout's: printing and a marker stuck a little off (the
 #: area is measured through the lens: the fitted one, else the bend the markers themselves show)
 AREA_TOLERANCE = 0.03
@@ -39,21 +41,32 @@ class AreaCheck:
 
     def problem(self) -> str | None:
         """What is wrong, in the words of the person setting up, or None."""
+        sentence = self.problem_said()
+        return None if sentence is None else str(sentence)
+
+    def problem_said(self) -> Sentence | None:
+        """:meth:`problem` for readers of any language."""
         if self.fits:
             return None
         (mw, mh), (ew, eh) = self.measured, self.expected
-        text = (f"markers 0-1 are {mw:.0f} mm apart and 1-2 {mh:.0f} mm, but the game's layout is drawn for "
-                f"{ew:.0f} x {eh:.0f} mm: put the markers at the corners of a {ew:.0f} x {eh:.0f} mm area")
+        sentence = said("markers 0-1 are %(width).0f mm apart and 1-2 %(height).0f mm, but the game's layout "
+                        "is drawn for %(layout_width).0f x %(layout_height).0f mm: put the markers at the "
+                        "corners of a %(layout_width).0f x %(layout_height).0f mm area", width=mw, height=mh,
+                        layout_width=ew, layout_height=eh)
         if self.tolerance > AREA_TOLERANCE:
-            text += " (the lens is not fitted, and it bends the picture: fit it first, then measure again)"
+            sentence = sentence.and_then(said("the lens is not fitted, and it bends the picture: fit it "
+                                              "first, then measure again"))
         view = self.camera_view_mm
         if view is not None and self.camera_height_mm is not None and (view[0] < ew or view[1] < eh):
-            text += (f"; at about {self.camera_height_mm / 10:.0f} cm the camera sees about {view[0]:.0f} x "
-                     f"{view[1]:.0f} mm: raise the camera to about "
-                     f"{self.camera_height_mm * max(ew / view[0], eh / view[1]) / 10 * 1.05:.0f} cm")
-        return text
+            higher = self.camera_height_mm * max(ew / view[0], eh / view[1]) * 1.05
+            sentence = sentence.and_then(said(
+                "at about %(height).0f cm the camera sees about %(width).0f x %(depth).0f mm: raise the "
+                "camera to about %(higher).0f cm", height=self.camera_height_mm / 10, width=view[0],
+                depth=view[1], higher=higher / 10))
+        return sentence
 
     def to_dict(self) -> dict[str, Any]:
+        sentence = self.problem_said()
         return {
             "measured_mm": [round(v, 1) for v in self.measured],
             "layout_mm": [round(v, 1) for v in self.expected],
@@ -61,7 +74,8 @@ class AreaCheck:
             "camera_height_mm": None if self.camera_height_mm is None else round(self.camera_height_mm),
             "camera_view_mm": (None if self.camera_view_mm is None
                                else [round(v) for v in self.camera_view_mm]),
-            "problem": self.problem(),
+            "problem": None if sentence is None else str(sentence),
+            "problem_said": None if sentence is None else sentence.to_dict(),
         }
 
 

@@ -109,6 +109,8 @@ class VisionPipeline:
         #: ok (tiles may lie a few mm off: the lens)
         self.misfit: str | None = None
         self.imprecise: str | None = None
+        #: the misfit's or imprecision's sentence for readers of any language (vision.sentences)
+        self.calibration_said: dict[str, Any] | None = None
         self.recalibrations = 0
         self.last_recalibration = ""
         self._recalibrate_requested = False
@@ -163,8 +165,11 @@ class VisionPipeline:
             self.tracker = Tracker(self.tracker.detector, self.tracker.config)
             raise
         calibration = observation.calibration
-        self.misfit = calibration.message if calibration.state == "misfit" else None
-        self.imprecise = calibration.message if calibration.state == "imprecise" else None
+        misfit = calibration.message if calibration.state == "misfit" else None
+        imprecise = calibration.message if calibration.state == "imprecise" else None
+        if (misfit, imprecise) != (self.misfit, self.imprecise):
+            self.calibration_said = self._said(calibration.state)
+        self.misfit, self.imprecise = misfit, imprecise
         self.bumped = calibration.state == "bumped"
         if self.bumped and self._markers_steady(frame):
             self._recalibrate(frame, "markers steady again")
@@ -208,12 +213,22 @@ class VisionPipeline:
         self._steady, self._markers = 0, None
         log.info("camera recalibrated (%s)", why)
 
+    def _said(self, state: str) -> dict[str, Any] | None:
+        """What is wrong with a misfit or imprecise calibration, as a sentence for every reader."""
+        calibration = self.tracker.detector.calibration
+        area = calibration.area_check() if state == "misfit" else None
+        sentence = area.problem_said() if area is not None else None
+        if sentence is None and state in ("misfit", "imprecise"):
+            sentence = calibration.verdict().problem_said()
+        return None if sentence is None else sentence.to_dict()
+
     def status(self) -> dict[str, Any]:
         """For the snapshot's ``camera``: bumped now?, recalibrations so far and why the last one."""
         return {
             "bumped": self.bumped,
             "misfit": self.misfit,
             "imprecise": self.imprecise,
+            "calibration_said": self.calibration_said if self.misfit or self.imprecise else None,
             "recalibrations": self.recalibrations,
             "last_recalibration": self.last_recalibration,
             "recalibration_requested": self._recalibrate_requested,

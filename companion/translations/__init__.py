@@ -57,6 +57,8 @@ class Package:
     templates: str
     data: Callable[[], list[tuple[str, str | None, str]]] | None = None
     skip: tuple[str, ...] = field(default=("translations/",))
+    #: other top-level packages whose sentences (``said(...)``) this one's pages say
+    also: tuple[str, ...] = ()
 
     @property
     def catalogues(self) -> Path:
@@ -70,7 +72,7 @@ class Package:
         return self.catalogues / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-COMPANION = Package("companion", ROOT / "companion", "web/templates/**.html", data_messages)
+COMPANION = Package("companion", ROOT / "companion", "web/templates/**.html", data_messages, also=("vision",))
 CAFE = Package("cafe", ROOT / "cafe", "templates/**.html")
 PACKAGES = (COMPANION, CAFE)
 
@@ -94,6 +96,13 @@ def extract(package: Package = COMPANION) -> Any:
         if filename.startswith(package.skip):
             continue
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for also in package.also:  # another package whose sentences this one's pages say (``said`` only)
+        for filename, lineno, message, comments, context in extract_from_dir(
+            str(ROOT / also), [("**.py", "python")], keywords={"said": None}, comment_tags=("Translators:",),
+            strip_comment_tags=True,
+        ):
+            catalog.add(message, None, [(f"{also}/{filename}", lineno)], auto_comments=comments,
+                        context=context)
     for message, context, where in package.data() if package.data else []:
         catalog.add(message, None, [(where, 0)], context=context)
     return catalog

@@ -54,6 +54,8 @@ _WORD_FILTERS: dict[str, Any] = {
     "setup_step_words": words.setup_step_words,
     "choice_words": words.choice_words,
     "calibration_facts": status_words.calibration_facts,
+    "sentence_words": status_words.sentence_words,
+    "self_test_lines": status_words.self_test_lines,
     "who": words.who,
     "next_step": words.next_step,
     "event_kind": words.event_kind,

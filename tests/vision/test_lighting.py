@@ -31,7 +31,7 @@ def test_the_demo_table_passes_and_a_shadow_is_flagged(game: str) -> None:
     shaded = image.astype(np.float32)
     shaded[:, : int(shaded.shape[1] * 0.45)] *= 0.5  # someone standing in the lamp's light
     dark = self_test(shaded.astype(np.uint8), calibration)["lighting"]
-    assert not dark["ok"] and any("uneven light" in p for p in dark["problems"]), dark
+    assert not dark["ok"] and any("light is uneven" in p for p in dark["problems"]), dark
     assert min(dark["white_by_region"]) < 0.6 * max(dark["white_by_region"])
 
 
