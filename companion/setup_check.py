@@ -146,8 +146,8 @@ def read_laid_setup(state: State, observation: Observation, model: TableModel, o
     for strict in strictness if seen.laid is not None else ():
         try:
             laid = game.state_as_laid(state.players, seen.laid, options, strict)
-        except IllegalAction as error:
-            refusals.append((error.detail,))
+        except IllegalAction as error:  # in each reader's language where the catalogue has its words
+            refusals.append((Said(error.message, error.params),))
         except StateFormatError as error:
             refusals.append((" ".join(str(error).split()),))
         else:

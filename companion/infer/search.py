@@ -25,7 +25,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.i18n import N_, Said, said, said_n
+from companion.i18n import N_, Said, said, said_everywhere, said_n
 from companion.infer.model import TableModel, search_key
 from companion.infer.picture import Difference, Picture, compare
 from companion.privacy import STRICT, Privacy
@@ -280,11 +280,13 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
     current = state.current_player()
     rule: Rule | None = None
     detail = ""
+    refusal: Said | None = None
     for attempt in model.attempted_actions(state, differences, actor):
         explanation = state.explain(attempt)
         if not explanation.legal and explanation.rules:
             rule = explanation.rules[0]
             detail = explanation.summary
+            refusal = Said.from_dict(explanation.details.get("said"))
             break
     seen_text = "; ".join(d.describe() for d in differences[:6])
     # a game whose players are its colours (Brunch's teams): the people at those seats by name
@@ -301,7 +303,9 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
         if rule is None:
             rule = TURN_RULE
     elif detail:
-        text = said("Illegal move: %(detail)s", detail=detail)
+        # the engine's detail in each reader's language where the catalogue has it (else as the engine said)
+        worded = refusal if refusal is not None else Said(detail)
+        text = said_everywhere("Illegal move: %(detail)s", lambda: {"detail": worded.words()})
     elif too_much:
         text = said("Too much changed at once to tell which moves were made: put the table back as it was, "
                     "or make one move at a time")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,8 +57,9 @@ class Package:
     templates: str
     data: Callable[[], list[tuple[str, str | None, str]]] | None = None
     skip: tuple[str, ...] = field(default=("translations/",))
-    #: other top-level packages whose sentences (``said(...)``) this one's pages say
-    also: tuple[str, ...] = ()
+    #: other packages (a path under the repository) whose sentences this one's pages say, and the calls
+    #: that mark them there
+    also: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def catalogues(self) -> Path:
@@ -72,7 +73,13 @@ class Package:
         return self.catalogues / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-COMPANION = Package("companion", ROOT / "companion", "web/templates/**.html", data_messages, also=("vision",))
+#: the camera's checks (vision.sentences) and the refusals of the engines whose details are translated
+SAID_ELSEWHERE: Mapping[str, Mapping[str, Any]] = {
+    "vision": {"said": None},
+    "engines/jurassik": {"_illegal": (2,), "illegal": (2,), "refusal": None},
+}
+COMPANION = Package("companion", ROOT / "companion", "web/templates/**.html", data_messages,
+                    also=SAID_ELSEWHERE)
 CAFE = Package("cafe", ROOT / "cafe", "templates/**.html")
 PACKAGES = (COMPANION, CAFE)
 
@@ -96,9 +103,9 @@ def extract(package: Package = COMPANION) -> Any:
         if filename.startswith(package.skip):
             continue
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
-    for also in package.also:  # another package whose sentences this one's pages say (``said`` only)
+    for also, keywords in package.also.items():  # other packages whose sentences this one's pages say
         for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT / also), [("**.py", "python")], keywords={"said": None}, comment_tags=("Translators:",),
+            str(ROOT / also), [("**.py", "python")], keywords=keywords, comment_tags=("Translators:",),
             strip_comment_tags=True,
         ):
             catalog.add(message, None, [(f"{also}/{filename}", lineno)], auto_comments=comments,

@@ -16,7 +16,7 @@ any other action.
 """
 
 from engines.core.actions import Action, ActionCodec, Correct
-from engines.core.errors import EngineError, IllegalAction, InputError, StateFormatError
+from engines.core.errors import EngineError, IllegalAction, InputError, StateFormatError, refusal
 from engines.core.game import (
     CHANCE,
     TERMINAL,
@@ -64,6 +64,7 @@ __all__ = [
     "get_game",
     "playout_states",
     "random_playout",
+    "refusal",
     "register_game",
     "sample_chance",
     "steps_from",

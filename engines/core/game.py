@@ -252,8 +252,9 @@ class Game(abc.ABC):
     def rule(self, rule_id: str) -> Rule:
         return self.rulebook[rule_id]
 
-    def illegal(self, rule_id: str, detail: str) -> IllegalAction:
-        return IllegalAction(self.rulebook[rule_id], detail)
+    def illegal(self, rule_id: str, detail: str, **params: object) -> IllegalAction:
+        """The refusal of rule ``rule_id``: ``detail`` filled by ``params`` (see :class:`IllegalAction`)."""
+        return IllegalAction(self.rulebook[rule_id], detail, params)
 
     def check_format(self, data: Mapping[str, Any]) -> None:
         """Common header checks for ``state_from_dict``."""
@@ -338,7 +339,7 @@ class State(abc.ABC):
         try:
             self.apply(action)
         except IllegalAction as refusal:
-            return Explanation(False, refusal.detail, (refusal.rule,))
+            return Explanation(False, refusal.detail, (refusal.rule,), {"said": refusal.said()})
         return Explanation(True, f"{action.kind} is legal", tuple(self.rules_for(action)))
 
     def rules_for(self, action: Action) -> list[Rule]:

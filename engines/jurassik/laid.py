@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engines.core import StateFormatError
-from engines.jurassik.board import place_words
 from engines.jurassik.codec import is_back_id, state_from_observation
 from engines.jurassik.components import (
     HIDDEN,
@@ -68,23 +67,26 @@ def _long_game(game: JurassikGame, edition: str, players: int, rows: int, cols: 
     sizes = _sizes(edition, players)
     if (rows, cols) in sizes:
         return sizes[(rows, cols)]
-    allowed = " or ".join(f"{r}x{c}" for r, c in sizes)
-    raise game.illegal("JK-SETUP", f"the tiles lie in a {rows}x{cols} square; {players} players lay "
-                                   f"{allowed}")
+    allowed = " / ".join(f"{r}x{c}" for r, c in sizes)
+    raise game.illegal("JK-SETUP", "the tiles lie in a %(rows)dx%(cols)d square; %(players)d players lay "
+                       "%(allowed)s", rows=rows, cols=cols, players=players, allowed=allowed)
 
 
 def _check_pieces(game: JurassikGame, cells: Sequence[str | None], cols: int, setup: Setup) -> None:
     """Whole dinosaurs, the right number of them and of action tiles, one start tile, no gap."""
     for index, token in enumerate(cells):
         if token is None:
-            raise game.illegal("JK-SETUP", f"the square has a gap at {place_words(*divmod(index, cols))}")
+            row, col = divmod(index, cols)
+            raise game.illegal("JK-SETUP", "the square has a gap at row %(row)d, column %(col)d", row=row + 1,
+                               col=col + 1)
     starts = cells.count(START)
     if starts != 1:
-        raise game.illegal("JK-SETUP", "the square needs the beginning of excavation tile, once" if not starts
-                           else "the square holds the beginning of excavation tile twice")
+        if not starts:
+            raise game.illegal("JK-SETUP", "the square needs the beginning of excavation tile, once")
+        raise game.illegal("JK-SETUP", "the square holds the beginning of excavation tile twice")
     doubled = sorted(t for t, n in Counter(cells).items() if n > 1 and t is not None and parse_dino(t))
     if doubled:
-        raise game.illegal("JK-SETUP", f"the tile {doubled[0]} lies twice in the square")
+        raise game.illegal("JK-SETUP", "the tile %(tile)s lies twice in the square", tile=doubled[0])
     pieces: dict[int, set[int]] = {}
     for token in cells:
         parsed = parse_dino(token)
@@ -93,15 +95,16 @@ def _check_pieces(game: JurassikGame, cells: Sequence[str | None], cols: int, se
     for dinosaur, found in sorted(pieces.items()):
         if len(found) != 4:
             missing = ", ".join(str(p) for p in range(1, 5) if p not in found)
-            raise game.illegal("JK-SETUP", f"dinosaur {dinosaur} has {len(found)} of its 4 tiles in the "
-                                           f"square (piece {missing} is not there)")
+            raise game.illegal("JK-SETUP", "dinosaur %(dinosaur)d has %(found)d of its 4 tiles in the square "
+                               "(piece %(missing)s is not there)", dinosaur=dinosaur, found=len(found),
+                               missing=missing)
     if len(pieces) != setup.dinosaurs:
-        raise game.illegal("JK-SETUP", f"the square holds {len(pieces)} dinosaurs; this game takes "
-                                       f"{setup.dinosaurs}")
+        raise game.illegal("JK-SETUP", "the square holds %(found)d dinosaurs; this game takes %(wanted)d",
+                           found=len(pieces), wanted=setup.dinosaurs)
     actions = cells.count(HIDDEN)
     if actions != setup.actions:
-        raise game.illegal("JK-SETUP", f"the square holds {actions} action tiles; this game takes "
-                                       f"{setup.actions}")
+        raise game.illegal("JK-SETUP", "the square holds %(found)d action tiles; this game takes %(wanted)d",
+                           found=actions, wanted=setup.actions)
 
 
 def _filled(grid: list[list[str | None]], setup: Setup) -> list[list[str | None]]:
@@ -154,7 +157,8 @@ def state_as_laid(game: JurassikGame, players: Sequence[str], laid: Mapping[str,
     except StateFormatError as error:
         if not strict:
             raise
-        raise game.illegal("JK-SETUP", " ".join(str(error).split())) from None
+        said_so = " ".join(str(error).split())  # the state's own words: no message of the catalogue
+        raise game.illegal("JK-SETUP", said_so) from None
     if state.phase != Phase.START:
         raise game.illegal("JK-START", "the square has no beginning of excavation tile to lift")
     state.compulsory_actions = bool(resolved["compulsory_actions"])

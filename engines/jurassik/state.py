@@ -18,7 +18,7 @@ from collections import Counter
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Outcome, Rule, State
+from engines.core import CHANCE, TERMINAL, Action, IllegalAction, Outcome, Rule, State, refusal
 from engines.jurassik.actions import Decline, Discard, Exchange, RemoveStart, ReturnTile, Reveal, Steal, Take
 from engines.jurassik.board import neighbours, place_words
 from engines.jurassik.components import FACES, HIDDEN, ROCK, START, dinosaur_of, tile_sort_key
@@ -132,8 +132,8 @@ class JurassikState(State):
     def game_over_rule(self) -> Rule:
         return self.rules["JK-END"]
 
-    def _illegal(self, rule_id: str, detail: str) -> IllegalAction:
-        return IllegalAction(self.rules[rule_id], detail)
+    def _illegal(self, rule_id: str, detail: str, **params: object) -> IllegalAction:
+        return IllegalAction(self.rules[rule_id], detail, params)
 
     # -- the zone ---------------------------------------------------------------------------------------
     def cell_index(self, row: int, col: int) -> int:
@@ -271,12 +271,13 @@ class JurassikState(State):
             raise self._illegal("JK-REVEAL", "no action tile is waiting to be revealed")
         player = getattr(action, "player", None)
         if player != self.to_play:
-            raise self._illegal("JK-TURN", f"it is {self.to_play}'s turn, not {player}'s")
+            raise self._illegal("JK-TURN", "it is %(player)s's turn, not %(other)s's", player=self.to_play,
+                                other=str(player))
         handler = _HANDLERS.get((phase, type(action)))
         if handler is None and isinstance(action, ReturnTile) and self.edition != "en":
             raise self._illegal("JK-RETURN", "the Spanish edition has no Returning action tile")
         if handler is None:
-            raise self._illegal(PHASE_RULE[phase], _PHASE_WAIT[phase].format(player=self.to_play))
+            raise self._illegal(PHASE_RULE[phase], _PHASE_WAIT[phase], player=self.to_play)
         handler(self, action)
 
     # -- the steps --------------------------------------------------------------------------------------
@@ -291,21 +292,30 @@ class JurassikState(State):
 
     def _checked_take(self, action: Take) -> int:
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (action.row, action.col)):
-            raise self._illegal("JK-ACCESS", f"row and col must be integers: {action.row!r}, {action.col!r}")
+            raise self._illegal("JK-ACCESS", "row and col must be integers: %(row)s, %(col)s",
+                                row=repr(action.row), col=repr(action.col))
         if not (0 <= action.row < self.rows and 0 <= action.col < self.cols):
-            raise self._illegal("JK-ACCESS", f"{place_words(action.row, action.col)} is outside the "
-                                             f"{self.rows}x{self.cols} excavation zone")
+            raise self._illegal("JK-ACCESS", "row %(row)d, column %(col)d is outside the %(rows)dx%(cols)d "
+                                "excavation zone", row=action.row + 1, col=action.col + 1, rows=self.rows,
+                                cols=self.cols)
         index = self.cell_index(action.row, action.col)
         token = self.cells[index]
-        where = place_words(action.row, action.col)
+        where = {"row": action.row + 1, "col": action.col + 1}
         if token is None:
-            raise self._illegal("JK-ACCESS", f"{where} is a free space, no tile there")
+            raise self._illegal("JK-ACCESS", "row %(row)d, column %(col)d is a free space, no tile there",
+                                **where)
         if token == ROCK:
-            raise self._illegal("JK-ROCK", f"the Rock at {where} can never be taken")
+            raise self._illegal("JK-ROCK", "the Rock at row %(row)d, column %(col)d can never be taken",
+                                **where)
         if not self._is_accessible(index):
-            what = "the face-down action tile" if token == HIDDEN else (
-                "the beginning of excavation tile" if token == START else token)
-            raise self._illegal("JK-ACCESS", f"{what} at {where} has no side next to a free space")
+            if token == HIDDEN:
+                raise self._illegal("JK-ACCESS", "the face-down action tile at row %(row)d, column %(col)d "
+                                    "has no side next to a free space", **where)
+            if token == START:
+                raise self._illegal("JK-ACCESS", "the beginning of excavation tile at row %(row)d, column "
+                                    "%(col)d has no side next to a free space", **where)
+            raise self._illegal("JK-ACCESS", "%(tile)s at row %(row)d, column %(col)d has no side next to a "
+                                "free space", tile=token, **where)
         return index
 
     def _take(self, action: Take) -> None:
@@ -350,10 +360,11 @@ class JurassikState(State):
         if face not in FACES[self.edition]:
             raise self._illegal(
                 "JK-SETUP" if face != "return" else "JK-RETURN",
-                f"the {self.edition} edition has no {face!r} action tile",
+                "the %(edition)s edition has no %(face)s action tile", edition=self.edition, face=repr(face),
             )
         if self.unseen.get(face, 0) <= 0:
-            raise self._illegal("JK-SETUP", f"every {face!r} action tile has already been revealed")
+            raise self._illegal("JK-SETUP", "every %(face)s action tile has already been revealed",
+                                face=repr(face))
         index = self.reveal_cell
         assert index is not None
         self.unseen[face] -= 1
@@ -400,7 +411,7 @@ class JurassikState(State):
     def _steal(self, action: Steal) -> None:
         victim = action.victim
         if not isinstance(victim, str) or victim == action.player or victim not in self.hands:
-            raise self._illegal("JK-STEAL", f"{action.victim!r} is not another player")
+            raise self._illegal("JK-STEAL", "%(player)s is not another player", player=repr(action.victim))
         self._check_loose(action.victim, action.tile, "JK-STEAL", "steal")
         self.hands[action.victim].remove(action.tile)
         self.hands[action.player].append(action.tile)
@@ -412,7 +423,7 @@ class JurassikState(State):
     def _exchange(self, action: Exchange) -> None:
         other = action.other
         if not isinstance(other, str) or other == action.player or other not in self.hands:
-            raise self._illegal("JK-EXCHANGE", f"{action.other!r} is not another player")
+            raise self._illegal("JK-EXCHANGE", "%(player)s is not another player", player=repr(action.other))
         self._check_loose(action.player, action.give, "JK-EXCHANGE", "give")
         self._check_loose(action.other, action.take, "JK-EXCHANGE", "take")
         self.hands[action.player].remove(action.give)
@@ -428,7 +439,8 @@ class JurassikState(State):
 
     def _return(self, action: ReturnTile) -> None:
         if not isinstance(action.tile, str) or action.tile not in self.box_dinos:
-            raise self._illegal("JK-RETURN", f"{action.tile!r} is not a dinosaur tile in the box")
+            raise self._illegal("JK-RETURN", "%(tile)s is not a dinosaur tile in the box",
+                                tile=repr(action.tile))
         self.box_dinos.remove(action.tile)
         self.hands[action.player].append(action.tile)
         self.last_event = f"{action.player} took {action.tile} from the box" + self._completion_note(
@@ -439,18 +451,20 @@ class JurassikState(State):
     def _decline(self, action: Decline) -> None:
         if self.compulsory_actions and self.phase != _TWICE:
             raise self._illegal(
-                PHASE_RULE[self.phase], f"house rule compulsory_actions: use {self.phase} when possible"
+                PHASE_RULE[self.phase], "house rule compulsory_actions: use %(action)s when possible",
+                action=str(self.phase)
             )
         self.last_event = f"{action.player} used no more of the {self.phase} action"
         self._end_turn()
 
     def _check_loose(self, holder: str, tile: str, rule_id: str, verb: str) -> None:
         if not isinstance(tile, str) or tile not in self.hands[holder]:
-            raise self._illegal(rule_id, f"{holder} does not hold {tile!r}, so cannot {verb} it")
+            raise self._illegal(rule_id, _NOT_HELD[verb], player=holder, tile=repr(tile))
         if dinosaur_of(tile) in self.complete_dinosaurs(holder):
             raise self._illegal(
                 "JK-COMPLETE",
-                f"{tile} belongs to {holder}'s complete D{dinosaur_of(tile)}, which cannot be separated",
+                "%(tile)s belongs to %(player)s's complete D%(dinosaur)d, which cannot be separated",
+                tile=tile, player=holder, dinosaur=dinosaur_of(tile),
             )
 
     def _end_turn(self) -> None:
@@ -546,14 +560,21 @@ class JurassikState(State):
 
 
 _PHASE_WAIT = {
-    _START: "{player} must first remove the beginning-of-excavation tile",
-    _TAKE: "{player} must take one accessible tile",
-    _DISCARD: "{player} must discard one loose tile into the box",
-    _STEAL: "{player} must steal a loose tile or decline",
-    _EXCHANGE: "{player} must exchange a loose tile or decline",
-    _RETURN: "{player} must take a dinosaur tile from the box or decline",
-    _TWICE: "{player} may take another accessible dinosaur tile or decline",
-    _OVER: "the game is over",
+    _START: refusal("%(player)s must first remove the beginning-of-excavation tile"),
+    _TAKE: refusal("%(player)s must take one accessible tile"),
+    _DISCARD: refusal("%(player)s must discard one loose tile into the box"),
+    _STEAL: refusal("%(player)s must steal a loose tile or decline"),
+    _EXCHANGE: refusal("%(player)s must exchange a loose tile or decline"),
+    _RETURN: refusal("%(player)s must take a dinosaur tile from the box or decline"),
+    _TWICE: refusal("%(player)s may take another accessible dinosaur tile or decline"),
+    _OVER: refusal("the game is over"),
+}
+#: a loose tile its holder does not have, by what was to be done with it
+_NOT_HELD = {
+    "steal": refusal("%(player)s does not hold %(tile)s, so cannot steal it"),
+    "give": refusal("%(player)s does not hold %(tile)s, so cannot give it"),
+    "take": refusal("%(player)s does not hold %(tile)s, so cannot take it"),
+    "discard": refusal("%(player)s does not hold %(tile)s, so cannot discard it"),
 }
 
 _HANDLERS: dict[tuple[Phase, type], Any] = {

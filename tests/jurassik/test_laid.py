@@ -53,8 +53,8 @@ def test_opaque_backs_are_face_down_action_tiles(game: JurassikGame) -> None:
 
 @pytest.mark.parametrize(("change", "says"), [
     (lambda g: g[2].__setitem__(4, None), "the square has a gap at row 3, column 5"),
-    (lambda g: g.pop(), "the tiles lie in a 5x6 square; 2 players lay 6x6 or 8x8"),
-    (lambda g: [row.append("?") for row in g], "the tiles lie in a 6x7 square; 2 players lay 6x6 or 8x8"),
+    (lambda g: g.pop(), "the tiles lie in a 5x6 square; 2 players lay 6x6 / 8x8"),
+    (lambda g: [row.append("?") for row in g], "the tiles lie in a 6x7 square; 2 players lay 6x6 / 8x8"),
 ])
 def test_what_the_square_lacks_is_said_in_the_diagram_s_words(game: JurassikGame, change: object,
                                                              says: str) -> None:
