@@ -54,8 +54,8 @@ class RevealDinosaurCard(Task):
 
     def apply(self, state: IslaNublarState, action: Action) -> None:
         if not isinstance(action, RevealDinosaur):
-            raise state.illegal("IN-PHASE", f"a face-down card must be revealed first ({self.kind}), not "
-                                f"{action.kind}")
+            raise state.illegal("IN-PHASE", "a face-down card must be revealed first (%(step)s), not "
+                                "%(kind)s", step=self.kind, kind=action.kind)
         if state.dino_deck.get(action.card, 0) < 1:
             raise state.illegal("IN-EGG", f"{action.card} is not in the dinosaur deck")
         take(state.dino_deck, action.card)
@@ -109,14 +109,17 @@ class DinosaurMove(Decision):
         if not isinstance(action, MoveDinosaur):
             return super().answer(state, action)
         if self.dino and action.dinosaur != self.dino:
-            raise state.illegal("IN-DINO-MOVE", f"this card moves {self.dino}, not {action.dinosaur}")
+            raise state.illegal("IN-DINO-MOVE", "this card moves %(dinosaur)s, not %(other)s",
+                                dinosaur=self.dino, other=action.dinosaur)
         if action.dinosaur not in state.dinos:
             raise state.illegal("IN-DINO-MOVE", f"unknown dinosaur {action.dinosaur!r}")
         if action.direction not in self.dirs:
             ways = "/".join(self.dirs)
-            raise state.illegal("IN-DINO-MOVE", f"the move goes {ways}, not {action.direction}")
+            raise state.illegal("IN-DINO-MOVE", "the move goes %(ways)s, not %(direction)s", ways=ways,
+                                direction=action.direction)
         if not 1 <= action.steps <= self.most:
-            raise state.illegal("IN-DINO-MOVE", f"a dinosaur moves 1-{self.most} fields, not {action.steps}")
+            raise state.illegal("IN-DINO-MOVE", "a dinosaur moves 1-%(most)s fields, not %(steps)s",
+                                most=self.most, steps=action.steps)
         outcome = state.dino_path(action.dinosaur, action.steps, action.direction)
         if isinstance(outcome, str):
             raise state.illegal("IN-DINO-END", outcome)
@@ -221,7 +224,7 @@ class ReturnToVolcano(Decision):
         if not isinstance(action, ReturnDinosaur):
             return super().answer(state, action)
         if action.volcano not in state.empty_volcanoes():
-            raise state.illegal("IN-DINO-END", f"{action.volcano} is not an empty volcano")
+            raise state.illegal("IN-DINO-END", "%(volcano)s is not an empty volcano", volcano=action.volcano)
         state.dinos[self.dino] = action.volcano
         self.done(state)
         return None
@@ -242,8 +245,8 @@ class PlaceDinosaurFigures(Task):
     def apply(self, state: IslaNublarState, action: Action) -> None:
         figures = action.figures.split() if isinstance(action, PlaceDinosaurs) else []
         if sorted(figures) != sorted(state.dinos):
-            raise state.illegal("IN-SETUP", f"each of the figures {', '.join(sorted(state.dinos))} stands on "
-                                            "one red volcano")
+            raise state.illegal("IN-SETUP", "each of the figures %(figures)s stands on one red volcano",
+                                figures=", ".join(sorted(state.dinos)))
         state.dinos = dict(sorted(zip(figures, state.board.volcanoes, strict=True)))
         self.done(state)
 

@@ -53,9 +53,10 @@ def apply_main(state: IslaNublarState, action: Action) -> None:
     elif isinstance(action, Buy):
         pile = state.piles.get(action.pile)
         if pile is None or pile["top"] is None:
-            raise state.illegal("IN-BUY", f"there is no card on a {action.pile}-amber pile")
+            raise state.illegal("IN-BUY", "there is no card on a %(pile)s-amber pile", pile=action.pile)
         if state.amber < action.pile:
-            raise state.illegal("IN-SURPLUS", f"{state.amber} amber played, the card costs {action.pile}")
+            raise state.illegal("IN-SURPLUS", "%(amber)s amber played, the card costs %(cost)s",
+                                amber=state.amber, cost=action.pile)
         state.amber -= action.pile
         add(state.zones[p]["discard"], pile["top"])
         pile["top"] = None
@@ -67,11 +68,12 @@ def apply_main(state: IslaNublarState, action: Action) -> None:
                 "IN-BUY", "scoring cards are bought only in the Individual ratings variant"
             )
         if not 0 <= action.slot < 5 or state.row[action.slot] is None:
-            raise state.illegal("IN-INDIVIDUAL", f"no scoring card in slot {action.slot}")
+            raise state.illegal("IN-INDIVIDUAL", "no scoring card in slot %(slot)s", slot=action.slot)
         card_id = str(state.row[action.slot])
         if state.amber < state.card(card_id).cost:
             raise state.illegal(
-                "IN-SURPLUS", f"{state.amber} amber played, {card_id} costs {state.card(card_id).cost}"
+                "IN-SURPLUS", "%(amber)s amber played, %(card)s costs %(cost)s", amber=state.amber,
+                card=card_id, cost=state.card(card_id).cost
             )
         state.amber -= state.card(card_id).cost
         state.gain(p, "scoring cards", state.scoring_card_points(card_id, p))
@@ -81,15 +83,14 @@ def apply_main(state: IslaNublarState, action: Action) -> None:
         box_action(state, p, action)
     elif isinstance(action, EndTurn):
         if state.red_in_hand(p):
-            named = any(state.card(c).red for c in state.zones[p]["hand"])
-            why = ("a red card (dinosaur egg or dinosaur card) is still in hand" if named else
-                   "every hand the table allows holds a red card (dinosaur egg or dinosaur card): lay it "
-                   "face up")
-            raise state.illegal("IN-RED", why)
+            if any(state.card(c).red for c in state.zones[p]["hand"]):
+                raise state.illegal("IN-RED", "a red card (dinosaur egg or dinosaur card) is still in hand")
+            raise state.illegal("IN-RED", "every hand the table allows holds a red card (dinosaur egg or "
+                                "dinosaur card): lay it face up")
         if state.unknown_left_in_hand(p):
             raise state.illegal(
-                "IN-DRAW", f"{state.unknown_left_in_hand(p)} card(s) still in hand: the hand is played out, "
-                "so lay each face up (played without its action) before the turn ends")
+                "IN-DRAW", "%(cards)s card(s) still in hand: the hand is played out, so lay each face up "
+                "(played without its action) before the turn ends", cards=state.unknown_left_in_hand(p))
         keep_without(state, p, state.red_cards())  # the turn ends: no red card was left in the hand
         zones = state.zones[p]
         # "you play out your hand": blue cards still in hand count as played without their action
@@ -105,13 +106,13 @@ def apply_main(state: IslaNublarState, action: Action) -> None:
         state.tasks.append(DrawCards(player=p, n=HAND_SIZE))
         state.tasks.append(FinishTurn(player=p))
     else:
-        raise state.illegal("IN-PHASE", f"{action.kind} is not a move of the main phase")
+        raise state.illegal("IN-PHASE", "%(kind)s is not a move of the main phase", kind=action.kind)
 
 
 def play_card(state: IslaNublarState, p: str, action: PlayCard) -> None:
     zones = state.zones[p]
     if action.card not in state.cards.cards or not holds(state, p, action.card):
-        raise state.illegal("IN-TURN", f"{action.card} is not in {p}'s hand")
+        raise state.illegal("IN-TURN", "%(card)s is not in %(player)s's hand", card=action.card, player=p)
     allowed = state.uses(p, action.card)
     if action.use not in allowed:
         card = state.card(action.card)
@@ -129,7 +130,7 @@ def play_card(state: IslaNublarState, p: str, action: PlayCard) -> None:
         )
     card = state.card(action.card)
     if not take_from_hand(state, p, action.card):
-        raise state.illegal("IN-TURN", f"{action.card} is not in {p}'s hand")
+        raise state.illegal("IN-TURN", "%(card)s is not in %(player)s's hand", card=action.card, player=p)
     add(zones["played"], action.card)
     use = action.use
     if use == "amber":
@@ -192,14 +193,14 @@ def box_action(state: IslaNublarState, p: str, action: Action) -> None:
         raise state.illegal("IN-BOXES", f"unknown field {target!r}")
     if fields[target].volcano:
         raise state.illegal(
-            "IN-CAMP" if isinstance(action, BuildCamp) else "IN-BOXES", f"{target} is a volcano"
+            "IN-CAMP" if isinstance(action, BuildCamp) else "IN-BOXES", "%(field)s is a volcano", field=target
         )
     if state.has_dino(target):
         rule = {MoveBox: "IN-DEFENCE", BuildCamp: "IN-CAMP"}.get(type(action), "IN-BOXES")
-        raise state.illegal(rule, f"a dinosaur stands on {target}")
+        raise state.illegal(rule, "a dinosaur stands on %(field)s", field=target)
     if isinstance(action, PlaceBox):
         if state.personal[p]["boxes"] < 1:
-            raise state.illegal("IN-BOXES", f"{p} has no box in the personal supply")
+            raise state.illegal("IN-BOXES", "%(player)s has no box in the personal supply", player=p)
         state.personal[p]["boxes"] -= 1
         held = state.boxes.setdefault(target, {})
         held[p] = held.get(p, 0) + 1
@@ -212,25 +213,29 @@ def box_action(state: IslaNublarState, p: str, action: Action) -> None:
         if origin == target:
             raise state.illegal("IN-BOXES", "a box moves from one field to another")
         if state.has_dino(origin):
-            raise state.illegal("IN-DEFENCE", f"a dinosaur stands on {origin}: nothing may leave it")
+            raise state.illegal("IN-DEFENCE", "a dinosaur stands on %(field)s: nothing may leave it",
+                                field=origin)
         take_boxes(state, origin, p, 1)
         held = state.boxes.setdefault(target, {})
         held[p] = held.get(p, 0) + 1
         state.box_points -= 1
     elif isinstance(action, BuildCamp):
         if state.personal[p]["camps"] < 1:
-            raise state.illegal("IN-CAMP", f"{p} has no camp in the personal supply")
+            raise state.illegal("IN-CAMP", "%(player)s has no camp in the personal supply", player=p)
         stack = state.camps.get(target, [])
         if len(stack) >= STACK_LIMIT:
-            raise state.illegal("IN-CAMP", f"{target} already holds {STACK_LIMIT} camps")
+            raise state.illegal("IN-CAMP", "%(field)s already holds %(most)s camps",
+                                field=target, most=STACK_LIMIT)
         own = state.boxes.get(target, {}).get(p, 0)
         if not 0 <= action.take_back <= own:
             raise state.illegal(
-                "IN-CAMP-SAVE", f"{p} has {own} boxes on {target}, cannot take back {action.take_back}"
+                "IN-CAMP-SAVE", "%(player)s has %(own)s boxes on %(field)s, cannot take back %(back)s",
+                player=p, own=own, field=target, back=action.take_back
             )
         cost = max(0, CAMP_COST - action.take_back)
         if cost > state.box_points:
-            raise state.illegal("IN-CAMP", f"a camp costs {cost} more box points, {state.box_points} left")
+            raise state.illegal("IN-CAMP", "a camp costs %(cost)s more box points, %(left)s left", cost=cost,
+                                left=state.box_points)
         take_boxes(state, target, p, action.take_back)
         state.personal[p]["boxes"] += action.take_back
         state.box_points -= cost

@@ -147,8 +147,8 @@ class IslaNublarState(State):
         new.tasks = [task.copy() for task in self.tasks]
         return new
 
-    def illegal(self, rule_id: str, detail: str) -> IllegalAction:
-        return self.game.illegal(rule_id, detail)
+    def illegal(self, rule_id: str, detail: str, **params: object) -> IllegalAction:
+        return self.game.illegal(rule_id, detail, **params)
 
     def game_over_rule(self) -> Rule:
         return self.game.rule("IN-END")

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 def need_player(state: IslaNublarState, action: Action, expected: str) -> None:
     who = getattr(action, "player", None)
     if who != expected:
-        raise state.illegal("IN-TURN", f"it is {expected}'s move, not {who!r}'s")
+        raise state.illegal("IN-TURN", "it is %(player)s's move, not %(other)s's",
+                            player=expected, other=repr(who))
 
 
 @dataclass(kw_only=True)
@@ -84,7 +85,8 @@ class Task:
         return iter(())
 
     def apply(self, state: IslaNublarState, action: Action) -> None:
-        raise state.illegal("IN-PHASE", f"{action.kind} does not answer the pending {self.kind} step")
+        raise state.illegal("IN-PHASE", "%(kind)s does not answer the pending %(step)s step",
+                            kind=action.kind, step=self.kind)
 
     def run(self, state: IslaNublarState) -> bool:
         """Run by itself if it can: True once done (removed from the list), False to wait for an action."""

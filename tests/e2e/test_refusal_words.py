@@ -1,9 +1,10 @@
 """An engine's refusal is said in each reader's language: the Spanish edition's players read why the table
-is objected to in Spanish, a German reader in German, the command line in English."""
+is objected to in Spanish, a German reader in German (Isla Nublar's too), the command line in English."""
 
 from __future__ import annotations
 
 import copy
+import random
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,23 @@ def test_the_table_s_objection_is_said_in_the_reader_s_language(tmp_path: Path) 
         assert said["en"] == pending["text"] == english
     finally:
         table.close()
+
+
+def test_isla_nublar_s_refusals_are_said_in_german() -> None:
+    from companion.i18n import Said
+    from engines.isla_nublar.actions import EndTurn
+
+    game = get_game("isla-nublar")
+    state = game.new_initial_state(["Ana", "Bo"], rng=random.Random(1))
+    while state.is_chance_node():
+        state = state.apply(state.chance_outcomes()[0][0])
+    mover = state.current_player()
+    other = next(p for p in state.players if p != mover)
+    explained = state.explain(EndTurn(other))
+    assert not explained.legal
+    sentence = Said.from_dict(explained.details["said"])
+    assert sentence is not None
+    with speaking("de"):
+        assert sentence.words() == f"{mover} ist am Zug, nicht '{other}'"
+    with speaking("en"):
+        assert sentence.words() == explained.summary == f"it is {mover}'s move, not '{other}''s"
