@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
-from companion.i18n import gettext
+from companion.i18n import DEFAULT, gettext, language
 from vision import tags
 from vision.scene import CALIBRATION_MARKER_IDS, DEFAULT_MARKER_SIZE_MM
 from vision.tags import qr_matrix
@@ -171,11 +171,24 @@ def _rocky_hexagon(pdf: FPDF, x: float, y: float, rocks: tuple[bool, ...]) -> No
     pdf.line(cx, cy - radius * 0.5, cx + 0.6, cy - radius * 0.2)
 
 
-def caption(entry: tags.ManifestEntry) -> str:
-    """What a person matches the sticker to the component by: its id and the component's own name."""
+def caption(entry: tags.ManifestEntry, game: str = "") -> str:
+    """What a person matches the sticker to the component by: its id and the component's own name (in the
+    language spoken, the game's kit's words for it; in English, the manifest's)."""
     if entry.face == "back":
         return gettext("%(id)s (back)") % {"id": entry.component_id}
-    return entry.component_id if not entry.component else f"{entry.component_id}: {entry.component}"
+    if not entry.component:
+        return entry.component_id
+    return f"{entry.component_id}: {_component_name(entry, game)}"
+
+
+def _component_name(entry: tags.ManifestEntry, game: str) -> str:
+    from companion.kits import find_kit
+
+    kit = find_kit(game) if game and language() != DEFAULT else None
+    words = kit.component_words(entry.component_id) if kit is not None else None
+    if not words:
+        return entry.component
+    return words.removesuffix(f" ({entry.component_id})")
 
 
 def _place_stickers(pdf_or_sheet: FPDF | Sheet, game: str, entries: Iterable[tags.ManifestEntry],
@@ -189,7 +202,7 @@ def _place_stickers(pdf_or_sheet: FPDF | Sheet, game: str, entries: Iterable[tag
     for entry in entries:
         side, _ = _sticker_size(game, entry)
         cell_w = max(side + 2 * CUT_REACH, CAPTION_MIN_W)
-        lines = sheet.wrap(caption(entry), cell_w)
+        lines = sheet.wrap(caption(entry, game), cell_w)
         below = CUT_REACH + 0.8 + len(lines) * CAPTION_LINE_MM + (HEX_MM + 1.0 if entry.rocks else 0.0)
         cell_h = CUT_REACH + side + below
         if started and x + cell_w > PAGE_W - MARGIN:

@@ -129,3 +129,24 @@ def test_isla_nublar_sheets_carry_a_sticker_for_every_card(tmp_path: Path) -> No
     assert len(cards) == 120 and {t["face"] for t in cards} == {"front"}
     assert any(t.get("component") == "dinosaur egg" for t in cards)
     assert len(listed) == 4 + 4 + 120  # the board's corners, the figures, the cards
+
+
+@pytest.mark.parametrize(("language", "game", "expected", "english"), [
+    ("de", "isla-nublar", "BOARD-NW: der Eckaufkleber Nordwest", "island board NW corner"),
+    ("es", "jurassik", "D1-1: dinosaurio 1, pieza 1", "dinosaur 1 piece 1 skeleton"),
+    ("es", "jurassic-parts", "F01: Brachiosaurus 1", "BRACHIO-1"),
+])
+def test_captions_name_the_components_in_the_sheet_s_language(language: str, game: str, expected: str,
+                                                              english: str, tmp_path: Path) -> None:
+    from companion.i18n import speaking
+
+    placed: list[sheets.Placed] = []
+    with speaking(language):
+        sheets.write_sheets(kit_for(game).printed_set(), tmp_path, None, placed)
+    shown = [t.text.replace("\n", " ") for t in placed if t.kind == "caption"]
+    assert expected in shown and not any(english in text for text in shown)
+    low, right = sheets.MARGIN - 1e-6, sheets.PAGE_W - sheets.MARGIN + 1e-6
+    assert all(low <= t.x and t.x + t.w <= right for t in placed)  # longer words still wrap inside
+    placed_en: list[sheets.Placed] = []
+    sheets.write_sheets(kit_for(game).printed_set(), tmp_path, None, placed_en)
+    assert any(english in t.text.replace("\n", " ") for t in placed_en if t.kind == "caption")
