@@ -129,6 +129,8 @@ def layout_table(seed: int) -> tuple[Any, SlabTruth, detect.GeometryHints]:
 
 #: the tiles' thickness with their stickers (the Jurassic Parts kit's)
 CARD_MM = 4.15
+#: the slab set's code size unless ``--tag-mm`` says another
+SLAB_TAG_MM = 52.0
 #: where the lamp hangs over the table (x, y, height in mm), frame by frame
 LAMPS = ((500.0, 200.0, 800.0), (200.0, -250.0, 800.0), (1100.0, 600.0, 700.0), (640.0, 360.0, 900.0))
 
@@ -221,10 +223,13 @@ def main() -> int:
         if args.surface != "felt":
             effects = dataclasses.replace(effects, surface="wood")
         lighting = room_light(spec["index"]) if args.light else None
+        # the printed size the table was told (`[camera] tag_size_mm`, `companion tags --size`)
+        manifest = kit_for("JP").manifest()
         if args.set == "layout":
             scene, truth, hints = layout_table(spec["seed"])
         else:
-            sized = {} if args.tag_mm is None else {"tag_size": args.tag_mm}
+            manifest = kit_for("JP").printed_set().resized(args.tag_mm or SLAB_TAG_MM).manifest
+            sized = {"tag_size": args.tag_mm or SLAB_TAG_MM}
             scene, truth = jp_slab_scene(back_of=JP_BACK_OF, tiles=58, pegs=40, seed=spec["seed"], **sized)
             prior = LatticeFit("hex", truth.origin, truth.pitch, 0.0)
             height = lighting.piece_mm if lighting is not None else 0.0
@@ -285,7 +290,7 @@ def main() -> int:
 
         for name in qr.backend_names():
             backend = qr.get_backend(name)
-            detector = detect.Detector(kit_for("JP").manifest(), calibration, hints, colours, backend=backend)
+            detector = detect.Detector(manifest, calibration, hints, colours, backend=backend)
             repeat = args.repeat if name == "zxing" else max(1, args.repeat // 3)
             spent, observation = observe_timed(detector, image, repeat)
             stats = totals[f"pipeline_{name}"]
@@ -309,7 +314,7 @@ def main() -> int:
             stats["time"].append(spent)
 
         # (b) nothing changed: settle the tracker on this table, then time fresh frames of the same table.
-        detector = detect.Detector(kit_for("JP").manifest(), calibration, hints, colours)
+        detector = detect.Detector(manifest, calibration, hints, colours)
         tracker = Tracker(detector, TrackerConfig(window=2))
         settle = 0
         while tracker.stable is None and settle < 8:  # two readings alike settle it

@@ -92,13 +92,49 @@ def _read_one(gray: np.ndarray, corners_px: np.ndarray, modules: int, covers: Se
         cut[hidden > 0] = 230
         _restore_finders(cut, hidden, modules, 230.0)
     codes = backend.decode(cut)
+    to_cut = np.eye(3)
+    if len(codes) != 1:
+        codes, to_cut = _read_resampled(cut, modules, backend)
     if len(codes) != 1:
         return None
     # The code's own corners, back in the frame: they say which way it turns (a decoder reads a code
     # whichever way the cut-out was taken).
-    back = cv2.perspectiveTransform(np.asarray(codes[0].corners, np.float32).reshape(-1, 1, 2),
-                                    np.linalg.inv(transform)).reshape(-1, 2)
+    corners = cv2.perspectiveTransform(np.asarray(codes[0].corners, np.float32).reshape(-1, 1, 2), to_cut)
+    back = cv2.perspectiveTransform(corners, np.linalg.inv(transform)).reshape(-1, 2)
     return code_from_corners(codes[0].text, [(float(x), float(y)) for x, y in back])
+
+
+#: the windows (modules a side) over which a module is called dark against the modules around it
+RESAMPLE_WINDOWS = (3, 5)
+
+
+def _read_resampled(cut: np.ndarray, modules: int, backend: QRBackend) -> tuple[list[QRCode], np.ndarray]:
+    """A code too blurred for the decoder's own binarizer (3 px a module, a lens's blur, JPEG), read again
+    module by module: its grid placed by its three finder patterns, each module's middle called dark or
+    light against the modules around it, and the code drawn again crisp. Returns what the decoder read
+    and the mapping from the redrawn picture to the cut-out."""
+    template = _finder_template(230.0, float(np.percentile(cut, 5)))
+    origins = [(QUIET, QUIET), (QUIET + modules - FINDER, QUIET), (QUIET, QUIET + modules - FINDER)]
+    ideal = np.array([((x + FINDER / 2) * SCALE, (y + FINDER / 2) * SCALE) for x, y in origins], np.float32)
+    shifts = [_finder_shift(cut, template, x * SCALE, y * SCALE) for x, y in origins]
+    found = ideal + np.array(shifts, np.float32)
+    affine = cv2.getAffineTransform(ideal, found)
+    middles = (np.arange(modules, dtype=np.float32) + QUIET + 0.5) * SCALE
+    grid_x, grid_y = np.meshgrid(middles, middles)
+    middles_px = np.stack([grid_x, grid_y], axis=-1).reshape(-1, 1, 2)
+    at = cv2.transform(middles_px, affine).reshape(modules, modules, 2)
+    smooth = cv2.blur(cut.astype(np.float32), (3, 3))
+    values = cv2.remap(smooth, at[..., 0], at[..., 1], cv2.INTER_LINEAR)
+    to_cut = np.vstack([affine, [0.0, 0.0, 1.0]])
+    for window in RESAMPLE_WINDOWS:
+        dark = values < cv2.blur(values, (window, window), borderType=cv2.BORDER_REFLECT)
+        crisp = np.full((modules + 2 * QUIET, modules + 2 * QUIET), 255, np.uint8)
+        crisp[QUIET:QUIET + modules, QUIET:QUIET + modules][dark] = 0
+        drawn = cv2.resize(crisp, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_NEAREST)
+        codes = backend.decode(drawn)
+        if len(codes) == 1:
+            return codes, to_cut
+    return [], to_cut
 
 
 def _restore_finders(cut: np.ndarray, hidden: np.ndarray, modules: int, light: float) -> None:

@@ -35,6 +35,9 @@ Point = tuple[float, float]
 Rect = tuple[int, int, int, int]
 #: what a piece found hides is taken this much wider than the kit's piece (it leans, it blurs)
 COVER_MARGIN = 1.35
+#: a code given fewer pixels a module than this is read again enlarged where the lattice expects a tile:
+#: under a lamp (shade across it, the lens's blur before the gamma curve) 3-4 px a module is often missed
+SMALL_MODULE_PX = 4.0
 
 
 @dataclass(frozen=True)
@@ -233,7 +236,7 @@ class Detector:
             chosen, places, enlarge = [], [], []
             for cell, (x, y) in zip(candidates, centres_mm):
                 around = sum((cell[0] + a, cell[1] + b) in occupied for a, b in steps)
-                small = module_mm * calibration.px_per_mm((float(x), float(y))) < 3.0
+                small = module_mm * calibration.px_per_mm((float(x), float(y))) < SMALL_MODULE_PX
                 if self._in_play_mm((float(x), float(y))) and (small or around >= 2):
                     chosen.append((float(x), float(y)))
                     places.append(cell)

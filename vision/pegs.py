@@ -367,6 +367,9 @@ def find_pegs(
 #: where along a standing piece it is looked at besides its foot (shares of its height; the last is its
 #: top, a little inside the edge)
 STANDING_SHARES = (0.35, 0.7, 0.95)
+#: how much a plain colour counts at each height, foot to top: the top shows the piece's own colour lit,
+#: a wall lower down mixes in its shade and the warm light the tiles beside it throw back
+HEIGHT_WEIGHTS = (1.0, 1.0, 1.25, 1.5)
 
 
 @dataclass(frozen=True)
@@ -419,12 +422,15 @@ def _whole_piece(samples: Sequence[tuple[str | None, float, bool]]) -> tuple[str
     (the most confident); a colour seen only as in shade counts where the piece is flat, or where it shows
     at two heights (a shadow on the table is not a piece, and has no top)."""
     plain: dict[str, list[float]] = {}
+    weighed: dict[str, float] = {}
     shaded: dict[str, list[float]] = {}
-    for colour, confidence, in_shade in samples:
+    for height, (colour, confidence, in_shade) in enumerate(samples):
         if colour is not None:
             (shaded if in_shade else plain).setdefault(colour, []).append(confidence)
+            if not in_shade:
+                weighed[colour] = weighed.get(colour, 0.0) + confidence * HEIGHT_WEIGHTS[min(height, 3)]
     if plain:
-        best = max(plain, key=lambda c: sum(plain[c]))
+        best = max(plain, key=lambda c: weighed[c])
         return best, round(max(plain[best]), 3)
     if shaded:
         best = max(shaded, key=lambda c: (len(shaded[c]), sum(shaded[c])))

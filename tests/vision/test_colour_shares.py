@@ -65,3 +65,14 @@ def test_an_orange_piece_on_a_lamp_lit_beige_card_is_learned_as_orange() -> None
     card = chromaticity(bgr_to_lab(np.array([[96.0, 174.0, 213.0]])))[0]
     assert np.linalg.norm(shares - card) > 0.2  # not the card's colour
     assert shares[0] > 0.7  # orange: most of its light is red
+
+
+def test_a_piece_s_top_outweighs_a_wall_lower_down() -> None:
+    from vision.pegs import _whole_piece
+
+    # a warm lamp makes an orange chisel's lower wall look yellow; its top shows its own colour
+    wall_and_top = [(None, 0.0, False), (None, 0.0, False), ("yellow", 0.589, False),
+                    ("orange", 0.547, False)]
+    assert _whole_piece(wall_and_top) == ("orange", 0.547)
+    mostly = [(None, 0.0, False), ("yellow", 0.9, False), ("yellow", 0.8, False), ("orange", 0.5, False)]
+    assert _whole_piece(mostly)[0] == "yellow"  # seen plainly at two heights, not outweighed by the top
