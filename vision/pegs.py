@@ -41,6 +41,17 @@ CHROMA_RATIO = 2.0
 CHROMA_MARGIN = 0.06
 
 
+def _to_segments(points: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """(N, K) distances from each point to each segment from ``starts[k]`` to ``ends[k]`` (a colour lit
+    and the same colour in shade; a point where no shade was learned)."""
+    span = ends - starts
+    offset = points[:, None, :] - starts[None, :, :]
+    length = np.maximum((span**2).sum(axis=1), 1e-9)
+    along = np.clip((offset * span[None, :, :]).sum(axis=2) / length[None, :], 0.0, 1.0)
+    result: np.ndarray = np.sqrt(((offset - along[:, :, None] * span[None, :, :]) ** 2).sum(axis=2))
+    return result
+
+
 def rgb_to_lab(rgb: tuple[int, int, int]) -> Lab:
     pixel = np.array([[[rgb[2], rgb[1], rgb[0]]]], dtype=np.uint8)
     lab = cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0].astype(float)
@@ -105,14 +116,7 @@ class ColourModel:
             if name in self.shades:
                 shaded[index] = self.shades[name]
         weights = np.array([self.lightness_weight, 1.0, 1.0])
-        # Distance to the segment from each colour lit to the same colour shaded (a point where no
-        # shade was learned).
-        span = (shaded - lit) * weights
-        offset = (lab[:, None, :] - lit[None, :, :]) * weights
-        length = np.maximum((span**2).sum(axis=1), 1e-9)
-        along = np.clip((offset * span[None, :, :]).sum(axis=2) / length[None, :], 0.0, 1.0)
-        diff = offset - along[:, :, None] * span[None, :, :]
-        return names, np.sqrt((diff**2).sum(axis=2))
+        return names, _to_segments(lab * weights, lit * weights, shaded * weights)
 
     def classify_many(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
         """For each Lab sample: (colour or None, confidence 0..1)."""
@@ -166,11 +170,7 @@ class ColourModel:
         for position, name in enumerate(names):
             if name in self.shades:
                 shade[position] = chromaticity(np.array([self.shades[name]]))[0]
-        shares = chromaticity(lab[plain])
-        span = shade - lit
-        offset = shares[:, None, :] - lit[None, :, :]
-        along = np.clip((offset * span[None]).sum(axis=2) / np.maximum((span**2).sum(axis=1), 1e-9), 0.0, 1.0)
-        apart = np.sqrt(((offset - along[:, :, None] * span[None]) ** 2).sum(axis=2))
+        apart = _to_segments(chromaticity(lab[plain]), lit, shade)
         for row, index in enumerate(plain):
             chosen = names.index(str(results[index][0]))
             reach = np.where(seat[index] <= self.reject, apart[row], np.inf)

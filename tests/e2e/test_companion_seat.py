@@ -36,6 +36,14 @@ def wait_for_companion(table: Table, state: State, seconds: float = 60.0) -> Any
     raise AssertionError("the companion did not decide")
 
 
+def companion_turn(table: Table) -> tuple[State, Any]:
+    """Play on until the companion's seat is to move; the state then and what it decided there."""
+    while table.loop.companion.to_move(table.loop.current_state()) is None:
+        table.driver.step()
+    state = table.loop.current_state()
+    return state, wait_for_companion(table, state)
+
+
 @pytest.mark.parametrize("game", KITS)
 def test_the_companion_s_moves_are_made_by_people_and_read_by_the_camera(game: str, tmp_path: Path) -> None:
     table, seat = companion_table(game, tmp_path)
@@ -67,11 +75,8 @@ def test_a_whole_game_against_the_companion_ends_with_its_moves_all_made(tmp_pat
 def test_another_move_for_the_companion_s_seat_is_objected_to_until_its_own_is_made(tmp_path: Path) -> None:
     table, seat = companion_table("jurassik", tmp_path)
     try:
-        loop, driver = table.loop, table.driver
-        while loop.companion.to_move(loop.current_state()) is None:
-            driver.step()
-        state = loop.current_state()
-        wanted = wait_for_companion(table, state)
+        loop = table.loop
+        state, wanted = companion_turn(table)
         snapshot = loop.snapshot()
         shown = snapshot["companion"]
         assert shown["player"] == seat and shown["action"] == wanted.action.to_dict() and shown["differences"]
@@ -158,10 +163,8 @@ def test_the_companion_says_its_move_in_the_edition_s_language_and_a_mute_speake
     table = build_table("jurassik", colours, tmp_path, seed=3, options={"edition": "es"},
                         companion={colours[1]: 1}, speaker=heard)
     try:
-        loop, driver = table.loop, table.driver
-        while loop.companion.to_move(loop.current_state()) is None:
-            driver.step()
-        wait_for_companion(table, loop.current_state())
+        loop = table.loop
+        companion_turn(table)
         text, language = heard.said[-1]
         assert language == "es" and text.startswith("El compañero (") and "por favor" in text
         shown = loop.snapshot()["companion"]["said"]["localized"]["es"]
@@ -185,9 +188,7 @@ def test_a_figure_the_companion_moves_is_ringed_where_it_stands_and_where_it_goe
     try:
         loop, driver = table.loop, table.driver
         for _ in range(40):
-            while loop.companion.to_move(loop.current_state()) is None:
-                driver.step()
-            wanted = wait_for_companion(table, loop.current_state())
+            _, wanted = companion_turn(table)
             snapshot = loop.snapshot()
             moved = [d for d in snapshot["companion"]["differences"] if d["change"] == "moved"]
             if moved:
