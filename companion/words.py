@@ -547,7 +547,29 @@ def said_words(data: object, english: object = "", snap: Snapshot = None) -> str
     """A sentence the table made for readers not yet known (an objection, a question, a choice), in the
     reader's language with the ids in it in the game's words; ``english`` where it carries no such form."""
     sentence = Said.from_dict(data)
-    return in_words(sentence.words() if sentence is not None else str(english or ""), snap)
+    return in_words(sentence.words(said_values(snap)) if sentence is not None else str(english or ""), snap)
+
+
+#: a sentence's values that are people: said as the table calls them ("Ana (orange)")
+PERSON_KEYS = frozenset({"player", "other", "actor", "owner", "leader"})
+
+
+def said_values(snap: Snapshot = None) -> Callable[[str, object], str | None]:
+    """How a sentence made without a reader says its values on the page: a board cell as the diagram
+    numbers it, a piece by its name in the game's words, a player as the table calls them; numbers as
+    they are (the sentence counts them itself)."""
+    cell_name, component_name = _cell_namer(snap), _component_namer(snap)
+
+    def value_words(key: str, value: object) -> str | None:
+        if _is_cell(value):
+            return str(cell_name(value)).split(" (")[0]
+        if isinstance(value, str) and key in PERSON_KEYS:
+            return who(value, snap)
+        if isinstance(value, str):
+            return str(component_name(value))
+        return None
+
+    return value_words
 
 
 def reason_words(reason: object, snap: Snapshot = None) -> str:

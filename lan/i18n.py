@@ -244,15 +244,18 @@ class Said:
         with speaking(DEFAULT):
             return self.words()
 
-    def words(self) -> str:
-        """The sentence in the language being spoken now."""
+    def words(self, value_words: ValueWords | None = None) -> str:
+        """The sentence in the language being spoken now; ``value_words(key, value)`` says a value in the
+        game's words (a board cell, a piece, a player), None leaving it as it is. A value that is a sentence
+        itself (an engine's refusal inside an objection) is said the same way."""
         if self.plural and self.n is not None:
             template = ngettext(self.message, self.plural, self.n)
         else:
             template = gettext(self.message)
-        values = {**self.params, **self.localized.get(language(), {})}
+        params = {key: _said_value(key, value, value_words) for key, value in self.params.items()}
+        values = {**params, **self.localized.get(language(), {})}
         english = self.plural if self.plural and self.n != 1 else self.message
-        in_english = {**self.params, **self.localized.get(DEFAULT, {})}
+        in_english = {**params, **self.localized.get(DEFAULT, {})}
         for sentence, filling in ((template, values), (english, in_english)):
             try:
                 return sentence % filling if filling or "%(" in sentence else sentence
@@ -269,7 +272,7 @@ class Said:
         return data
 
     @classmethod
-    def from_dict(cls, data: Any) -> Said | None:
+    def from_dict(cls, data: Any, depth: int = 0) -> Said | None:
         """A sentence as stored; None for anything that is not one (read untrusted: a stored snapshot)."""
         if not isinstance(data, Mapping) or not isinstance(data.get("message"), str):
             return None
@@ -277,16 +280,42 @@ class Said:
         by_language = {code: _plain(localized.get(code)) for code in LANGUAGES} if isinstance(
             localized, Mapping) else {}
         n = data.get("n")
-        return cls(data["message"], _plain(data.get("params")), str(data.get("plural") or ""),
+        return cls(data["message"], _plain(data.get("params"), depth), str(data.get("plural") or ""),
                    n if isinstance(n, int) and not isinstance(n, bool) else None,
                    {code: values for code, values in by_language.items() if values})
 
 
-def _plain(values: Any) -> dict[str, Any]:
+#: how a page says a sentence's value in the game's words: (key, value) -> words, or None for as it is
+ValueWords = Callable[[str, Any], "str | None"]
+#: a sentence inside a sentence inside ... read from outside: no deeper than this
+_NESTING = 3
+
+
+def _said_value(key: str, value: Any, value_words: ValueWords | None) -> Any:
+    if isinstance(value, Mapping):
+        inner = Said.from_dict(value)
+        return inner.words(value_words) if inner is not None else ""
+    said = value_words(key, value) if value_words is not None else None
+    return value if said is None else said
+
+
+def _plain(values: Any, depth: int = 0) -> dict[str, Any]:
+    """A sentence's values read untrusted: words and numbers, board cells (two whole numbers) and, a few
+    levels deep, sentences."""
     if not isinstance(values, Mapping):
         return {}
-    return {str(k): v for k, v in values.items()
-            if isinstance(v, str | int | float) and not isinstance(v, bool)}
+    kept: dict[str, Any] = {}
+    for key, value in values.items():
+        if isinstance(value, str | int | float) and not isinstance(value, bool):
+            kept[str(key)] = value
+        elif isinstance(value, list | tuple) and len(value) == 2 and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            kept[str(key)] = list(value)
+        elif isinstance(value, Mapping) and depth < _NESTING:
+            inner = Said.from_dict(value, depth + 1)
+            if inner is not None:
+                kept[str(key)] = inner.to_dict()
+    return kept
 
 
 def said_everywhere(message: str, make: Callable[[], Mapping[str, Any]], **params: Any) -> Said:

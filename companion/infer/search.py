@@ -25,7 +25,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.i18n import N_, Said, said, said_everywhere, said_n
+from companion.i18n import N_, Said, said, said_n
 from companion.infer.model import TableModel, search_key
 from companion.infer.picture import Difference, Picture, compare
 from companion.privacy import STRICT, Privacy
@@ -303,9 +303,10 @@ def objection(state: State, model: TableModel, differences: list[Difference], ex
         if rule is None:
             rule = TURN_RULE
     elif detail:
-        # the engine's detail in each reader's language where the catalogue has it (else as the engine said)
+        # the engine's detail, said by each reader's page in its language and the game's words (its cells
+        # as the diagram numbers them); as the engine said it where the catalogue has no such message
         worded = refusal if refusal is not None else Said(detail)
-        text = said_everywhere("Illegal move: %(detail)s", lambda: {"detail": worded.words()})
+        text = said("Illegal move: %(detail)s", detail=worded.to_dict())
     elif too_much:
         text = said("Too much changed at once to tell which moves were made: put the table back as it was, "
                     "or make one move at a time")

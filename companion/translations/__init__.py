@@ -74,11 +74,10 @@ class Package:
         return self.catalogues / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-#: the camera's checks (vision.sentences) and the refusals of the engines whose details are translated
+#: the camera's checks (vision.sentences) and the engines' refusals
 SAID_ELSEWHERE: Mapping[str, Mapping[str, Any]] = {
     "vision": {"said": None},
-    "engines/jurassik": {"_illegal": (2,), "illegal": (2,), "refusal": None},
-    "engines/isla_nublar": {"illegal": (2,), "refusal": None},
+    "engines": {"_illegal": (2,), "illegal": (2,), "refusal": None, "IllegalAction": (2,)},
 }
 COMPANION = Package("companion", ROOT / "companion", "web/templates/**.html", data_messages,
                     also=SAID_ELSEWHERE)

@@ -57,7 +57,7 @@ class RevealDinosaurCard(Task):
             raise state.illegal("IN-PHASE", "a face-down card must be revealed first (%(step)s), not "
                                 "%(kind)s", step=self.kind, kind=action.kind)
         if state.dino_deck.get(action.card, 0) < 1:
-            raise state.illegal("IN-EGG", f"{action.card} is not in the dinosaur deck")
+            raise state.illegal("IN-EGG", "%(card)s is not in the dinosaur deck", card=action.card)
         take(state.dino_deck, action.card)
         add(state.zones[self.player]["played"], action.card)
         state.tasks[0] = DinosaurMove(player=self.player, dino=str(state.card(action.card).figure))
@@ -112,7 +112,8 @@ class DinosaurMove(Decision):
             raise state.illegal("IN-DINO-MOVE", "this card moves %(dinosaur)s, not %(other)s",
                                 dinosaur=self.dino, other=action.dinosaur)
         if action.dinosaur not in state.dinos:
-            raise state.illegal("IN-DINO-MOVE", f"unknown dinosaur {action.dinosaur!r}")
+            raise state.illegal("IN-DINO-MOVE", "unknown dinosaur %(dinosaur)s",
+                                dinosaur=repr(action.dinosaur))
         if action.direction not in self.dirs:
             ways = "/".join(self.dirs)
             raise state.illegal("IN-DINO-MOVE", "the move goes %(ways)s, not %(direction)s", ways=ways,
@@ -163,9 +164,9 @@ class DefendField(Decision):
         defends = action.card in state.cards.cards and state.card(action.card).value("defence") is not None
         if not defends or not take_from_hand(state, self.player, action.card):
             state.tasks.insert(0, self)
-            raise state.illegal(
-                "IN-DEFENCE", f"{action.card} is not a defensive-measures card in {self.player}'s hand"
-            )
+            raise state.illegal("IN-DEFENCE", "%(card)s is not a defensive-measures card in %(player)s's "
+                                "hand",
+                                card=action.card, player=self.player)
         add(state.zones[self.player]["discard"], action.card)
         # the dinosaur stays as if it had ended on an empty field: drop the other offers and the hit
         while state.tasks and isinstance(state.tasks[0], DefendField | DinosaurHit) and \

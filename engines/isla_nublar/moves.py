@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.core import Action
+from engines.core import Action, refusal
 from engines.isla_nublar.actions import (
     BuildCamp,
     Buy,
@@ -125,9 +125,8 @@ def play_card(state: IslaNublarState, p: str, action: PlayCard) -> None:
         )
         if action.use == "defence":
             rule = "IN-DEFENCE"
-        raise state.illegal(
-            rule, f"{action.card} cannot be used for {action.use!r} now (allowed: {', '.join(allowed)})"
-        )
+        raise state.illegal(rule, "%(card)s cannot be used for %(use)s now (allowed: %(allowed)s)",
+                            card=action.card, use=repr(action.use), allowed=", ".join(allowed))
     card = state.card(action.card)
     if not take_from_hand(state, p, action.card):
         raise state.illegal("IN-TURN", "%(card)s is not in %(player)s's hand", card=action.card, player=p)
@@ -181,16 +180,19 @@ def box_action(state: IslaNublarState, p: str, action: Action) -> None:
     if isinstance(action, StockUp):
         piece = {"box": "boxes", "camp": "camps"}.get(action.piece)
         if piece is None:
-            raise state.illegal("IN-STOCK", f"a piece is 'box' or 'camp', not {action.piece!r}")
+            raise state.illegal("IN-STOCK", "a piece is 'box' or 'camp', not %(piece)s",
+                                piece=repr(action.piece))
         if state.general[p][piece] < 1:
-            raise state.illegal("IN-STOCK", f"no {action.piece} of {p} in the general supply")
+            none_left = refusal("no box of %(player)s in the general supply") if piece == "boxes" \
+                else refusal("no camp of %(player)s in the general supply")
+            raise state.illegal("IN-STOCK", none_left, player=p)
         state.general[p][piece] -= 1
         state.personal[p][piece] += 1
         state.box_points -= 1
         return
     target = action.target if isinstance(action, MoveBox) else getattr(action, "field", "")
     if target not in fields:
-        raise state.illegal("IN-BOXES", f"unknown field {target!r}")
+        raise state.illegal("IN-BOXES", "unknown field %(field)s", field=repr(target))
     if fields[target].volcano:
         raise state.illegal(
             "IN-CAMP" if isinstance(action, BuildCamp) else "IN-BOXES", "%(field)s is a volcano", field=target
@@ -209,7 +211,7 @@ def box_action(state: IslaNublarState, p: str, action: Action) -> None:
     elif isinstance(action, MoveBox):
         origin = action.origin
         if origin not in fields or state.boxes.get(origin, {}).get(p, 0) < 1:
-            raise state.illegal("IN-BOXES", f"{p} has no box on {origin!r}")
+            raise state.illegal("IN-BOXES", "%(player)s has no box on %(field)s", player=p, field=origin)
         if origin == target:
             raise state.illegal("IN-BOXES", "a box moves from one field to another")
         if state.has_dino(origin):

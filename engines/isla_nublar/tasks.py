@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
-from engines.core import Action
+from engines.core import Action, refusal
 from engines.isla_nublar import unseen
 from engines.isla_nublar.actions import (
     ChooseScoring,
@@ -119,7 +119,8 @@ class DrawCards(Task):
         if action.card == UNSEEN:
             unseen.draw_unseen(state, self.player)
         elif zones["draw"].get(action.card, 0) < 1:
-            raise state.illegal("IN-DRAW", f"{action.card} is not in {action.player}'s draw pile")
+            raise state.illegal("IN-DRAW", "%(card)s is not in %(player)s's draw pile", card=action.card,
+                                player=action.player)
         else:
             take(zones["draw"], action.card)
             add(zones["hand"], action.card)
@@ -158,7 +159,8 @@ class RevealPileCard(Task):
             refuse_chance(state, self, action)
         pile = state.piles[action.pile]
         if pile["rest"].get(action.card, 0) < 1:
-            raise state.illegal("IN-BUY", f"{action.card} is not in the {action.pile}-amber pile")
+            raise state.illegal("IN-BUY", "%(card)s is not in the %(pile)s-amber pile", card=action.card,
+                                pile=action.pile)
         take(pile["rest"], action.card)
         pile["top"] = action.card
         self.done(state)
@@ -187,7 +189,8 @@ class RevealScoringCard(Task):
         if not isinstance(action, RevealScoring) or action.slot != self.slot:
             refuse_chance(state, self, action)
         if state.scoring_deck.get(action.card, 0) < 1:
-            raise state.illegal("IN-INDIVIDUAL", f"{action.card} is not in the face-down scoring pile")
+            raise state.illegal("IN-INDIVIDUAL", "%(card)s is not in the face-down scoring pile",
+                                card=action.card)
         take(state.scoring_deck, action.card)
         state.row[action.slot] = action.card
         self.done(state)
@@ -200,9 +203,8 @@ class RevealScoringCard(Task):
 
 
 def refuse_chance(state: IslaNublarState, task: Task, action: Action) -> NoReturn:
-    raise state.illegal(
-        "IN-PHASE", f"a face-down card must be revealed first ({task.kind}), not {action.kind}"
-    )
+    raise state.illegal("IN-PHASE", "a face-down card must be revealed first (%(task)s), not %(kind)s",
+                        task=task.kind, kind=action.kind)
 
 
 # -- decisions ---------------------------------------------------------------------------------------------
@@ -234,11 +236,12 @@ class Decision(Task):
 
     def finish(self, state: IslaNublarState) -> None:
         if not self.may_finish():
-            raise state.illegal(self.finish_rule, f"the pending {self.kind} choice must be made")
+            raise state.illegal(self.finish_rule, "the pending %(task)s choice must be made", task=self.kind)
         self.done(state)
 
     def answer(self, state: IslaNublarState, action: Action) -> None:
-        raise state.illegal("IN-PHASE", f"{action.kind} does not answer the pending {self.kind} choice")
+        raise state.illegal("IN-PHASE", "%(kind)s does not answer the pending %(task)s choice",
+                            kind=action.kind, task=self.kind)
 
 
 @dataclass(kw_only=True)
@@ -256,7 +259,7 @@ class ChooseScoringCard(Decision):
         if not isinstance(action, ChooseScoring):
             return super().answer(state, action)
         if action.slot not in (0, 1, 2) or state.row[action.slot] is None:
-            raise state.illegal("IN-SCORING", f"slot {action.slot} is not an active scoring card")
+            raise state.illegal("IN-SCORING", "slot %(slot)s is not an active scoring card", slot=action.slot)
         card_id = str(state.row[action.slot])
         state.gain(self.player, "scoring cards", state.scoring_card_points(card_id, self.player))
         state.row = [*state.row[: action.slot], *state.row[action.slot + 1 :], card_id]
@@ -322,7 +325,7 @@ class SelectCards(Decision):
         if self.selectable(state).get(action.card, 0) < 1:
             removing = self.purpose in ("three", "remove-any")
             rule = "IN-EGG" if removing and action.card == EGG else self.rule()
-            raise state.illegal(rule, f"{action.card} cannot be chosen from the hand")
+            raise state.illegal(rule, "%(card)s cannot be chosen from the hand", card=action.card)
         if self.purpose == "three" and size(self.chosen) >= 3:
             raise state.illegal("IN-CLIENTS", "exactly 3 cards are removed")
         add(self.chosen, action.card)
@@ -334,7 +337,7 @@ class SelectCards(Decision):
     def finish(self, state: IslaNublarState) -> None:
         chosen = self.chosen
         if not self.may_finish():
-            raise state.illegal("IN-CLIENTS", f"exactly 3 cards are removed, {size(chosen)} chosen")
+            raise state.illegal("IN-CLIENTS", "exactly 3 cards are removed, %(num)d chosen", num=size(chosen))
         self.done(state)
         zones = state.zones[self.player]
         for card_id, n in sorted(chosen.items(), key=lambda item: item[0] == UNSEEN):  # named ones first
@@ -343,7 +346,8 @@ class SelectCards(Decision):
                 continue
             for _ in range(n):
                 if not unseen.take_from_hand(state, self.player, card_id):
-                    raise state.illegal(self.rule(), f"{card_id} is not in {self.player}'s hand")
+                    raise state.illegal(self.rule(), "%(card)s is not in %(player)s's hand", card=card_id,
+                                        player=self.player)
             if self.purpose == "hideout":
                 add(zones["hidden"], card_id, n)
             elif self.purpose == "inventory":
@@ -376,7 +380,8 @@ class RemoveOneCard(Decision):
             raise state.illegal("IN-EGG", "the dinosaur egg card may never leave the game")
         if not unseen.take_from_hand(state, self.player, action.card):
             rule = "IN-WEAR" if self.purpose == "wear" else "IN-CLIENTS"
-            raise state.illegal(rule, f"{action.card} is not in {self.player}'s hand")
+            raise state.illegal(rule, "%(card)s is not in %(player)s's hand",
+                                card=action.card, player=self.player)
         add(state.box, action.card)
         if self.purpose == "for-cost":
             state.gain(self.player, "clients", state.card(action.card).cost)
@@ -401,7 +406,8 @@ class DivertDinosaur(Decision):
         if not isinstance(action, Divert):
             return super().answer(state, action)
         if action.dinosaur not in state.dinos or action.volcano not in state.empty_volcanoes():
-            raise state.illegal("IN-DIVERSION", f"{action.dinosaur} cannot go to {action.volcano}")
+            raise state.illegal("IN-DIVERSION", "%(dinosaur)s cannot go to %(field)s",
+                                dinosaur=action.dinosaur, field=action.volcano)
         state.dinos[action.dinosaur] = action.volcano
         self.done(state)
         if self.draw:
@@ -439,14 +445,16 @@ class ImproveCard(Decision):
             return super().answer(state, action)
         if action.card not in self.improvable(state):
             rule = "IN-EGG" if action.card == EGG else "IN-IMPROVE"
-            raise state.illegal(rule, f"{action.card} is not a played card that may leave the game")
+            raise state.illegal(rule, "%(card)s is not a played card that may leave the game",
+                                card=action.card)
         if action.pile:
             pile = state.piles.get(action.pile)
             if pile is None or pile["top"] is None:
-                raise state.illegal("IN-IMPROVE", f"no card on a {action.pile}-amber pile")
+                raise state.illegal("IN-IMPROVE", "no card on a %(pile)s-amber pile", pile=action.pile)
             limit = state.card(action.card).cost + self.extra
             if state.card(pile["top"]).cost > limit:
-                raise state.illegal("IN-IMPROVE", f"{pile['top']} costs more than {limit} amber")
+                raise state.illegal("IN-IMPROVE", "%(card)s costs more than %(num)d amber", card=pile["top"],
+                                    num=limit)
         take(state.zones[self.player]["played"], action.card)
         add(state.box, action.card)
         self.done(state)
@@ -492,9 +500,11 @@ def move_camp(state: IslaNublarState, p: str, action: MoveCamp) -> None:
     fields = state.board.fields
     stack = state.camps.get(action.origin, [])
     if not 0 <= action.level < len(stack) or stack[action.level] != p:
-        raise state.illegal("IN-MOVE-CAMP", f"{p} has no camp at level {action.level} of {action.origin}")
+        raise state.illegal("IN-MOVE-CAMP", "%(player)s has no camp at level %(level)d of %(field)s",
+                            player=p, level=action.level, field=action.origin)
     if state.has_dino(action.origin):
-        raise state.illegal("IN-DEFENCE", f"a dinosaur stands on {action.origin}: nothing may leave it")
+        raise state.illegal("IN-DEFENCE", "a dinosaur stands on %(field)s: nothing may leave it",
+                            field=action.origin)
     if action.target == action.origin:
         if action.level == len(stack) - 1:
             raise state.illegal("IN-MOVE-CAMP", "that camp is already on top")
@@ -502,11 +512,12 @@ def move_camp(state: IslaNublarState, p: str, action: MoveCamp) -> None:
         stack.append(p)
         return
     if action.target not in fields or fields[action.target].volcano:
-        raise state.illegal("IN-CAMP", f"{action.target!r} is not a field for a camp")
+        raise state.illegal("IN-CAMP", "%(field)s is not a field for a camp", field=repr(action.target))
     if state.has_dino(action.target):
-        raise state.illegal("IN-CAMP", f"a dinosaur stands on {action.target}")
+        raise state.illegal("IN-CAMP", "a dinosaur stands on %(field)s", field=action.target)
     if len(state.camps.get(action.target, ())) >= STACK_LIMIT:
-        raise state.illegal("IN-CAMP", f"{action.target} already holds {STACK_LIMIT} camps")
+        raise state.illegal("IN-CAMP", "%(field)s already holds %(num)d camps",
+                            field=action.target, num=STACK_LIMIT)
     del stack[action.level]
     if not stack:
         del state.camps[action.origin]
@@ -532,9 +543,11 @@ class RemoveOwnCamp(Decision):
         p = self.player
         stack = state.camps.get(action.field, [])
         if not 0 <= action.level < len(stack) or stack[action.level] != p:
-            raise state.illegal("IN-CLIENTS", f"{p} has no camp at level {action.level} of {action.field}")
+            raise state.illegal("IN-CLIENTS", "%(player)s has no camp at level %(level)d of %(field)s",
+                                player=p, level=action.level, field=action.field)
         if state.has_dino(action.field):
-            raise state.illegal("IN-DEFENCE", f"a dinosaur stands on {action.field}: nothing may leave it")
+            raise state.illegal("IN-DEFENCE", "a dinosaur stands on %(field)s: nothing may leave it",
+                                field=action.field)
         del stack[action.level]
         if not stack:
             del state.camps[action.field]
@@ -561,8 +574,9 @@ class RetrieveCard(Decision):
             return super().answer(state, action)
         zones = state.zones[self.player]
         if action.origin not in ("played", "discard") or zones[action.origin].get(action.card, 0) < 1:
-            where = f"{self.player}'s {action.origin} cards"
-            raise state.illegal("IN-CLIENTS", f"{action.card} is not among {where}")
+            among = refusal("%(card)s is not among %(player)s's played cards") if action.origin == "played" \
+                else refusal("%(card)s is not among %(player)s's discarded cards")
+            raise state.illegal("IN-CLIENTS", among, card=action.card, player=self.player)
         take(zones[action.origin], action.card)
         add(zones["hand"], action.card)
         self.done(state)

@@ -127,7 +127,8 @@ class JurassicBrunch(Game):
         try:
             return self.new_initial_state(players, options={**(options or {}), "boards": boards})
         except StateFormatError as error:
-            raise self.illegal("JB-SETUP-AREA", " ".join(str(error).split())) from None
+            said_so = " ".join(str(error).split())  # the state's own words: no message of the catalogue
+            raise self.illegal("JB-SETUP-AREA", said_so) from None
 
     def state_from_dict(self, data: Mapping[str, Any]) -> BrunchState:
         return state_from_dict(self, data)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engines.core import Action
+from engines.core import Action, refusal
 from engines.jurassic_brunch.actions import (
     Birth,
     Charge,
@@ -67,15 +67,15 @@ def direction_to(origin: Cell, to: Cell, directions: tuple[Cell, ...]) -> Cell |
 
 def spend_action(state: BrunchState) -> None:
     if state.actions_left <= 0:
-        raise state.illegal(
-            "JB-TURN", f"{state.current} has no action left (end the turn or use a Super Yummy)"
-        )
+        raise state.illegal("JB-TURN", "%(player)s has no action left (end the turn or use a Super Yummy)",
+                            player=state.current)
 
 
 def use_super_yummy(state: BrunchState, action: UseSuperYummy) -> None:
     player = state.current
     if not state.usable_super_yummies(player):
-        raise state.illegal("JB-SUPER-YUMMY", f"{player} has no Super Yummy that can be used this turn")
+        raise state.illegal("JB-SUPER-YUMMY", "%(player)s has no Super Yummy that can be used this turn",
+                            player=player)
     state.tokens[player][SUPER_YUMMY] -= 1
     state.fresh_super_yummy[player] = min(state.fresh_super_yummy[player], state.tokens[player][SUPER_YUMMY])
     state.discarded[SUPER_YUMMY] += 1
@@ -89,29 +89,28 @@ def end_turn_action(state: BrunchState, action: EndTurn) -> None:
 def own_triceratops(state: BrunchState, cell: Cell, rule_id: str) -> Triceratops:
     found = state.triceratops.get(cell)
     if found is None or found[0] != state.current:
-        raise state.illegal(rule_id, f"no {state.current} triceratops stands on {list(cell)}")
+        raise state.illegal(rule_id, "%(player)s has no triceratops on %(cell)s", player=state.current,
+                            cell=list(cell))
     return found
 
 def move(state: BrunchState, action: Move) -> None:
     spend_action(state)
     owner, since = own_triceratops(state, action.origin, "JB-MOVE")
     if since is not None:
-        raise state.illegal("JB-ASLEEP", f"the triceratops on {list(action.origin)} is asleep")
+        raise state.illegal("JB-ASLEEP", "the triceratops on %(cell)s is asleep", cell=list(action.origin))
     direction = direction_to(action.origin, action.to, ORTHOGONAL)
     if direction is None:
         raise state.illegal("JB-MOVE", "a triceratops moves in a straight line along a row or column")
     stop = state.slide(action.origin, direction)
     if stop is None:
-        raise state.illegal("JB-MOVE", f"the triceratops on {list(action.origin)} is blocked that way")
+        raise state.illegal("JB-MOVE", "the triceratops on %(cell)s is blocked that way",
+                            cell=list(action.origin))
     if stop[0] != action.to:
-        raise state.illegal(
-            "JB-MOVE",
-            f"the triceratops on {list(action.origin)} slides to {list(stop[0])}, not {list(action.to)}",
-        )
+        raise state.illegal("JB-MOVE", "the triceratops on %(cell)s slides to %(stop)s, not %(to)s",
+                            cell=list(action.origin), stop=list(stop[0]), to=list(action.to))
     if action.eats is not None and action.eats != stop[1]:
-        raise state.illegal(
-            "JB-EAT", f"this move {'eats' if stop[1] else 'does not eat'} the grass on {list(action.to)}"
-        )
+        raise state.illegal("JB-EAT", refusal("this move eats the grass on %(cell)s") if stop[1] else refusal(
+            "this move does not eat the grass on %(cell)s"), cell=list(action.to))
     del state.triceratops[action.origin]
     state.triceratops[action.to] = (owner, None)
     state.actions_left -= 1
@@ -124,20 +123,18 @@ def charge(state: BrunchState, action: Charge) -> None:
     spend_action(state)
     owner, since = own_triceratops(state, action.origin, "JB-CHARGE")
     if since is not None:
-        raise state.illegal("JB-ASLEEP", f"the triceratops on {list(action.origin)} is asleep")
+        raise state.illegal("JB-ASLEEP", "the triceratops on %(cell)s is asleep", cell=list(action.origin))
     direction = direction_to(action.origin, action.target, ORTHOGONAL)
     if direction is None:
         raise state.illegal("JB-CHARGE", "a charge goes in a straight line along a row or column")
     target = state.charge_target(action.origin, direction)
     if target is None:
-        blocked = " (tokens block a charge at this table)" if state.options.get(
-            "charge_blocked_by_grass"
-        ) else ""
-        raise state.illegal("JB-CHARGE", f"no dinosaur to charge in that line{blocked}")
+        raise state.illegal("JB-CHARGE", refusal(
+            "no dinosaur to charge in that line (tokens block a charge at this table)") if state.options.get(
+            "charge_blocked_by_grass") else refusal("no dinosaur to charge in that line"))
     if target != action.target:
-        raise state.illegal(
-            "JB-CHARGE", f"that charge hits the dinosaur on {list(target)}, not {list(action.target)}"
-        )
+        raise state.illegal("JB-CHARGE", "that charge hits the dinosaur on %(cell)s, not %(to)s",
+                            cell=list(target), to=list(action.target))
     expelled: tuple[str, int | None] = (
         (RAPTOR, None) if target == state.raptor else state.triceratops.pop(target)
     )
@@ -155,7 +152,7 @@ def raptor(state: BrunchState, action: RaptorMove) -> None:
     if state.raptor_moved:
         raise state.illegal("JB-RAPTOR-ONCE", "the raptor has already moved this turn")
     if action.origin != state.raptor:
-        raise state.illegal("JB-RAPTOR", f"the raptor stands on {list(state.raptor)}")
+        raise state.illegal("JB-RAPTOR", "the raptor stands on %(cell)s", cell=list(state.raptor))
     direction = direction_to(action.origin, action.to, ALL_DIRECTIONS)
     if direction is None:
         raise state.illegal("JB-RAPTOR", "the raptor moves in a straight line or diagonally")
@@ -163,11 +160,11 @@ def raptor(state: BrunchState, action: RaptorMove) -> None:
     if stop is None:
         raise state.illegal("JB-RAPTOR", "the raptor is blocked that way")
     if stop[0] != action.to:
-        raise state.illegal("JB-RAPTOR", f"the raptor goes to {list(stop[0])}, not {list(action.to)}")
+        raise state.illegal("JB-RAPTOR", "the raptor goes to %(stop)s, not %(to)s", stop=list(stop[0]),
+                            to=list(action.to))
     if action.scares is not None and action.scares != stop[1]:
-        raise state.illegal(
-            "JB-RAPTOR", f"this move {'scares' if stop[1] else 'does not scare'} a triceratops"
-        )
+        raise state.illegal("JB-RAPTOR", refusal("this move scares a triceratops") if stop[1] else refusal(
+            "this move does not scare a triceratops"))
     if stop[1]:
         victim, _ = state.triceratops.pop(action.to)
         state.pool[victim] += 1
@@ -181,7 +178,7 @@ def wake(state: BrunchState, action: Wake) -> None:
     spend_action(state)
     found = own_triceratops(state, action.at, "JB-WAKE")
     if found[1] is None:
-        raise state.illegal("JB-WAKE", f"the triceratops on {list(action.at)} is not asleep")
+        raise state.illegal("JB-WAKE", "the triceratops on %(cell)s is not asleep", cell=list(action.at))
     if not state.can_wake(found):
         raise state.illegal(
             "JB-WAKE", "a triceratops that fell asleep this turn is woken during one of your next turns"
@@ -192,11 +189,12 @@ def wake(state: BrunchState, action: Wake) -> None:
 def hide(state: BrunchState, action: Hide) -> None:
     player = state.current
     if state.hideout_room(player) <= 0:
-        raise state.illegal("JB-HIDEOUT", f"{player} has no Hideout with room left")
+        raise state.illegal("JB-HIDEOUT", "%(player)s has no Hideout with room left", player=player)
     if action.token == HIDEOUT:
         raise state.illegal("JB-HIDEOUT", "a Hideout holds the pile; it does not go into it")
     if action.token not in state.tokens[player] or state.tokens[player][action.token] <= 0:
-        raise state.illegal("JB-HIDEOUT", f"{player} has no {action.token} token to hide")
+        raise state.illegal("JB-HIDEOUT", "%(player)s has no %(token)s token to hide", player=player,
+                            token=action.token)
     state.tokens[player][action.token] -= 1
     state.hidden[player][action.token] += 1
     if action.token == SUPER_YUMMY and state.fresh_super_yummy[player]:
@@ -205,9 +203,8 @@ def hide(state: BrunchState, action: Hide) -> None:
 
 def end_turn(state: BrunchState) -> None:
     if state.actions_left > 0 and state.board_actions():
-        raise state.illegal(
-            "JB-TURN-END", f"{state.current} still has {state.actions_left} action(s) to play"
-        )
+        raise state.illegal("JB-TURN-END", "%(player)s still has actions to play (%(num)d)",
+                            player=state.current, num=state.actions_left)
     state.quiet_turns = 0 if state.progress else state.quiet_turns + 1
     if state.quiet_turns >= 2:
         state.result = {"reason": "two turns in a row without eating or scaring", "rule": "JB-END-QUIET"}
@@ -225,16 +222,20 @@ def resolve_pending(state: BrunchState, action: Action) -> None:
     step, detail = state.pending
     expected = EXPECTED[step]
     if not isinstance(action, expected):
-        raise state.illegal("JB-PENDING", f"first {state.pending_text()}")
+        message, values = state.pending_said() or ("", {})
+        raise state.illegal("JB-PENDING", message, **values)
     if isinstance(action, Reveal):
         if state.bag.get(action.token, 0) <= 0:
-            raise state.illegal("JB-SETUP-GRASS", f"no face-down {action.token} token is left to reveal")
+            raise state.illegal("JB-SETUP-GRASS", "no face-down %(token)s token is left to reveal",
+                                token=action.token)
         state.bag[action.token] -= 1
         state.pending = None
         apply_effect(state, action.token, detail)
     elif isinstance(action, Steal):
         if state.stealable(detail, offered_flower=True).get(action.token, 0) <= 0:
-            raise state.illegal("JB-FLOWER", f"{detail} has no {action.token} token that can be taken")
+            raise state.illegal("JB-FLOWER", "%(other)s has no %(token)s token that can be taken",
+                                other=detail,
+                                token=action.token)
         state.tokens[detail][action.token] -= 1
         state.tokens[state.current][action.token] += 1
         if action.token == SUPER_YUMMY:
@@ -243,7 +244,8 @@ def resolve_pending(state: BrunchState, action: Action) -> None:
     elif isinstance(action, Birth | Expel):
         if action.to not in state.area.cells or action.to in state.grass or state.occupied(action.to):
             rule_id = "JB-BIRTH" if isinstance(action, Birth) else "JB-CHARGE-EXPEL"
-            raise state.illegal(rule_id, f"{list(action.to)} is not an empty space of the playing area")
+            raise state.illegal(rule_id, "%(cell)s is not an empty space of the playing area",
+                                cell=list(action.to))
         if isinstance(action, Birth):
             state.pool[state.current] -= 1
             state.triceratops[action.to] = (state.current, None)
@@ -256,7 +258,8 @@ def resolve_pending(state: BrunchState, action: Action) -> None:
         wanted = min(2, len(state.grass))
         cells = set(action.cells)
         if len(cells) != len(action.cells) or len(cells) != wanted or not cells <= state.grass:
-            raise state.illegal("JB-CANNOT-APPLY", f"look at {wanted} different grass tokens on the area")
+            raise state.illegal("JB-CANNOT-APPLY", "look at %(num)d different grass tokens on the area",
+                                num=wanted)
         state.looks.append(
             {"player": state.current, "turn": state.turn, "token": detail, "cells": sorted(cells)}
         )

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from engines.core import CHANCE, TERMINAL, Action, Explanation, IllegalAction, Outcome, Rule, State
+from engines.core import CHANCE, TERMINAL, Action, Explanation, IllegalAction, Outcome, Rule, State, refusal
 from engines.jurassic_brunch import moves, redeal
 from engines.jurassic_brunch.actions import (
     Birth,
@@ -323,8 +323,8 @@ class BrunchState(State):
         return actions
 
     # -- applying actions -------------------------------------------------------------------------------
-    def illegal(self, rule_id: str, detail: str) -> IllegalAction:
-        return self.game.illegal(rule_id, detail)
+    def illegal(self, rule_id: str, detail: str, **params: object) -> IllegalAction:
+        return self.game.illegal(rule_id, detail, **params)
 
     def _apply_in_place(self, action: Action) -> None:
         if self.pending is not None:
@@ -333,27 +333,36 @@ class BrunchState(State):
         handler = moves.HANDLERS.get(type(action))
         if handler is None:
             if isinstance(action, Reveal | Steal | Birth | Look | Expel):
-                raise self.illegal("JB-PENDING", f"nothing is waiting for a {action.kind} now")
-            raise self.illegal("JB-TURN", f"{action.kind} is not a Jurassic Brunch action")
+                raise self.illegal("JB-PENDING", "nothing is waiting for a %(kind)s now", kind=action.kind)
+            raise self.illegal("JB-TURN", "%(kind)s is not a Jurassic Brunch action", kind=action.kind)
         handler(self, action)
         if self.pending is None and self.result is None:
             moves.check_end(self)
 
     def pending_text(self) -> str:
         """What the game waits for, in words ("" when nothing is pending)."""
+        said = self.pending_said()
+        return said[0] % said[1] if said is not None else ""
+
+    def pending_said(self) -> tuple[str, dict[str, object]] | None:
+        """What the game waits for as a message and its values (a refusal says it in a reader's language)."""
         if self.pending is None:
-            return ""
+            return None
         step, detail = self.pending
         if step == "reveal":
-            return f"reveal the grass token eaten on {list(detail)}"
+            return refusal("the grass token eaten on %(cell)s must first be revealed"), {"cell": list(detail)}
         if step == "steal":
-            return f"take a token at random from {detail}"
+            return refusal("a token must first be taken at random from %(other)s"), {"other": detail}
+        player: dict[str, object] = {"player": self.current}
         if step == "birth":
-            return f"{self.current} places a newborn triceratops on an empty space"
+            return refusal("%(player)s must first place a newborn triceratops on an empty space"), player
         if step == "look":
-            return f"{self.current} looks at two grass tokens ({detail} could not be applied)"
-        expelled = "raptor" if detail[0] == RAPTOR else "triceratops"
-        return f"{self.current} places the expelled {expelled} on an empty space"
+            looking = refusal("%(player)s must first look at two grass tokens (%(token)s could not be "
+                              "applied)")
+            return looking, {**player, "token": detail}
+        if detail[0] == RAPTOR:
+            return refusal("%(player)s must first place the expelled raptor on an empty space"), player
+        return refusal("%(player)s must first place the expelled triceratops on an empty space"), player
 
     # -- scores -----------------------------------------------------------------------------------------
     def holding(self, player: str) -> dict[str, int]:

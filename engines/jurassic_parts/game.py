@@ -199,7 +199,9 @@ class JurassicPartsGame(Game):
                      and COMPONENT_BY_ID.get(str(t.get("id"))) is not None
                      and COMPONENT_BY_ID[str(t.get("id"))].fossil == "BONES"]
             if len(tiles) != len(COMPONENTS):
-                raise self.illegal("JP-SETUP", f"the slab has {len(tiles)} of the {len(COMPONENTS)} tiles")
+                raise self.illegal("JP-SETUP", "the slab has %(found)d of the %(wanted)d tiles",
+                                   found=len(tiles),
+                                   wanted=len(COMPONENTS))
             if not bones:
                 raise self.illegal("JP-SETUP", "no Pile of Bones lies face up on the slab")
         seed = zlib.crc32(repr(sorted(map(repr, tiles))).encode())
@@ -208,7 +210,8 @@ class JurassicPartsGame(Game):
         except StateFormatError as error:
             if not strict:
                 raise
-            raise self.illegal("JP-SETUP", " ".join(str(error).split())) from None
+            said_so = " ".join(str(error).split())  # the state's own words: no message of the catalogue
+            raise self.illegal("JP-SETUP", said_so) from None
 
     def _deal(self, names: tuple[str, ...], options: Mapping[str, Any],
               cards: Mapping[str, Sequence[str]] | None, rng: random.Random | None,

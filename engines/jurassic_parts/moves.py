@@ -16,7 +16,7 @@ from collections.abc import Callable
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Any
 
-from engines.core import Action
+from engines.core import Action, refusal
 from engines.jurassic_parts.actions import (
     AwardPart,
     BuyIgnoreRocks,
@@ -76,6 +76,16 @@ class Then(StrEnum):
 #: the phases as the state JSON names them
 PHASE_NAMES = ("main", "pick-up", "award", "reveal", "take", "keep", "over")
 PHASE_OF = {name: Phase(index) for index, name in enumerate(PHASE_NAMES)}
+#: what the game waits for in each phase: why another move is refused then
+PHASE_WAIT = (
+    refusal("%(player)s is in the main part of a turn: crack, buy, sell or end the turn"),
+    refusal("%(player)s must first take chisels back from the slab"),
+    refusal("%(player)s must first choose which half of the split slab is broken up"),
+    refusal("the face-down tiles broken off must first be turned face up"),
+    refusal("the tiles broken off must first be taken, one by one in rank order"),
+    refusal("%(player)s must first choose which of the last 2 tiles to keep"),
+    refusal("the game is over"),
+)
 MAIN, PICKUP, AWARD, REVEAL, TAKE, KEEP, OVER = Phase  # module names: read on every legal-move listing
 
 
@@ -88,14 +98,13 @@ def slot_at(state: JurassicPartsState, cell: Any) -> int | None:
 
 def check_turn(state: JurassicPartsState, action: Action, player: str, *phases: int) -> int:
     if player not in state.names:
-        raise state.game.illegal("JP-TURN", f"{player!r} is not playing")
+        raise state.game.illegal("JP-TURN", "%(player)s is not playing", player=repr(player))
     expected = state.current_player()
     if player != expected:
-        raise state.game.illegal("JP-TURN", f"it is {expected}'s move, not {player}'s")
+        raise state.game.illegal("JP-TURN", "it is %(player)s's move, not %(other)s's",
+                                 player=expected, other=player)
     if state.phase not in phases:
-        raise state.game.illegal(
-            phase_rule(state), f"{action.kind} is not possible now (phase: {PHASE_NAMES[state.phase]})"
-        )
+        raise state.game.illegal(phase_rule(state), PHASE_WAIT[state.phase], player=expected)
     return state.names.index(player)
 
 def phase_rule(state: JurassicPartsState) -> str:
@@ -114,18 +123,21 @@ def place_chisel(state: JurassicPartsState, action: PlaceChisel) -> None:
     layout = state.layout
     sa, sb = slot_at(state, action.a), slot_at(state, action.b)
     if sa is None or sb is None or not state.on_slab[sa] or not state.on_slab[sb]:
-        raise state.game.illegal("JP-CRACK", f"no slab tiles at {action.a} and {action.b}")
+        raise state.game.illegal("JP-CRACK", "no slab tiles at %(a)s and %(b)s", a=action.a, b=action.b)
     gap = layout.gap_of.get((sa, sb))
     if gap is None:
-        raise state.game.illegal("JP-CRACK", f"tiles at {action.a} and {action.b} are not neighbours")
+        raise state.game.illegal("JP-CRACK", "the tiles at %(a)s and %(b)s are not neighbours", a=action.a,
+                                 b=action.b)
     if state.owner[gap] != NO_CHISEL:
-        raise state.game.illegal("JP-CRACK", f"the gap {action.a}-{action.b} already holds a chisel")
+        raise state.game.illegal("JP-CRACK", "the gap between %(a)s and %(b)s already holds a chisel",
+                                 a=action.a,
+                                 b=action.b)
     cost = 1 if state.ignore_rocks > 0 else layout.cost[gap]
     if state.sharp[p] < cost:
         raise state.game.illegal(
             "JP-ROCKS",
-            f"this crack costs {cost} sharp chisels (rocky sides: {layout.rocky_sides[gap]}); "
-            f"{action.player} has {state.sharp[p]}",
+            "this crack costs %(cost)d sharp chisels (rocky sides: %(rocky)d); %(player)s has %(have)d",
+            cost=cost, rocky=layout.rocky_sides[gap], player=action.player, have=state.sharp[p],
         )
     if state.ignore_rocks > 0:
         state.ignore_rocks -= 1
@@ -153,7 +165,7 @@ def award_part(state: JurassicPartsState, action: AwardPart) -> None:
             state.award_options = ()
             resolve_split(state, set(part), whole)
             return
-    raise state.game.illegal("JP-SPLIT-EQUAL", f"no tile of either half at {action.cell}")
+    raise state.game.illegal("JP-SPLIT-EQUAL", "no tile of either half at %(cell)s", cell=action.cell)
 
 def resolve_split(state: JurassicPartsState, awarded: set[int], whole: set[int]) -> None:
     layout = state.layout
@@ -281,20 +293,24 @@ def reveal_tile(state: JurassicPartsState, action: Reveal) -> None:
         raise state.game.illegal("JP-REVEAL", "no face-down tile is waiting to be turned up")
     slot = slot_at(state, action.cell)
     if slot is None or slot not in state.pending:
-        raise state.game.illegal("JP-FLIP", f"the tile at {action.cell} is not waiting to be turned up")
+        raise state.game.illegal("JP-FLIP", "the tile at %(cell)s is not waiting to be turned up",
+                                 cell=action.cell)
     kind = KIND_OF.get(action.fossil, -1) if isinstance(action.fossil, str) else -1
     if not 0 <= kind < len(FRONT_KINDS):
-        raise state.game.illegal("JP-REVEAL", f"{action.fossil!r} is not a fossil")
+        raise state.game.illegal("JP-REVEAL", "%(fossil)s is not a fossil", fossil=repr(action.fossil))
     if state.unseen()[kind] <= 0:
-        raise state.game.illegal("JP-REVEAL", f"every {action.fossil} tile is already accounted for")
+        raise state.game.illegal("JP-REVEAL", "every %(fossil)s tile is already accounted for",
+                                 fossil=action.fossil)
     if not isinstance(action.tile, str):
-        raise state.game.illegal("JP-REVEAL", f"tile {action.tile!r} is not a tag id")
+        raise state.game.illegal("JP-REVEAL", "tile %(tile)s is not a tag id", tile=repr(action.tile))
     if action.tile:
         comp = COMPONENT_BY_ID.get(action.tile)
         if comp is None or comp.kind != kind:
-            raise state.game.illegal("JP-REVEAL", f"tile {action.tile!r} does not show {action.fossil}")
+            raise state.game.illegal("JP-REVEAL", "tile %(tile)s does not show %(fossil)s", tile=action.tile,
+                                         fossil=action.fossil)
         if action.tile in state.tile_id:
-            raise state.game.illegal("JP-REVEAL", f"tile {action.tile} is already elsewhere on the table")
+            raise state.game.illegal("JP-REVEAL", "tile %(tile)s is already elsewhere on the table",
+                                     tile=action.tile)
         state.tile_id[slot] = action.tile
     state.fossil[slot] = kind
     state.pending.remove(slot)
@@ -305,7 +321,7 @@ def take_tile(state: JurassicPartsState, action: TakeTile) -> None:
     p = check_turn(state, action, action.player, TAKE)
     slot = slot_at(state, action.cell)
     if slot is None or slot not in state.pool:
-        raise state.game.illegal("JP-SHARES", f"no awarded tile at {action.cell}")
+        raise state.game.illegal("JP-SHARES", "no awarded tile at %(cell)s", cell=action.cell)
     state.pool.remove(slot)
     give(state, p, state.fossil[slot], from_split=True)
     state.taken += 1
@@ -315,7 +331,7 @@ def keep_tile(state: JurassicPartsState, action: KeepTile) -> None:
     p = check_turn(state, action, action.player, KEEP)
     slot = slot_at(state, action.cell)
     if slot is None or slot not in state.pool:
-        raise state.game.illegal("JP-END", f"no last tile at {action.cell}")
+        raise state.game.illegal("JP-END", "no last tile at %(cell)s", cell=action.cell)
     state.pool.remove(slot)
     give(state, p, state.fossil[slot], from_split=True)
     leader = list(state.leader)
@@ -331,8 +347,8 @@ def pick_up_chisel(state: JurassicPartsState, action: PickUpChisel) -> None:
     gap = state.layout.gap_between(action.a, action.b) if slot_at(state, action.a) is not None and \
         slot_at(state, action.b) is not None else None
     if gap is None or state.owner[gap] != p:
-        raise state.game.illegal(
-            "JP-SHARPEN", f"{action.player} has no chisel on the gap {action.a}-{action.b}")
+        raise state.game.illegal("JP-SHARPEN", "%(player)s has no chisel on the gap between %(a)s and %(b)s",
+                                 player=action.player, a=action.a, b=action.b)
     state.owner[gap] = NO_CHISEL
     state.open_gaps.add(gap)
     state.on_board[p] -= 1
@@ -380,10 +396,9 @@ def start_turn(state: JurassicPartsState, p: int) -> None:
 def pay(state: JurassicPartsState, p: int, rule_id: str) -> None:
     price = purchase_price(state.purchases)
     if state.amber[p] < price:
-        raise state.game.illegal(
-            "JP-PURCHASE-COST", f"purchase {state.purchases + 1} this turn costs {price} amber; "
-            f"{state.names[p]} has {state.amber[p]}"
-        )
+        raise state.game.illegal("JP-PURCHASE-COST", "purchase %(num)d this turn costs %(price)d amber; "
+                                 "%(player)s has %(have)d", num=state.purchases + 1, price=price,
+                                 player=state.names[p], have=state.amber[p])
     state.amber[p] -= price
     state.supply += price
     state.purchases += 1
@@ -396,7 +411,8 @@ def buy_ignore_rocks(state: JurassicPartsState, action: BuyIgnoreRocks) -> None:
 def buy_sharpen(state: JurassicPartsState, action: BuySharpen) -> None:
     p = check_turn(state, action, action.player, MAIN)
     if state.dull[p] == 0:
-        raise state.game.illegal("JP-BUY-SHARPEN", f"{action.player} has no dull chisel to sharpen")
+        raise state.game.illegal("JP-BUY-SHARPEN", "%(player)s has no dull chisel to sharpen",
+                                 player=action.player)
     pay(state, p, "JP-BUY-SHARPEN")
     moved = min(2, state.dull[p])
     state.dull[p] -= moved
@@ -406,15 +422,15 @@ def buy_slab_tile(state: JurassicPartsState, action: BuySlabTile) -> None:
     p = check_turn(state, action, action.player, MAIN)
     slot = slot_at(state, action.cell)
     if slot is None or not state.on_slab[slot]:
-        raise state.game.illegal("JP-BUY-SLAB-TILE", f"no slab tile at {action.cell}")
+        raise state.game.illegal("JP-BUY-SLAB-TILE", "no slab tile at %(cell)s", cell=action.cell)
     kind = state.fossil[slot]
     if kind < 0 and state.options.get("slab_purchase", "any") != "any":
         raise state.game.illegal("JP-BUY-SLAB-TILE", "only face-up tiles may be bought (house rule)")
     if kind == BONES:
         raise state.game.illegal("JP-BUY-SLAB-TILE", "a Pile of Bones cannot be bought from the slab")
     if state.layout.removal_splits(slot, state.on_slab, state.owner):
-        raise state.game.illegal(
-            "JP-BUY-SLAB-TILE", f"taking the tile at {action.cell} would split the slab")
+        raise state.game.illegal("JP-BUY-SLAB-TILE", "taking the tile at %(cell)s would split the slab",
+                                 cell=action.cell)
     if kind < 0:
         # turned up first: a Pile of Bones cannot be bought, so the purchase waits for the reveal
         price = purchase_price(state.purchases)
@@ -441,7 +457,8 @@ def buy_leader_tile(state: JurassicPartsState, action: BuyLeaderTile) -> None:
     p = check_turn(state, action, action.player, MAIN)
     kind = KIND_OF.get(action.fossil, -1) if isinstance(action.fossil, str) else -1
     if not 0 <= kind < len(state.leader) or state.leader[kind] == 0:
-        raise state.game.illegal("JP-BUY-LEADER-TILE", f"the Field Leader holds no {action.fossil}")
+        raise state.game.illegal("JP-BUY-LEADER-TILE", "the Field Leader holds no %(fossil)s",
+                                 fossil=action.fossil)
     pay(state, p, "JP-BUY-LEADER-TILE")
     leader = list(state.leader)
     leader[kind] -= 1
@@ -458,12 +475,13 @@ def sell_tile(state: JurassicPartsState, action: Sell) -> None:
     if kind == PTERO and not state.may_sell_ptero(p):
         if state.options.get("sell_pterodactyls", "never") == "never":
             raise state.game.illegal("JP-SELL", "a Pterodactyl is a complete dinosaur and may not be sold")
-        raise state.game.illegal(
-            "JP-SELL", f"{action.player} holds no Pterodactyl that earned no amber (amber was collected)")
+        raise state.game.illegal("JP-SELL", "%(player)s holds no Pterodactyl that earned no amber (amber was "
+                                 "collected)", player=action.player)
     if kind >= COMMITTED:
         raise state.game.illegal("JP-SELL", "a committed Pile of Bones cannot be moved")
     if kind < 0 or state.loose[p][kind] == 0:
-        raise state.game.illegal("JP-SELL", f"{action.player} holds no loose {action.fossil}")
+        raise state.game.illegal("JP-SELL", "%(player)s holds no loose %(fossil)s", player=action.player,
+                                 fossil=action.fossil)
     if state.supply == 0:
         raise state.game.illegal("JP-AMBER", "the amber supply is empty")
     holding = list(state.loose[p])
@@ -482,12 +500,11 @@ def commit_bones(state: JurassicPartsState, action: CommitBones) -> None:
     p = check_turn(state, action, action.player, MAIN, TAKE)
     part = KIND_OF.get(action.part, -1) if isinstance(action.part, str) else -1
     if state.loose[p][BONES] == 0:
-        raise state.game.illegal("JP-BONES", f"{action.player} holds no uncommitted Pile of Bones")
+        raise state.game.illegal("JP-BONES", "%(player)s holds no uncommitted Pile of Bones",
+                                 player=action.player)
     if not 0 <= part < N_PARTS or part not in state.commit_targets(p):
-        raise state.game.illegal(
-            "JP-BONES", f"{action.part} is not a missing part of a dinosaur {action.player} holds a real "
-            "tile of"
-        )
+        raise state.game.illegal("JP-BONES", "%(part)s is not a missing part of a dinosaur %(player)s holds "
+                                 "a real tile of", part=str(action.part), player=action.player)
     holding = list(state.loose[p])
     holding[BONES] -= 1
     holding[COMMITTED + part] += 1

@@ -340,7 +340,7 @@ class JurassicPartsState(State):
     def _apply_in_place(self, action: Action) -> None:
         handler = moves.HANDLERS.get(type(action))
         if handler is None:
-            raise self.game.illegal("JP-TURN", f"{action.kind} is not a Jurassic Parts action")
+            raise self.game.illegal("JP-TURN", "%(kind)s is not a Jurassic Parts action", kind=action.kind)
         handler(self, action)
 
     def _pickup_actions(self, p: int) -> list[Action]:

@@ -4,6 +4,8 @@ is objected to in Spanish, a German reader in German (Isla Nublar's too), the co
 from __future__ import annotations
 
 import copy
+import dataclasses
+import math
 import random
 from pathlib import Path
 
@@ -73,3 +75,74 @@ def test_isla_nublar_s_refusals_are_said_in_german() -> None:
         assert sentence.words() == f"{mover} ist am Zug, nicht '{other}'"
     with speaking("en"):
         assert sentence.words() == explained.summary == f"it is {mover}'s move, not '{other}''s"
+
+
+def test_a_refusal_names_the_cells_as_the_diagram_numbers_them(tmp_path: Path) -> None:
+    """A triceratops stopped short of where its slide ends: the objection says both cells as the page's
+    diagram numbers them, in the reader's language (the engine's own coordinates only in the English log)."""
+    table = build_table("jurassic-brunch", ["blue", "orange"], tmp_path, seed=1)
+    try:
+        table.frames(6)
+        loop = table.loop
+        model = loop.referee.model
+        for _ in range(80):
+            # played on by the bots until a triceratops may slide two cells or more and cannot charge (a
+            # charge whose expelled team-mate is put down there would explain the table as well)
+            state = loop.current_state()
+            legal = state.legal_actions()
+            move = next((a for a in legal if a.kind == "move"
+                         and max(abs(a.to[0] - a.origin[0]), abs(a.to[1] - a.origin[1])) >= 2
+                         and not any(c.kind == "charge" and c.origin == a.origin for c in legal)), None)
+            if move is not None and loop.snapshot().get("pending") is None:
+                break
+            table.driver.step()
+        assert move is not None, "no long slide in 80 moves"
+        step = tuple((t > o) - (t < o) for o, t in zip(move.origin, move.to))
+        short = (move.origin[0] + step[0], move.origin[1] + step[1])
+        layout = model.layout_of(state)
+        scene = copy.deepcopy(model.scene(state))
+        figure = min((tag for tag in scene.tags if "TRI-" in tag.payload),
+                     key=lambda tag: math.dist(tag.center, layout.cell_center(move.origin)))
+        scene.tags = [dataclasses.replace(tag, center=layout.cell_center(short)) if tag is figure else tag
+                      for tag in scene.tags]
+        table.camera.show(scene)
+        table.frames(8)
+        snapshot = loop.snapshot()
+        pending = snapshot["pending"]
+        assert pending["kind"] == "objection" and pending["rule"]["id"] == "JB-MOVE"
+
+        def place(cell: tuple[int, int]) -> str:
+            return words.said_values(snapshot)("cell", list(cell)) or ""
+
+        said = {}
+        for code in ("es", "de", "en"):
+            with speaking(code):
+                said[code] = words.said_words(pending.get("said"), pending.get("text"), snapshot)
+                said[code + "-places"] = (place(move.origin), place(move.to), place(short))
+        origin, end, stopped = said["es-places"]
+        assert origin.startswith("fila ") and "columna" in origin
+        assert said["es"] == (f"Jugada no válida: el triceratops de {origin} se desliza hasta {end}, no "
+                              f"hasta {stopped}")
+        origin, end, stopped = said["de-places"]
+        assert said["de"] == (f"Ungültiger Zug: der Triceratops auf {origin} gleitet bis {end}, nicht bis "
+                              f"{stopped}")
+        origin, end, stopped = said["en-places"]
+        assert said["en"] == f"Illegal move: the triceratops on {origin} slides to {end}, not {stopped}"
+        assert "[" not in said["en"] + said["es"] + said["de"]
+    finally:
+        table.close()
+
+
+def test_a_sentence_inside_a_sentence_is_read_untrusted() -> None:
+    from companion.i18n import Said
+
+    nested: dict[str, object] = {"message": "%(detail)s", "params": {"cell": [1, 2]}}
+    for _ in range(8):
+        nested = {"message": "Illegal move: %(detail)s", "params": {"detail": nested}}
+    sentence = Said.from_dict(nested)
+    assert sentence is not None and sentence.words().count("Illegal move") == 4  # no deeper than that
+    odd = Said.from_dict({"message": "at %(cell)s", "params": {"cell": [1, True], "other": [1, 2, 3]}})
+    assert odd is not None and odd.params == {} and odd.words() == "at %(cell)s"
+    cell = Said.from_dict({"message": "at %(cell)s", "params": {"cell": (4, 5)}})
+    assert cell is not None and cell.words() == "at [4, 5]"
+    assert cell.words(lambda key, value: "row 6, column 5" if key == "cell" else None) == "at row 6, column 5"

@@ -10,8 +10,9 @@ from typing import Any
 
 from companion.infer import Difference, LaidOutModel
 from companion.kits.jurassic_brunch import table
-from companion.kits.jurassic_brunch.tags import FIGURE_TAG, alike
+from companion.kits.jurassic_brunch.tags import FIGURE_TAG, RAPTOR_TAG, alike
 from engines.core import Action, State
+from engines.jurassic_brunch.actions import Move, RaptorMove
 from vision.scene import Scene
 
 #: the action fields that name a cell of the playing area
@@ -26,7 +27,7 @@ class BrunchModel(LaidOutModel):
         super().__init__(is_back, players_by_colour)
 
     def draw(self, state: State, ids: Any, **extra: Any) -> Scene:
-        layout = self._layout_of(state)
+        layout = self.layout_of(state)
         scene: Scene = table.scene_for(state, layout, ids=ids, sketch=extra.get("sketch", False),
                                        boards_only=extra.get("boards_only", False))
         return scene
@@ -35,7 +36,7 @@ class BrunchModel(LaidOutModel):
         """The boards joined first (their middle codes in sight), then the figures and the grass."""
         return [self.scene(state, boards_only=True), self.scene(state)]
 
-    def _layout_of(self, state: State) -> table.BrunchLayout:
+    def layout_of(self, state: State) -> table.BrunchLayout:
         if isinstance(self.layout, table.BrunchLayout):
             return self.layout
         area = getattr(state, "area")  # noqa: B009  (the engine's state; kits may read it)
@@ -62,6 +63,33 @@ class BrunchModel(LaidOutModel):
             return str(state.current_player())
         return super().actor(state, differences)
 
+    def attempted_actions(
+        self, state: State, differences: Sequence[Difference], actor: str | None
+    ) -> list[Action]:
+        """A dinosaur that left one cell of the pasture for another: the move its player tried, so that an
+        objection says which rule it breaks (a triceratops stopped short of where its slide ends)."""
+        layout = self.layout_of(state)
+        left: dict[str, tuple[int, int]] = {}
+        reached: dict[str, tuple[int, int]] = {}
+        for difference in differences:
+            if difference.what != "front":
+                continue
+            before, after = difference.expected, difference.seen
+            if before is not None and before.zone == "play" and difference.change in ("vanished", "moved"):
+                left.setdefault(difference.item, layout.cell_at(before.at))
+            if after is not None and after.zone == "play" and difference.change in ("appeared", "moved"):
+                reached.setdefault(difference.item, layout.cell_at(after.at))
+        attempts: list[Action] = []
+        for item, origin in left.items():
+            to = reached.get(item)
+            if to is None or to == origin:
+                continue
+            if item == RAPTOR_TAG:
+                attempts.append(RaptorMove(origin, to))
+            elif FIGURE_TAG.match(item):
+                attempts.append(Move(origin, to))
+        return attempts
+
     def candidate_actions(self, state: State, differences: Sequence[Difference]) -> list[Action]:
         actions = state.legal_actions()
         if state.is_chance_node():
@@ -70,7 +98,7 @@ class BrunchModel(LaidOutModel):
                     if d.what == "front" and d.change in ("appeared", "moved")}
             named = [a for a in actions if getattr(a, "token", None) in seen]
             return named or actions
-        layout = self._layout_of(state)
+        layout = self.layout_of(state)
         changed = {layout.cell_at(place.at) for d in differences for place in (d.expected, d.seen)
                    if place is not None and place.zone == "play"}
         chosen = []
