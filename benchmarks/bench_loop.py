@@ -59,7 +59,7 @@ def bench_game(game: str, moves: int, seed: int) -> dict[str, float]:
     panel = Panel(config.pins, colours, pin_factory=factory, start=False)
     camera = SyntheticCamera(camera=recommended_camera(tilt=8.0), seed=seed)
     loop = TableLoop(config, store=Store(directory), panel=panel, pipeline=vision_pipeline(config, camera))
-    camera.show(loop.referee.model.scene(loop.referee.state))
+    camera.show(loop.game.model.scene(loop.game.state))
     driver = BotDriver(
         loop, camera.show, seed=seed, pump=lambda: loop.process_read(camera.read()), max_frames=60
     )
@@ -77,7 +77,7 @@ def bench_game(game: str, moves: int, seed: int) -> dict[str, float]:
     commits = []
     for _ in range(20):
         t0 = time.perf_counter()
-        loop.keeper.store.add_notice(loop.keeper.game_id, 0, "bench", "commit timing", {})
+        loop.game.store.add_notice(loop.game.game_id, 0, "bench", "commit timing", {})
         commits.append(time.perf_counter() - t0)
     rss = psutil.Process().memory_info().rss / 2**20
     loop.close()

@@ -108,7 +108,7 @@ class CameraTable:
 
     @property
     def model(self) -> Any:
-        return self.loop.referee.model  # the table's, laid where the players laid it once the game starts
+        return self.loop.game.model  # the table's, laid where the players laid it once the game starts
 
     def show(self, scene: Scene) -> None:
         self.source.show(scene)
@@ -137,7 +137,7 @@ class CameraTable:
         return self.model.chance_outcome(state, rng)
 
     def follows(self, state: State) -> State:
-        return self.loop.keeper.settled(state)
+        return self.loop.game.settled(state)
 
     def out_of_turn(self, before: State, action: Action, after: State,
                     rng: random.Random) -> tuple[Scene, str] | None:
@@ -197,10 +197,10 @@ class CameraTable:
         return replace(moved, tags=tags, pegs=pegs) if changed else None
 
     def lays_own_set_up(self) -> bool:
-        return reads_setups(self.loop.keeper.game.name)
+        return reads_setups(self.loop.game.engine.name)
 
     def same_picture(self, scene: Scene, state: State) -> bool:
-        observation = ideal_observation(scene, self.loop.keeper.game.name, self.model.is_back, 0, 0.0)
+        observation = ideal_observation(scene, self.loop.game.engine.name, self.model.is_back, 0, 0.0)
         seen = self.model.seen(observation)
         return bool(seen.key(self.model.tolerance) == self.model.expected(state).key(self.model.tolerance))
 
@@ -257,7 +257,7 @@ def play(game: str, seed: int, rates: SlipRates | None = None, phones: Phones = 
             options.update(kit_for(game).group_choices if own else {})
             truth = engine.new_initial_state(config.players, rng=deal,
                                              options=engine.resolve_options(options))
-            bots = SeededBots(seed, None, loop.referee.model)
+            bots = SeededBots(seed, None, loop.game.model)
             phone, second_phone = phones(app, stack)
             people = People(truth, CameraTable(loop, source, clock), phone, second_phone,
                             choose=lambda state, _rng: bots.choose(state, state.legal_actions()), seed=seed,

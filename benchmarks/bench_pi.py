@@ -50,7 +50,7 @@ from companion.bots import BotDriver, bot_action
 from companion.config import config_from_dict
 from companion.store import Store
 from companion.table import frames as frame_module
-from companion.table import keeper as keeper_module
+from companion.table import in_progress
 from companion.table.loop import TableLoop
 from companion.table.pipeline import vision_pipeline
 from companion.table.referee import Ticket
@@ -147,19 +147,19 @@ def build(game: str, resolution: tuple[int, int], seed: int, tag_mm: float = 40.
     camera = PrintedAt(synthetic, tag_mm)
     directory = Path(tempfile.mkdtemp(prefix="bench-pi-"))
     loop = TableLoop(config, store=Store(directory), panel=panel, pipeline=vision_pipeline(config, synthetic))
-    camera.show(loop.referee.model.scene(loop.referee.state))
+    camera.show(loop.game.model.scene(loop.game.state))
     return loop, camera, factory
 
 
 def instrument(loop: TableLoop, clock: StageClock) -> list[Callable[[], None]]:
     undo = [
         clock.wrap(Ticket, "think", "inference"),
-        clock.wrap(loop.keeper.store, "append", "commit"),
+        clock.wrap(loop.game.store, "append", "commit"),
         clock.wrap(frame_module, "photo_jpeg", "photo"),
-        clock.wrap(keeper_module, "photo_jpeg", "photo"),
+        clock.wrap(in_progress, "photo_jpeg", "photo"),
         clock.wrap(loop.pipeline, "process", "vision"),
     ]
-    write = loop.keeper._write
+    write = loop.game._write
 
     def engine_timed(*args: Any, **kwargs: Any) -> Any:
         commits_before = sum(clock.samples["commit"])
@@ -169,7 +169,7 @@ def instrument(loop: TableLoop, clock: StageClock) -> list[Callable[[], None]]:
         clock.samples["engine"].append(spent)
         return result
 
-    loop.keeper._write = engine_timed  # type: ignore[method-assign]
+    loop.game._write = engine_timed  # type: ignore[method-assign]
     return undo
 
 
@@ -274,10 +274,10 @@ def _messy(case: str, loop: TableLoop, camera: Any, seed: int) -> str:
         for _ in range(3):
             if after.is_terminal():
                 break
-            after = after.apply(bot_action(after, seed, model=loop.referee.model))
-        camera.show(loop.referee.model.scene(after))
+            after = after.apply(bot_action(after, seed, model=loop.game.model))
+        camera.show(loop.game.model.scene(after))
     else:
-        scene: Scene = loop.referee.model.scene(state)
+        scene: Scene = loop.game.model.scene(state)
         rng = random.Random(seed)
         for index in rng.sample(range(len(scene.tags)), min(3, len(scene.tags))):
             tag = scene.tags[index]
@@ -287,8 +287,8 @@ def _messy(case: str, loop: TableLoop, camera: Any, seed: int) -> str:
         camera.show(scene)
     for _ in range(12):
         loop.process_read(camera.read())
-    if loop.referee.pending is not None:
-        return loop.referee.pending.kind
+    if loop.game.pending is not None:
+        return loop.game.pending.kind
     return "move" if len(loop.records.history()) > count else "nothing"
 
 

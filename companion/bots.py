@@ -128,14 +128,14 @@ class BotDriver:
         self.companion_wait_s = 60.0
 
     def choose(self, state: State) -> Action:
-        return SeededBots(self.seed, self.policy, self.loop.referee.model).action(state)
+        return SeededBots(self.seed, self.policy, self.loop.game.model).action(state)
 
     def show_state(self, state: State) -> None:
-        self.show(self.loop.referee.model.scene(state))
+        self.show(self.loop.game.model.scene(state))
 
     def _wait_for_storage(self) -> bool:
         """One frame's wait while a move waits to be saved (True), else False."""
-        if self.loop.keeper.unsaved is None:
+        if self.loop.game.unsaved is None:
             return False
         if self.pump is not None:
             self.pump()
@@ -144,7 +144,7 @@ class BotDriver:
 
     def _set_up(self) -> bool:
         """A new game's table being set up: the bots lay it out as the setup says (True), else False."""
-        pending = self.loop.referee.pending
+        pending = self.loop.game.pending
         if pending is None or pending.kind != "setup":
             return False
         self.show_state(self.loop.current_state())
@@ -154,14 +154,14 @@ class BotDriver:
             else:
                 time.sleep(self.frame_wait)
             self.frames += 1
-            pending = self.loop.referee.pending
+            pending = self.loop.game.pending
             if pending is None or pending.kind != "setup":
                 return True
         raise BotStuck("the loop did not see the table set up for the new game")
 
     def taking_back(self) -> bool:
         """Whether the table is asked to follow an undo (the bots are the table: they put it back)."""
-        pending = self.loop.referee.pending
+        pending = self.loop.game.pending
         rule = None if pending is None else pending.inference.rule
         return pending is not None and pending.kind == "objection" and rule == UNDO_RULE
 
@@ -182,7 +182,7 @@ class BotDriver:
 
     def _moved_by_someone_else(self) -> bool:
         """Whether the game changed under the bots by a person's hand (an undo, a tap on the page)."""
-        event = self.loop.keeper.last_event
+        event = self.loop.game.last_event
         return event is not None and (event.kind == "undo" or event.source not in ("camera", "bot", "choice"))
 
     def _companion_move(self, state: State) -> Action | None:
@@ -215,8 +215,8 @@ class BotDriver:
             action = wanted
         else:
             action = self.choose(state)
-        after = self.loop.keeper.settled(state.apply(action))  # a card drawn unseen follows by itself
-        model = self.loop.referee.model
+        after = self.loop.game.settled(state.apply(action))  # a card drawn unseen follows by itself
+        model = self.loop.game.model
         if model.looks_alike(state, after):
             result = self.submit(action)
             if result.get("storage"):
@@ -235,7 +235,7 @@ class BotDriver:
             else:
                 time.sleep(self.frame_wait)
             self.frames += 1
-            if self.loop.keeper.unsaved is None:
+            if self.loop.game.unsaved is None:
                 waited += 1  # frames spent waiting for the disk do not count as the loop being stuck
             current = self.loop.current_state()
             if state_key(current) == target:
@@ -246,7 +246,7 @@ class BotDriver:
                 raise BotStuck(
                     f"the loop read {self._last_event_words()} instead of {describe_action(action)}"
                 )
-            pending = self.loop.referee.pending
+            pending = self.loop.game.pending
             if pending is not None and pending.kind == "question":
                 self.questions += 1
                 for index, option in enumerate(pending.options):
@@ -256,18 +256,18 @@ class BotDriver:
                             result_state = result_state.apply(step_action)
                     except IllegalAction:
                         continue
-                    if state_key(self.loop.keeper.settled(result_state)) == target:
+                    if state_key(self.loop.game.settled(result_state)) == target:
                         self.answer(index)
                         break
-        pending = self.loop.referee.pending
+        pending = self.loop.game.pending
         raise BotStuck(
             f"the loop did not read {describe_action(action)} within {self.max_frames} frames "
             f"(pending: {None if pending is None else pending.inference.text})"
         )
 
     def _last_event_words(self) -> str:
-        event = self.loop.keeper.last_event
-        return "nothing" if event is None else event_label(event_dict(event, self.loop.keeper.game.name))
+        event = self.loop.game.last_event
+        return "nothing" if event is None else event_label(event_dict(event, self.loop.game.engine.name))
 
     def run(self, max_steps: int = 20_000) -> State:
         for _ in range(max_steps):

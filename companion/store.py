@@ -470,7 +470,7 @@ class Store:
         return int(row[0])
 
     def observation(self, game_id: int, seq: int) -> dict[str, Any] | None:
-        """The reading one move was committed from (None for a tap or a move the keeper made)."""
+        """The reading one move was committed from (None for a tap or a move the game made itself)."""
         with self._lock:
             row = self._db.execute(
                 "SELECT observation FROM events WHERE game_id=? AND seq=?", (game_id, seq)

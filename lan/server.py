@@ -71,7 +71,7 @@ HEAD_DEADLINE_S = 10.0
 CLEANUP_EVERY_S = 2
 
 
-class TableServer(TcpWSGIServer):  # type: ignore[misc]
+class PageServer(TcpWSGIServer):  # type: ignore[misc]
     """waitress's TCP server with a cap on the connections of one address: connections that never finish
     a request hold no thread, but they would still hold the server's connection slots. Behind the TLS
     front every connection comes from loopback, and the front caps addresses itself (``per_address``
@@ -184,7 +184,7 @@ def make(app: Flask, config: Listening, host: str | None = None, port: int | Non
     adjustments = Adjustments(**options)
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adjustments.threads)
-    server = TableServer(app, map={}, dispatcher=dispatcher, adj=adjustments)
+    server = PageServer(app, map={}, dispatcher=dispatcher, adj=adjustments)
     if behind_proxy:
         server.per_address = None
     return server

@@ -2,7 +2,7 @@
 
 They set the table up (sometimes forgetting a piece, laying one a place off or turned round), then play
 their game by the rules through the only two things a player touches: the pieces under the camera
-(:class:`TableSide`) and the page (:class:`PageSide`: what it shows, and taps). They never ask the
+(:class:`PiecesUnderCamera`) and the page (:class:`PageSide`: what it shows, and taps). They never ask the
 companion's engine anything: the game they play is their own (``truth``, an engine state of the game they
 really played), and the page is judged against it. Slips come at set rates (:class:`SlipRates`): a piece
 knocked, a piece lifted and put back, a move made by the wrong player, a card or tile that the move takes
@@ -51,7 +51,7 @@ class PageSide(Protocol):
     def reload(self) -> dict[str, Any]: ...
 
 
-class TableSide(Protocol):
+class PiecesUnderCamera(Protocol):
     """The pieces under the camera: how a game state looks laid out, and frames passing."""
 
     def show(self, scene: Scene) -> None: ...
@@ -139,7 +139,7 @@ class NotRecovered(RuntimeError):
 class People:
     """The seated players of one game (see the module docstring)."""
 
-    def __init__(self, truth: State, table: TableSide, page: PageSide, second_page: PageSide,
+    def __init__(self, truth: State, table: PiecesUnderCamera, page: PageSide, second_page: PageSide,
                  choose: Callable[[State, random.Random], Action], seed: int,
                  rates: SlipRates | None = None, patience: int = 40, dwell: int = 15) -> None:
         """``patience``: frames the people wait for the page to agree; ``dwell``: frames a slip lies on

@@ -109,7 +109,7 @@ def build(game_name: str = DEFAULT_GAME, colours: str = "", seed: int = 1, state
     loop = TableLoop(config, store=store, panel=panel, source=source, pipeline=pipeline, resume=False,
                      real_table=real_table)
     show = source.show
-    source.show(loop.referee.model.scene(loop.current_state()))
+    source.show(loop.game.model.scene(loop.current_state()))
     if hands and hasattr(source, "reach_in"):
         show = _with_hands(source)
     pump: Callable[[], object] | None = None
@@ -244,7 +244,7 @@ def run_with_page(demo: Demo, args: argparse.Namespace) -> int:
     def play() -> None:
         try:
             while not stop.is_set():
-                pending = demo.loop.referee.pending
+                pending = demo.loop.game.pending
                 if pending is not None and pending.kind == "objection" and not demo.driver.taking_back():
                     stop.wait(0.5)  # a person at the page decides; the bots wait
                     continue

@@ -96,7 +96,7 @@ def open_camera(config: Any, loop: Any = None) -> Any:
             model = recommended_camera() if size is None else replace(recommended_camera(), resolution=size)
             synthetic = SyntheticCamera(camera=model, fps=camera.fps)
             if loop is not None:
-                synthetic.show(loop.referee.model.scene(loop.current_state()))
+                synthetic.show(loop.game.model.scene(loop.current_state()))
             return TupleSource(synthetic)
         raise ValueError(f"unknown camera source {camera.source!r}")
 

@@ -402,7 +402,7 @@ def link_table(loop: Any, config: MqttConfig) -> TableLink | None:
     """Report ``loop``'s table to the broker ``config`` names (None when it names none)."""
     if not config.enabled:
         return None
-    link = TableLink(config, loop.keeper.store, loop.summary)
+    link = TableLink(config, loop.game.store, loop.summary)
     loop.links.append(link)
     link.start()
     return link

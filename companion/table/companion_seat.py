@@ -175,22 +175,22 @@ def for_table(config: Config, real_table: bool, decided: Callable[[Hashable, Dec
 # -- the loop's side: called with the loop's lock held, or (decided) from the thinking thread ---------------
 def consider(loop: TableLoop) -> None:
     """After any change: think for a companion seat to move, unless a set-up or a resume is asked about."""
-    pending = loop.referee.pending
+    pending = loop.game.pending
     if pending is None or pending.kind in ("objection", "question"):
-        loop.companion.consider(loop.referee.state)
+        loop.companion.consider(loop.game.state)
 
 
 def decided(loop: TableLoop, key: Hashable, decision: Decision) -> None:
     """A decision made: shown for a person to carry out, or made at once when the camera could not see it
     anyway (checked and made under the loop's lock, so the game cannot move on in between)."""
     with loop._lock:  # the loop's own lock: the thinking thread joins the table's order of changes
-        state = loop.referee.state
-        pending = loop.referee.pending
+        state = loop.game.state
+        pending = loop.game.pending
         asked = pending is not None and pending.kind not in ("objection", "question")
         if state.fingerprint() != key or asked:
             return
-        model = loop.referee.model
-        after = loop.keeper.settled(state.apply(decision.action))
+        model = loop.game.model
+        after = loop.game.settled(state.apply(decision.action))
         if model.looks_alike(state, after):
             answer = loop.submit(decision.action.to_dict(), source="companion")
             if not answer.get("ok"):
@@ -205,7 +205,7 @@ def words(loop: TableLoop, decision: Decision, state: State) -> Callable[[], dic
     """The seat and the move in the reader's words, as the shared view may show the move."""
     from companion.words import action_label, colour_name
 
-    game = loop.keeper.game.name
+    game = loop.game.engine.name
     shown = shared_action(decision.action.to_dict(), game)
     seats = loop.config.seats
     colour = next((seat.colour for seat in seats if seat.name == decision.player), decision.player)
@@ -215,7 +215,7 @@ def words(loop: TableLoop, decision: Decision, state: State) -> Callable[[], dic
 
 def objection(loop: TableLoop, actions: Sequence[Action]) -> Inference | None:
     """An objection when the camera read another move than the one the companion's seat wanted."""
-    state = loop.referee.state
+    state = loop.game.state
     decision = loop.companion.mismatch(state, actions)
     if decision is None:
         return None
@@ -240,7 +240,7 @@ def shown(loop: TableLoop, state: State) -> dict[str, Any] | None:
 def _showing(loop: TableLoop, state: State, after: State, decision: Decision) -> dict[str, Any]:
     """What the page shows of a move wanted: its words in every language and where its pieces go (the
     table it wants against the table as it stands)."""
-    model = loop.referee.model
+    model = loop.game.model
     moved = compare(model.expected(after), model.expected(state), model.tolerance)
     return {
         "player": decision.player,
@@ -257,9 +257,9 @@ def hint(loop: TableLoop, player: str, level: int = 3) -> dict[str, Any]:
     """The companion's move for ``player`` from that player's view, for that player's phone alone: decided
     off the loop's lock (the table goes on meanwhile); the game is marked assisted."""
     with loop._lock:
-        state = loop.referee.state
-        pending = loop.referee.pending
-        game_id, seq = loop.keeper.game_id, loop.keeper.seq()
+        state = loop.game.state
+        pending = loop.game.pending
+        game_id, seq = loop.game.game_id, loop.game.seq()
     if pending is not None:
         return {"ok": False, "error": "answer what the table asks first"}
     try:
@@ -267,7 +267,7 @@ def hint(loop: TableLoop, player: str, level: int = 3) -> dict[str, Any]:
     except (NotToPlay, ValueError) as refusal:
         return {"ok": False, "error": str(refusal)}
     with contextlib.suppress(StoreError):  # the mark is a record of the game, not the game
-        loop.keeper.store.add_notice(game_id, seq, HINT_NOTICE, "a player asked the companion for a hint",
+        loop.game.store.add_notice(game_id, seq, HINT_NOTICE, "a player asked the companion for a hint",
                                      {"player": player})
     return {"ok": True, "player": player, "level": level, "action": decision.action.to_dict(),
             "why": decision.why}

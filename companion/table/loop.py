@@ -2,11 +2,12 @@
 
 :class:`TableLoop` implements :class:`.session.TableSession`: it runs the camera thread and the frame-age
 watchdog, keeps the camera's health, commits moves to the store and publishes what happened. The parts it
-wires together live beside it in :mod:`companion.table`: the pipeline (:mod:`.pipeline`), the referee that
-judges what the camera sees (:mod:`.referee`), the panel's signals (:mod:`.panel_view`), the pictures
-(:mod:`.frames`); the stored games as the page asks for them are :mod:`companion.records`.
+wires together live beside it in :mod:`companion.table`: the pipeline (:mod:`.pipeline`), the game in
+progress that keeps the game and judges what the camera sees (:mod:`.in_progress`), the panel's signals
+(:mod:`.panel_view`), the pictures (:mod:`.frames`); the stored games as the page asks for them are
+:mod:`companion.records`.
 
-The engine state changes only through the game keeper (:mod:`.keeper`), which writes each action
+The engine state changes only through the game in progress (:attr:`TableLoop.game`), which writes each action
 to the store (committed, ``synchronous=FULL``) *before* the panel shows its signal or the web page hears of
 it. Each *stable* observation whose picture differs from the last one judged is explained by inference:
 
@@ -38,12 +39,13 @@ from companion.records import GameRecords, event_dict
 from companion.shared_view import shared_action, shared_legal_actions
 from companion.store import Store, StoredEvent
 from companion.table import companion_seat, frames
-from companion.table.keeper import GameKeeper, Unsaved
+from companion.table.in_progress import GameInProgress
+from companion.table.keeping import Unsaved
 from companion.table.models import model_for_table
 from companion.table.panel_view import CameraSignal, panel_signals
 from companion.table.pipeline import Pipeline, PlayArea
 from companion.table.publish import Link, Publisher
-from companion.table.referee import Pending, PendingKind, Referee
+from companion.table.referee import Pending, PendingKind
 from companion.table.resume import plan as resume_plan
 from companion.table.runner import (
     CameraHealth,
@@ -118,17 +120,16 @@ class TableLoop:
         self._signalled = (0.0, 0.0)
         self.speaker = speaker if speaker is not None else open_speaker(config.speak)
         self.companion = companion_seat.for_table(config, real_table, self._companion_decided, self.speaker)
-        self.keeper = GameKeeper(
+        self.game = GameInProgress(
             store, self._model_factory(config), config, self, self.panel.now, keep_photos, resume, real_table
         )
         if self._mismatch is not None:
             mismatch = self._mismatch
             log.warning("%s", mismatch.text)
-            self.referee.hold("resume", Inference.asking("question", mismatch.question), self.panel.now(),
-                              mismatch.choices())
-        elif self.keeper.last_event is None:  # a game not begun: whatever lies there, a checklist first
-            self.keeper.start_setup()
-        self.records = GameRecords(store, self.keeper.game_id, config.mqtt.table_name)
+            self.game.ask("resume", Inference.asking("question", mismatch.question), mismatch.choices())
+        elif self.game.last_event is None:  # a game not begun: whatever lies there, a checklist first
+            self.game.start_setup()
+        self.records = GameRecords(store, self.game.game_id, config.mqtt.table_name)
         self._attach_pipeline()
         self._show()
 
@@ -137,22 +138,18 @@ class TableLoop:
         model, self._area_problem = model_for_table(config, calibration)
         return model
 
-    # -- what the keeper holds --------------------------------------------------------------------------
-    @property
-    def referee(self) -> Referee:
-        return self.keeper.referee
-
+    # -- the game in progress ---------------------------------------------------------------------------
     @property
     def problems(self) -> list[str]:
-        return self.keeper.problems + ([self._area_problem] if self._area_problem else [])
+        return self.game.problems + ([self._area_problem] if self._area_problem else [])
 
     def current_state(self) -> State:
         with self._lock:
-            return self.keeper.referee.state
+            return self.game.state
 
     def _attach_pipeline(self) -> None:
         if self.pipeline is not None:
-            self.pipeline.attach(PlayArea.of(self.config, self.referee.model, self.current_state()))
+            self.pipeline.attach(PlayArea.of(self.config, self.game.model, self.current_state()))
 
     def new_game(self, settings: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
@@ -161,16 +158,16 @@ class TableLoop:
             except ConfigError as error:
                 return {"ok": False, "error": str(error)}
             self.config = config
-            self.companion = companion_seat.for_table(config, self.keeper.real_table, self._companion_decided,
+            self.companion = companion_seat.for_table(config, self.game.real_table, self._companion_decided,
                                                       self.speaker)
             self.panel.set_seat_colours([s.colour for s in config.seats])
-            self.keeper.new_game(config, self._model_factory(config))
-            self.keeper.start_setup()  # the last game's pieces may still lie there: a checklist, no blame
-            self.records.current = self.keeper.game_id
+            self.game.new_game(config, self._model_factory(config))
+            self.game.start_setup()  # the last game's pieces may still lie there: a checklist, no blame
+            self.records.current = self.game.game_id
             self._attach_pipeline()
             self._show()
-            self._publish({"type": "new_game", "game_id": self.keeper.game_id})
-            return {"ok": True, "game_id": self.keeper.game_id}
+            self._publish({"type": "new_game", "game_id": self.game.game_id})
+            return {"ok": True, "game_id": self.game.game_id}
 
     # -- frames -----------------------------------------------------------------------------------------
     def process_read(self, read: Any) -> Inference | None:
@@ -224,33 +221,32 @@ class TableLoop:
         started = self.clock() if started is None else started
         ready, ready_cpu = time.perf_counter(), time.thread_time()
         with self._lock:
-            if not self.keeper.retry_unsaved():
+            if not self.game.retry_unsaved():
                 return None  # a move waits to be saved: nothing new is judged before it
-            pending = self.referee.pending
+            pending = self.game.pending
             if pending is not None and pending.kind == "resume":
                 return None  # which game is on the table is asked first
             if pending is not None and pending.kind == "setup":  # no search: the checklist, cards turned up
-                self.keeper.look_at_setup(observation, frame)
+                self.game.look_at_setup(observation, frame)
                 return None
-            ticket = self.referee.ticket(observation)
+            ticket = self.game.ticket(observation)
         if ticket is None:
             return None
         result = ticket.think()  # no lock held: the page, the panel and the watchdog never wait for it
         with self._lock:
-            if not self.referee.still_current(ticket):
+            if not self.game.still_current(ticket):
                 return None
             if result.kind == "unchanged":
-                if self.referee.pending is not None:
-                    self.keeper.clear_pending("the table matches the game again")
+                if self.game.pending is not None:
+                    self.game.clear_pending("the table matches the game again")
                 return result
             objected = companion_seat.objection(self, result.actions) if result.kind == "apply" else None
             if result.kind != "apply" or objected is not None:  # another move than the companion's is one
                 result = objected or result
                 kind: PendingKind = "question" if result.kind == "question" else "objection"
-                self.keeper.hold(kind, result, observation)
+                self.game.hold(kind, result, observation)
                 return result
-            self.referee.pending = None
-            if self.keeper.commit(result.actions, source="camera", observation=observation, frame=frame):
+            if self.game.apply_seen(result.actions, observation, frame):
                 self._timed(result, started, ready, ready_cpu)
         collect_if_due()  # the move is signalled and the lock is free: the table waits for nothing now
         return result
@@ -274,7 +270,7 @@ class TableLoop:
         """Camera health by frame age; returns True while frames are fresh."""
         now = self.clock()
         with self._lock:
-            self.keeper.retry_unsaved()  # every few seconds while a move waits to be saved
+            self.game.retry_unsaved()  # every few seconds while a move waits to be saved
             last = self.camera.last_frame_at
             stale = last is None or now - last > self.config.camera.max_age_s
             # a camera that never opened is lost too once it says why (its fault is on the page)
@@ -300,7 +296,7 @@ class TableLoop:
         lasting = fault is not None and fault.permanent
         return (fresh or lasting) and (runner is None or runner.alive(within_s))
 
-    # -- what the keeper announces ----------------------------------------------------------------------
+    # -- what the game announces --------------------------------------------------------------------------
     def committed(self, events: list[StoredEvent], state: State) -> None:
         self._legal_flash_at = self.panel.now()
         self._show()
@@ -309,7 +305,7 @@ class TableLoop:
             for event in events:
                 self.on_commit(event)
         for event in events:
-            self._publish({"type": "event", "event": event_dict(event, self.keeper.game.name)})
+            self._publish({"type": "event", "event": event_dict(event, self.game.engine.name)})
         if state.is_terminal():
             self._publish({"type": "over", "scores": state.shared_scores().to_dict()})
 
@@ -323,41 +319,41 @@ class TableLoop:
 
     def undone(self, event: StoredEvent) -> None:
         self._show()
-        self._publish({"type": "event", "event": event_dict(event, self.keeper.game.name)})
+        self._publish({"type": "event", "event": event_dict(event, self.game.engine.name)})
 
     def storage_changed(self, unsaved: Unsaved | None) -> None:
         self._show()
-        self._publish({"type": "storage", "storage": self.keeper.storage_status()})
+        self._publish({"type": "storage", "storage": self.game.storage_status()})
 
     def laid_out(self, state: State) -> None:
         self._attach_pipeline()  # the play area's zones and lattice are where the players laid them
-        self._publish({"type": "laid_out", "game_id": self.keeper.game_id})
+        self._publish({"type": "laid_out", "game_id": self.game.game_id})
 
     def _seq(self) -> int:
-        return self.keeper.seq()
+        return self.game.seq()
 
     # -- signals ----------------------------------------------------------------------------------------
     def signals(self) -> PanelSignals:
         with self._lock:
             return panel_signals(
-                self.referee.state,
+                self.game.state,
                 self.config.seats,
-                self.referee.model,
-                self.referee.pending,
+                self.game.model,
+                self.game.pending,
                 mode=self._mode,
                 legal_flash_at=self._legal_flash_at,
                 camera=CameraSignal(self.camera.lost, self.camera.lost_since),
                 previous=self.panel.signals,
                 now=self.panel.now(),
                 storage_fault_since=self._storage_fault_since(),
-                companion_to_move=self.companion.to_move(self.referee.state) is not None,
+                companion_to_move=self.companion.to_move(self.game.state) is not None,
             )
 
     def _storage_fault_since(self) -> float | None:
         """Since when a move waits to be saved, or the card refuses to be written (None: neither)."""
-        if self.keeper.unsaved is not None:
-            return self.keeper.unsaved.since
-        return self._started_at if self.keeper.store.unwritable else None
+        if self.game.unsaved is not None:
+            return self.game.unsaved.since
+        return self._started_at if self.game.store.unwritable else None
 
     def _show(self) -> None:
         self.panel.show(self.signals())
@@ -373,7 +369,7 @@ class TableLoop:
     def show_companion(self) -> None:
         """The companion's move is known: the page and the panel show it."""
         self._show()
-        self._publish({"type": "companion", "companion": companion_seat.shown(self, self.referee.state)})
+        self._publish({"type": "companion", "companion": companion_seat.shown(self, self.game.state)})
 
     # -- buttons and the web page -----------------------------------------------------------------------
     def _on_button(self, name: str) -> None:
@@ -387,14 +383,14 @@ class TableLoop:
     def _button(self, name: str) -> dict[str, Any]:
         with self._lock:
             if name == "confirm":
-                pending = self.referee.pending
+                pending = self.game.pending
                 if pending is not None and pending.kind == "resume":
                     return self._answer_resume(0)  # Confirm carries on the game on the table
-                return self.keeper.confirm(self._last_frame)
+                return self.game.confirm(self._last_frame)
             if name == "undo":
                 return self.undo()
             if name == "next":
-                return self.keeper.next_move()
+                return self.game.next_move()
             if name == "mode":
                 if pipeline_status(self.pipeline).get("bumped"):
                     # the camera was knocked: Mode refits its calibration from the next frame
@@ -415,41 +411,41 @@ class TableLoop:
 
     def undo(self) -> dict[str, Any]:
         with self._lock:
-            return self.keeper.undo()
+            return self.game.undo()
 
     def submit(self, action: dict[str, Any], source: str = "web") -> dict[str, Any]:
         """A move entered on the page or by a button. The table is read again against the new state (a
         tapped move the table does not show is objected to until it does), with no lock held."""
         with self._lock:
-            answer, dropped = self.keeper.submit(action, source)
-            observation = self.referee.last_observation if answer.get("ok") else None
+            answer, dropped = self.game.submit(action, source)
+            observation = self.game.last_observation if answer.get("ok") else None
             if observation is not None:
-                self.referee.look_again(tapped=True)
+                self.game.look_again(tapped=True)
         if observation is not None:
             self.handle_observation(observation, self._last_frame)
         with self._lock:
-            if dropped and self.referee.pending is None:
-                self.keeper.clear_pending("settled by a submitted action")
+            if dropped and self.game.pending is None:
+                self.game.clear_pending("settled by a submitted action")
         return answer
 
     def choose(self, option_index: int) -> dict[str, Any]:
         with self._lock:
-            pending = self.referee.pending
+            pending = self.game.pending
             if pending is not None and pending.kind == "resume":
                 return self._answer_resume(option_index)
-            answer = self.keeper.choose(option_index, self._last_frame)
-            observation = self.referee.last_observation
+            answer = self.game.choose(option_index, self._last_frame)
+            observation = self.game.last_observation
             if answer.get("ok") and pending is not None and pending.kind == "objection":
                 # the nearest move was tapped: what it does not explain is judged again at once
-                self.referee.look_again()
+                self.game.look_again()
                 if observation is not None:
                     self.handle_observation(observation, self._last_frame)
             return answer
 
     def option_view(self, option_index: int) -> dict[str, Any]:
         with self._lock:
-            pending = self.referee.pending
-            state = self.referee.state
+            pending = self.game.pending
+            state = self.game.state
             options = [] if pending is None else pending.options
             if not 0 <= option_index < len(options):
                 raise LookupError(f"no option {option_index} is pending")
@@ -466,25 +462,25 @@ class TableLoop:
             return {"ok": False, "error": "option must be 0 (carry on) or 1 (a new game)"}
         self._mismatch = None
         if option_index == 0:
-            self.keeper.clear_pending(f"carrying on game {mismatch.game_id}")
-            return {"ok": True, "game_id": self.keeper.game_id}
+            self.game.clear_pending(f"carrying on game {mismatch.game_id}")
+            return {"ok": True, "game_id": self.game.game_id}
         return self.new_game(mismatch.configured.settings())
 
     # -- the shared view --------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         self.check_camera()
         with self._lock:
-            state = self.referee.state
-            pending = self.referee.pending
-            observation = self.referee.last_observation
+            state = self.game.state
+            pending = self.game.pending
+            observation = self.game.last_observation
             # while a group lays its own set-up, the picture is of the table as read so far
-            preview = self.keeper.preview if pending is not None and pending.kind == "setup" else None
-            shares = split_shares(self.referee.model, state)
+            preview = self.game.preview if pending is not None and pending.kind == "setup" else None
+            shares = split_shares(self.game.model, state)
             current = state.current_player()
             return {
-                "game": self.keeper.game.name,
-                "title": self.keeper.game.title,
-                "game_id": self.keeper.game_id,
+                "game": self.game.engine.name,
+                "title": self.game.engine.title,
+                "game_id": self.game.game_id,
                 "players": [seat.to_dict() for seat in self.config.seats],
                 "current": None if current in (CHANCE, TERMINAL) else current,
                 "chance": current == CHANCE,
@@ -492,19 +488,19 @@ class TableLoop:
                 "scores": state.shared_scores().to_dict(),
                 "view": (state if preview is None else preview.state).view(None),
                 "legal": shared_legal_actions(state),
-                "last_event": (None if self.keeper.last_event is None
-                               else event_dict(self.keeper.last_event, state.game.name)),
+                "last_event": (None if self.game.last_event is None
+                               else event_dict(self.game.last_event, state.game.name)),
                 "pending": None if pending is None else pending.to_dict(),
                 "split": None if not shares else {"shares": [{"player": p, "tiles": n} for p, n in shares]},
-                "splits": isinstance(self.referee.model, SharesSplits),
+                "splits": isinstance(self.game.model, SharesSplits),
                 "panel": self.panel.snapshot(),
                 "camera": self.camera.status(self.clock(), self.pipeline, source_fault(self.source)),
                 "detections": None if observation is None else observation.to_dict(),
                 "event_count": self._seq(),
                 "mode": self._mode,
-                "storage": self.keeper.storage_status(),
+                "storage": self.game.storage_status(),
                 "problems": list(self.problems),
-                "laid": self.keeper.placement if preview is None else dict(preview.placement),
+                "laid": self.game.placement if preview is None else dict(preview.placement),
                 "faults": table_faults(self.source, self.panel.report) + self.companion.faults(),
                 "links": [link.status() for link in self.links],
                 "companion": companion_seat.shown(self, state),
@@ -522,12 +518,12 @@ class TableLoop:
 
     def frame_jpeg(self, annotated: bool = True) -> bytes | None:
         with self._lock:
-            frame, observation = self._last_frame, self.referee.last_observation
+            frame, observation = self._last_frame, self.game.last_observation
         return self._jpeg.get(frame, observation, annotated)
 
     def events(self, timeout: float = 15.0) -> Iterator[dict[str, Any]]:
         return self._publisher.stream(
-            lambda: {"type": "hello", "game_id": self.keeper.game_id, "event_count": self._seq()}, timeout
+            lambda: {"type": "hello", "game_id": self.game.game_id, "event_count": self._seq()}, timeout
         )
 
     def _publish(self, message: dict[str, Any]) -> None:
@@ -539,11 +535,11 @@ class TableLoop:
     def summary(self) -> dict[str, Any]:
         """What a café board shows of this table (cheap: no board view, no legal moves)."""
         with self._lock:
-            state = self.referee.state
-            pending = self.referee.pending
+            state = self.game.state
+            pending = self.game.pending
             current = state.current_player()
-            game = self.keeper.game
-            return {"game": game.name, "title": game.title, "game_id": self.keeper.game_id,
+            game = self.game.engine
+            return {"game": game.name, "title": game.title, "game_id": self.game.game_id,
                     "players": [seat.to_dict() for seat in self.config.seats],
                     "current": None if current in (CHANCE, TERMINAL) else current,
                     "over": state.is_terminal(), "scores": state.shared_scores().to_dict(),
@@ -556,7 +552,7 @@ class TableLoop:
 
     def calibration(self) -> dict[str, Any]:
         with self._lock:
-            frame, observation = self._last_frame, self.referee.last_observation
+            frame, observation = self._last_frame, self.game.last_observation
         report: dict[str, Any] = {
             "calibration": None if observation is None else observation.calibration.to_dict(),
             "frames": self.camera.frames,
@@ -592,4 +588,4 @@ class TableLoop:
         self.stop()
         self.panel.close()
         self.speaker.close()
-        self.keeper.store.close()
+        self.game.store.close()

@@ -1,6 +1,6 @@
-"""The table's referee: the engine state of the game being played, the question or objection pending on
-the table, and what a stable observation means for the game. No threads, no store, no panel: the loop
-asks the referee and acts on its answer.
+"""The table's referee, the judging part of the game in progress (:mod:`.in_progress`, which alone holds
+one): the engine state of the game being played, the question or objection pending on the table, and what
+a stable observation means for the game. No threads, no store, no panel.
 
 - judging a stable observation: None (the same table picture as the last one judged, or one that was
   put aside) or an :class:`~companion.infer.Inference`: unchanged, a move to apply, a question or an
@@ -263,6 +263,10 @@ class Referee:
         self.pending = Pending(kind, inference, since, self._last_seen_key or "", list(inference.options),
                                list(choices or []), picture=self._last_picture)
         return self.pending
+
+    def clear(self) -> None:
+        """Nothing waits on the table any more (answered, put right, or made moot by a move)."""
+        self.pending = None
 
     def put_aside(self) -> Pending | None:
         """Accept the pending table picture as it is: it is ignored from now on; the game stays as it was."""

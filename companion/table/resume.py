@@ -60,7 +60,7 @@ def plan(store: Store, config: Config) -> tuple[Config, Mismatch | None]:
         record = store.game(game_id)
         stored_game = get_game(record.game).name
     except (StoreError, KeyError):
-        return config, None  # the keeper reports an unreadable game and starts afresh
+        return config, None  # the game in progress reports an unreadable game and starts afresh
     if record.finished is not None:
         return config, None
     seats = [Seat(str(p["name"]), str(p["colour"]), int(p.get("seat", i)), str(p.get("person") or ""))

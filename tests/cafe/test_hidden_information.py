@@ -28,8 +28,8 @@ def test_every_message_keeps_what_is_concealed(tmp_path: Path, game: str, steps:
         for _ in range(steps):
             if not demo.driver.step():
                 break
-        store = demo.loop.keeper.store
-        record = store.game(demo.loop.keeper.game_id)
+        store = demo.loop.game.store
+        record = store.game(demo.loop.game.game_id)
         events = store.events(record.game_id)
         concealed = 0
         for event in events:

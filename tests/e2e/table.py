@@ -95,7 +95,7 @@ def build_table(
         config, store=Store(state_dir), panel=panel, pipeline=pipeline or vision_pipeline(config, camera),
         clock=clock, real_table=real_table, speaker=speaker,
     )
-    camera.show(loop.referee.model.scene(loop.referee.state))
+    camera.show(loop.game.model.scene(loop.game.state))
     table = Table(config, loop, camera, None, factory, clock)  # type: ignore[arg-type]
     table.driver = BotDriver(loop, camera.show, seed=seed, pump=table.frame, max_frames=60)
     return table

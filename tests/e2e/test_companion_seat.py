@@ -54,7 +54,7 @@ def test_the_companion_s_moves_are_made_by_people_and_read_by_the_camera(game: s
         assert driver.companion_moves >= min(MOVES, 1)
         events = table.loop.records.history()
         mine = [e for e in events if e.get("action", {}).get("player") == seat or e["source"] == "companion"]
-        assert mine and table.loop.referee.pending is None  # nothing it wanted was objected to
+        assert mine and table.loop.game.pending is None  # nothing it wanted was objected to
         assert table.loop.companion.failures == 0
     finally:
         table.close()
@@ -82,17 +82,17 @@ def test_another_move_for_the_companion_s_seat_is_objected_to_until_its_own_is_m
         assert shown["player"] == seat and shown["action"] == wanted.action.to_dict() and shown["differences"]
         assert snapshot["panel"]["active_seat"] == 1 and snapshot["panel"]["pattern"] == "waiting"
         other = next(a for a in state.legal_actions() if a != wanted.action and a.kind == wanted.action.kind)
-        model = loop.referee.model
+        model = loop.game.model
         table.camera.show(model.display_scene(state, other, state.apply(other)))
         table.frames(8)
-        pending = loop.referee.pending
+        pending = loop.game.pending
         assert pending is not None and pending.kind == "objection"
         assert pending.inference.rule == COMPANION_RULE
         assert "wanted" in pending.inference.text and loop.current_state() == state  # nothing applied
         table.camera.show(model.display_scene(state, wanted.action, state.apply(wanted.action)))
         table.frames(8)
-        assert loop.referee.pending is None
-        last = loop.keeper.last_event
+        assert loop.game.pending is None
+        last = loop.game.last_event
         assert last is not None and last.action == wanted.action.to_dict()
         assert loop.current_state() != state
     finally:
@@ -115,7 +115,7 @@ def test_a_hint_is_for_the_player_to_move_and_marks_the_game_assisted(tmp_path: 
         answer = loop.hint(player)
         assert answer["ok"] and state.is_legal(state.game.action_from_dict(answer["action"]))
         assert loop.records.play_record()["assisted"] is True
-        exported = export_game(loop.keeper.store, loop.keeper.game_id)
+        exported = export_game(loop.game.store, loop.game.game_id)
         assert exported["assisted"] is True
         notes = [n for n in exported["notices"] if n["kind"] == "hint"]
         assert [n["detail"] for n in notes] == [{"player": player}]  # who asked, never the move hinted

@@ -33,13 +33,13 @@ def test_a_crashing_qr_decoder_does_not_lose_the_game(
     monkeypatch.setattr(qr, "decode", flaky_decode)
     table = build_table("jurassik", ["red", "blue"], tmp_path, seed=4)
     try:
-        reference = bot_game(table.initial_state(), 4, model=table.loop.referee.model)
+        reference = bot_game(table.initial_state(), 4, model=table.loop.game.model)
         for _ in range(24):  # a good part of the game (the whole of it costs time, not evidence)
             table.driver.step()
         now = table.loop.current_state()
         assert crashes > 0 and table.loop.camera.errors == crashes
         assert now.to_dict() == reference[len(table.loop.records.history())].to_dict()
-        assert state_key(table.loop.keeper.store.replay(table.loop.keeper.game_id).state) == state_key(now)
+        assert state_key(table.loop.game.store.replay(table.loop.game.game_id).state) == state_key(now)
     finally:
         table.close()
 

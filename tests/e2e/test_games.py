@@ -17,7 +17,7 @@ from engines.jurassik import JurassikState
 def play_and_check(game: str, colours: list[str], tmp_path: Path, seed: int) -> None:
     table = build_table(game, colours, tmp_path, seed=seed)
     try:
-        reference = bot_game(table.initial_state(), seed, model=table.loop.referee.model)
+        reference = bot_game(table.initial_state(), seed, model=table.loop.game.model)
         final = table.driver.run()
         assert final.to_dict() == reference[-1].to_dict()
         assert final.outcome() == reference[-1].outcome()
@@ -29,9 +29,9 @@ def play_and_check(game: str, colours: list[str], tmp_path: Path, seed: int) -> 
         assert all(e["has_photo"] for e in camera_events)  # every camera move is stored with its frame
         photo = loop.records.event_photo(camera_events[0]["seq"])
         assert photo is not None and photo[:2] == b"\xff\xd8"  # a JPEG
-        stored = loop.keeper.store.replay(loop.keeper.game_id)
+        stored = loop.game.store.replay(loop.game.game_id)
         assert state_key(stored.state) == state_key(final)
-        assert loop.keeper.store.game(loop.keeper.game_id).finished is not None
+        assert loop.game.store.game(loop.game.game_id).finished is not None
         snapshot = loop.snapshot()
         assert snapshot["over"] and snapshot["panel"]["pattern"] == "game-over"
         outcome = final.outcome()
@@ -65,9 +65,9 @@ def test_an_illegal_take_is_flagged_with_its_rule_and_never_applied(tmp_path: Pa
         # the bots play a few turns through the camera
         for _ in range(6):
             table.driver.step()
-        before = state_key(loop.referee.state)
+        before = state_key(loop.game.state)
         count = len(loop.records.history())
-        state = loop.referee.state
+        state = loop.game.state
         assert isinstance(state, JurassikState)
         # a dinosaur tile in the middle of the grid, with no free neighbour: not accessible
         cols = state.cols
@@ -88,9 +88,9 @@ def test_an_illegal_take_is_flagged_with_its_rule_and_never_applied(tmp_path: Pa
         assert tile is not None
         illegal.cells[blocked] = None
         illegal.hands[state.current_player()].append(tile)
-        table.camera.show(loop.referee.model.scene(illegal))
+        table.camera.show(loop.game.model.scene(illegal))
         table.frames(6)
-        assert state_key(loop.referee.state) == before  # never applied
+        assert state_key(loop.game.state) == before  # never applied
         assert len(loop.records.history()) == count
         pending = loop.snapshot()["pending"]
         assert pending["kind"] == "objection"
@@ -99,9 +99,9 @@ def test_an_illegal_take_is_flagged_with_its_rule_and_never_applied(tmp_path: Pa
         frame = loop.panel.tick(loop.panel.now())
         assert frame.pattern == "objection"
         # put right: the tile goes back; the objection clears and play goes on
-        table.camera.show(loop.referee.model.scene(state))
+        table.camera.show(loop.game.model.scene(state))
         table.frames(6)
-        assert loop.referee.pending is None and not loop.panel.signals.objection
+        assert loop.game.pending is None and not loop.panel.signals.objection
         table.driver.step()
         assert len(loop.records.history()) == count + 1
     finally:
@@ -113,7 +113,7 @@ def test_a_chisel_out_of_turn_names_the_player(tmp_path: Path) -> None:
     try:
         loop = table.loop
         table.frames(3)
-        state = loop.referee.state
+        state = loop.game.state
         current = state.current_player()
         other = next(p for p in state.players if p != current)
         from engines.jurassic_parts.actions import PlaceChisel
@@ -123,7 +123,7 @@ def test_a_chisel_out_of_turn_names_the_player(tmp_path: Path) -> None:
         move = legal[0]
         forged = state.clone()
         forged_after = forged.apply(PlaceChisel(current, move.a, move.b))
-        scene = loop.referee.model.scene(forged_after)
+        scene = loop.game.model.scene(forged_after)
         colour_of = {s.name: s.colour for s in table.config.seats}
         recoloured = [
             type(peg)(peg.center, colour_of[other], peg.rgb, peg.radius, peg.height, peg.label)
@@ -152,13 +152,13 @@ def test_isla_nublar_through_the_camera(tmp_path: Path) -> None:
     first hundred actions, a dozen or more of them read from the board, are checked here."""
     table = build_table("isla-nublar", ["red", "blue", "green"], tmp_path, seed=1)
     try:
-        reference = bot_game(table.initial_state(), 1, model=table.loop.referee.model)
+        reference = bot_game(table.initial_state(), 1, model=table.loop.game.model)
         for _ in range(100):
             if not table.driver.step():
                 break
         state = table.loop.current_state()
         assert table.driver.physical >= 10
         assert state.to_dict() == reference[len(table.loop.records.history())].to_dict()
-        assert state_key(table.loop.keeper.store.replay(table.loop.keeper.game_id).state) == state_key(state)
+        assert state_key(table.loop.game.store.replay(table.loop.game.game_id).state) == state_key(state)
     finally:
         table.close()

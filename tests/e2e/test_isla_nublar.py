@@ -51,13 +51,13 @@ def test_figures_crowding_a_column_end_are_read_through_the_camera(tmp_path: Pat
         assert isinstance(state, IslaNublarState)
         crowded = state.clone()
         crowded.dinos.update({"DINO-2": "C1R6", "DINO-3": "C1R6", "DINO-4": "C1R5"})
-        table.camera.show(loop.referee.model.scene(crowded))
+        table.camera.show(loop.game.model.scene(crowded))
         table.frames(6)
         detections = loop.snapshot()["detections"]
         assert detections is not None
         observation = Observation.from_dict(detections)
         figures = {k: v.center_mm for k, v in observation.tags.items() if k.startswith("DINO-")}
-        expected = {t.payload.rsplit(":", 1)[-1]: t.center for t in loop.referee.model.scene(crowded).tags}
+        expected = {t.payload.rsplit(":", 1)[-1]: t.center for t in loop.game.model.scene(crowded).tags}
         assert set(figures) == {"DINO-1", "DINO-2", "DINO-3", "DINO-4"}
         for figure, at in figures.items():
             assert at is not None
@@ -88,9 +88,9 @@ def test_cards_laid_face_up_are_read_as_played_and_picked_up_as_the_turn_ends(tm
         state = loop.current_state()
         for card in ("S-BOXES2", "S-AMBER1", "S-AMBER1", "S-BOXES2", "S-AMBER1-BOXES1"):
             laid = state.apply(PlayCard(player="red", card=card, use="none"))
-            table.camera.show(loop.referee.model.scene(laid))
-            _until(table, lambda: getattr(loop.referee.pending, "kind", None) == "question")
-            options = [list(option) for option in loop.referee.pending.options]
+            table.camera.show(loop.game.model.scene(laid))
+            _until(table, lambda: getattr(loop.game.pending, "kind", None) == "question")
+            options = [list(option) for option in loop.game.pending.options]
             uses = {action.use for [action] in options}
             assert {action.card for [action] in options} == {card}
             assert "none" in uses and len(uses) == len(options) >= 2
@@ -99,7 +99,7 @@ def test_cards_laid_face_up_are_read_as_played_and_picked_up_as_the_turn_ends(tm
             assert state.zones["red"]["played"].get(card, 0) >= 1
         count = len(loop.records.history())
         ended = state.apply(EndTurn(player="red"))
-        table.camera.show(loop.referee.model.scene(ended))  # the played cards picked up: none in red's area
+        table.camera.show(loop.game.model.scene(ended))  # the played cards picked up: none in red's area
         _until(table, lambda: len(loop.records.history()) > count)
         events = loop.records.history()[count:]
         assert events[0]["action"]["kind"] == "end-turn" and events[0]["source"] == "camera"
@@ -121,11 +121,11 @@ def test_a_single_use_card_is_played_at_once(tmp_path: Path) -> None:
         assert state.zones["red"]["hand"].get("EGG")
         count = len(loop.records.history())
         laid = state.apply(PlayCard(player="red", card="EGG", use="egg"))
-        table.camera.show(loop.referee.model.scene(laid))
+        table.camera.show(loop.game.model.scene(laid))
         _until(table, lambda: len(loop.records.history()) > count)
-        assert loop.records.history()[count]["action"]["card"] == "EGG" and loop.referee.pending is None
+        assert loop.records.history()[count]["action"]["card"] == "EGG" and loop.game.pending is None
         revealed = laid.apply(laid.chance_outcomes()[0][0])
-        table.camera.show(loop.referee.model.scene(revealed))
+        table.camera.show(loop.game.model.scene(revealed))
         _until(table, lambda: len(loop.records.history()) > count + 1)
         event = loop.records.history()[count + 1]
         assert event["action"]["kind"] == "reveal-dinosaur" and event["source"] == "camera"
@@ -146,17 +146,17 @@ def test_what_follows_on_the_board_tells_how_a_card_was_played(tmp_path: Path) -
         table.frames(3)
         state = loop.current_state()
         played = state.apply(PlayCard(player="red", card="S-BOXES2", use="none"))
-        table.camera.show(loop.referee.model.scene(played))
-        _until(table, lambda: getattr(loop.referee.pending, "kind", None) == "question")
+        table.camera.show(loop.game.model.scene(played))
+        _until(table, lambda: getattr(loop.game.pending, "kind", None) == "question")
         count = len(loop.records.history())
         played = state.apply(PlayCard(player="red", card="S-BOXES2", use="boxes"))
         field = next(a.field for a in played.legal_actions() if isinstance(a, PlaceBox))
-        table.camera.show(loop.referee.model.scene(played.apply(PlaceBox(player="red", field=field))))
+        table.camera.show(loop.game.model.scene(played.apply(PlaceBox(player="red", field=field))))
         _until(table, lambda: len(loop.records.history()) > count)
         events = loop.records.history()[count:]
         read = [(e["action"]["kind"], e["source"]) for e in events]
         assert read == [("play", "camera"), ("place-box", "camera")]
-        assert events[0]["action"]["use"] == "boxes" and loop.referee.pending is None
+        assert events[0]["action"]["use"] == "boxes" and loop.game.pending is None
     finally:
         table.close()
 
@@ -171,7 +171,7 @@ def test_cards_face_up_about_the_board_are_not_read_as_played(tmp_path: Path) ->
     try:
         table.frames(3)
         count = len(loop.records.history())
-        scene = loop.referee.model.scene(loop.current_state())
+        scene = loop.game.model.scene(loop.current_state())
         general = next(z for z in scene.zones if z.name == "general").polygon
         x0, y0 = min(p[0] for p in general), min(p[1] for p in general)
         shown = {t.payload.rsplit(":", 1)[-1] for t in scene.tags}
@@ -182,6 +182,6 @@ def test_cards_face_up_about_the_board_are_not_read_as_played(tmp_path: Path) ->
         table.frames(20)
         detections = loop.snapshot()["detections"]
         assert detections is not None and set(tags) <= set(Observation.from_dict(detections).tags)
-        assert loop.referee.pending is None and len(loop.records.history()) == count
+        assert loop.game.pending is None and len(loop.records.history()) == count
     finally:
         table.close()

@@ -36,7 +36,7 @@ def test_the_table_s_objection_is_said_in_the_reader_s_language(tmp_path: Path) 
     table = build_table("jurassik", ["red", "blue"], tmp_path, seed=2, options={"edition": "es"})
     try:
         table.frames(6)  # the set-up is read and the game starts
-        scene = copy.deepcopy(table.loop.referee.model.scene(table.loop.current_state()))
+        scene = copy.deepcopy(table.loop.game.model.scene(table.loop.current_state()))
         taken = next(tag for tag in scene.tags if ":D" in tag.payload)
         # a dinosaur lifted before the start tile
         scene.tags = [tag for tag in scene.tags if tag is not taken]
@@ -84,7 +84,7 @@ def test_a_refusal_names_the_cells_as_the_diagram_numbers_them(tmp_path: Path) -
     try:
         table.frames(6)
         loop = table.loop
-        model = loop.referee.model
+        model = loop.game.model
         for _ in range(80):
             # played on by the bots until a triceratops may slide two cells or more and cannot charge (a
             # charge whose expelled team-mate is put down there would explain the table as well)

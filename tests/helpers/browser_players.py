@@ -57,7 +57,7 @@ def half_laid_demo(game: str, state_dir: Path, **build: Any) -> Any:
     from companion.commands.demo import serve
 
     demo = build_demo(game, state_dir=state_dir, fps=20.0, synchronous=False, **build)
-    half = demo.loop.referee.model.scene(demo.loop.current_state())
+    half = demo.loop.game.model.scene(demo.loop.current_state())
     half.tags = half.tags[1::2]
     demo.camera.show(half)
     serve(demo, port=0)
@@ -103,14 +103,14 @@ class Players:
         self.page.wait_for_selector(f"#choose-{index}", timeout=30_000)
         self.shoot("question")
         self.page.click(f"#choose-{index}")
-        until("the question answered", lambda: self.loop.referee.pending is None)
+        until("the question answered", lambda: self.loop.game.pending is None)
         self.answered += 1
         self.page.goto(self.demo.url)
 
     def shoot(self, moment: str) -> None:
-        if (self.shots / f"{self.demo.loop.keeper.game.name}-{moment}-phone.png").exists():
+        if (self.shots / f"{self.demo.loop.game.engine.name}-{moment}-phone.png").exists():
             return
-        name = self.demo.loop.keeper.game.name
+        name = self.demo.loop.game.engine.name
         for width, height, suffix in ((390, 844, "phone"), (1400, 1000, "wide")):
             self.page.set_viewport_size({"width": width, "height": height})
             self.page.wait_for_timeout(150)
@@ -124,19 +124,19 @@ class Players:
         """A hand knocks a piece off its place: the objection offers the nearest moves; the players put
         the piece back and accept the table as it is (Confirm), then carry on."""
         state = self.loop.current_state()
-        scene = self.loop.referee.model.scene(state)
+        scene = self.loop.game.model.scene(state)
         rng = random.Random(7)
         index = rng.randrange(len(scene.tags))
         tag = scene.tags.pop(index)
         self.demo.camera.show(scene)
         until("the objection",
-              lambda: self.loop.referee.pending is not None and self.loop.referee.pending.kind == "objection")
+              lambda: self.loop.game.pending is not None and self.loop.game.pending.kind == "objection")
         self.page.goto(self.demo.url + "dispute")
         self.page.wait_for_selector("#dispute", timeout=30_000)
         self.shoot("objection")
         scene.tags.insert(index, tag)
         self.demo.camera.show(scene)  # the piece is put back: the table matches the game again
-        until("the objection cleared", lambda: self.loop.referee.pending is None)
+        until("the objection cleared", lambda: self.loop.game.pending is None)
         self.page.goto(self.demo.url)
         self.shoot("recovery")
 
@@ -145,7 +145,7 @@ class Players:
         takes the notice away with the hand."""
         from vision.scene import Occluder
 
-        scene = self.loop.referee.model.scene(self.loop.current_state())
+        scene = self.loop.game.model.scene(self.loop.current_state())
         w, h = scene.width, scene.height
         hand = Occluder(((w * 0.4, h), (w * 0.6, h), (w * 0.6, h * 0.45), (w * 0.4, h * 0.45)))
         self.demo.camera.show(replace(scene, occluders=[*scene.occluders, hand]))
@@ -162,17 +162,17 @@ class Players:
     def set_up(self) -> None:
         """The table half laid (shown before the page was served): the page lists what is still to put
         out (the set-up checklist); then the rest is laid and the game starts."""
-        whole = self.loop.referee.model.scene(self.loop.current_state())
+        whole = self.loop.game.model.scene(self.loop.current_state())
         self.page.goto(self.demo.url)
         self.page.wait_for_selector("#setup-steps li", timeout=30_000)
         from companion.setup_check import reads_setups
 
-        if reads_setups(self.loop.keeper.game.name):  # the group's own set-up: the list says what it lacks
+        if reads_setups(self.loop.game.engine.name):  # the group's own set-up: the list says what it lacks
             assert self.page.inner_text("#setup-steps").strip()
         else:  # the companion's deal: the picture rings the places the list names
             until("the places ringed", lambda: 'class="marked"' in self.page.evaluate(
                 "async () => (await fetch(document.getElementById('board').src)).text()"))
         self.shoot("set-up")
         self.demo.camera.show(whole)
-        until("the table laid", lambda: self.loop.referee.pending is None)
+        until("the table laid", lambda: self.loop.game.pending is None)
         self.page.goto(self.demo.url)

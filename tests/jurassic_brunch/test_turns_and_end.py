@@ -139,7 +139,8 @@ def test_explain_cites_the_rulebook(build: Builder) -> None:
     legal = state.explain(Move((0, 0), (2, 0)))
     assert legal.legal and [rule.rule_id for rule in legal.rules] == ["JB-MOVE", "JB-EAT"]
     assert legal.summary == "the triceratops on [0, 0] slides to [2, 0] and eats the grass token there"
-    assert legal.details == {"actions_left": 1, "next": "the grass token eaten on [2, 0] must first be revealed"}
+    assert legal.details == {"actions_left": 1,
+                             "next": "the grass token eaten on [2, 0] must first be revealed"}
     charge = state.explain(Charge((0, 0), (0, 1)))
     assert charge.summary == "the triceratops on [0, 0] charges the triceratops on [0, 1]"
     refused = state.explain(RaptorMove((1, 1), (2, 1)))
@@ -164,7 +165,7 @@ def test_every_pending_step_is_named_in_the_refusal(build: Builder) -> None:
     with pytest.raises(IllegalAction, match="taken at random from orange"):
         steal.apply(Look(((4, 0), (2, 2))))
     reveal = build(field, bag={"YUMMY": 2}).apply(Move((0, 0), (2, 0), True))
-    with pytest.raises(IllegalAction, match="the grass token eaten on .* must first be revealed"):
+    with pytest.raises(IllegalAction, match=r"the grass token eaten on .* must first be revealed"):
         reveal.apply(Expel((1, 1)))
 
 

@@ -33,7 +33,7 @@ def test_a_whole_game_with_hands_reaching_in_is_read_move_by_move(track_kit: Tra
                                                                    tmp_path: Path) -> None:
     table = build_table("toy-track", ["red", "blue"], tmp_path, seed=3)
     rng = random.Random(3)
-    shown: list[Scene] = [table.loop.referee.model.scene(table.loop.referee.state)]
+    shown: list[Scene] = [table.loop.game.model.scene(table.loop.game.state)]
 
     def show_with_a_hand(scene: Scene) -> None:
         """A person's hand reaches over the figure's new square for a few frames, then the move shows."""
@@ -47,7 +47,7 @@ def test_a_whole_game_with_hands_reaching_in_is_read_move_by_move(track_kit: Tra
 
     table.driver.show = show_with_a_hand
     try:
-        reference = bot_game(table.initial_state(), 3, model=table.loop.referee.model)
+        reference = bot_game(table.initial_state(), 3, model=table.loop.game.model)
         final = table.driver.run()
         assert isinstance(final, TrackState) and final.is_terminal()
         assert final.to_dict() == reference[-1].to_dict()

@@ -105,7 +105,7 @@ def _child(
             on_commit=lambda event: (_ack(ack, event.seq), committed.append(event.seq)),
         )
         os.write(ack, b"R\n")  # resumed and ready: the parent times its kill from here
-        source = SceneSource(loop.referee.model.scene(loop.referee.state))
+        source = SceneSource(loop.game.model.scene(loop.game.state))
         driver = BotDriver(loop, source.show, seed=seed, pump=lambda: loop.process_frame(*source.read()))
         while hold_after is None or len(committed) < hold_after:
             if not driver.step():

@@ -60,7 +60,7 @@ def test_a_game_defined_in_the_tests_plays_through_the_loop_and_the_page(
             else:  # a tile taken or turned up: the camera reads it
                 feed(loop, source, toy_kit.scene(after))
                 feed(loop, source)
-            assert loop.referee.pending is None, loop.referee.pending
+            assert loop.game.pending is None, loop.game.pending
             assert loop.current_state().to_dict() == after.to_dict()
         assert loop.current_state().is_terminal()
         sources = {event["source"] for event in loop.records.history()}

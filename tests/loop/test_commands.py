@@ -40,13 +40,13 @@ def record(folder: Path) -> list[dict[str, object]]:
         pipeline=IdealPipeline("jurassik", lambda _: False),
     )
     camera = SyntheticCamera(camera=recommended_camera(tilt=6.0), seed=1)
-    state = loop.referee.state
-    pictures = [loop.referee.model.scene(state)]
+    state = loop.game.state
+    pictures = [loop.game.model.scene(state)]
     actions = []
     for _ in range(MOVES):
-        action = bot_action(state, 1, model=loop.referee.model)
+        action = bot_action(state, 1, model=loop.game.model)
         after = state.apply(action)
-        pictures.append(loop.referee.model.display_scene(state, action, after))
+        pictures.append(loop.game.model.display_scene(state, action, after))
         actions.append(action.to_dict())
         state = after
     folder.mkdir()

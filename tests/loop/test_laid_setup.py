@@ -64,9 +64,9 @@ def play_takes(loop: TableLoop, source: SceneSource, group: GroupTable, moves: i
         before = len(loop.records.history())
         look(loop, source, group.scene(after))
         history = loop.records.history()
-        assert len(history) == before + 1, (action, loop.referee.pending and loop.referee.pending.to_dict())
+        assert len(history) == before + 1, (action, loop.game.pending and loop.game.pending.to_dict())
         assert history[-1]["action"] == action.to_dict()
-        assert loop.referee.pending is None
+        assert loop.game.pending is None
         state = after
     return state
 
@@ -75,12 +75,12 @@ def test_a_square_the_group_dealt_and_laid_itself_starts_as_laid(tmp_path: Path,
     loop, source = open_table(tmp_path, panel, seed=1)
     group = GroupTable(PLAYERS, COLOURS, deal=77, shift=(23.0, -17.0))
     try:
-        dealt = loop.referee.state
+        dealt = loop.game.state
         assert isinstance(dealt, JurassikState) and dealt.cells != group.state.cells
         look(loop, source, group.scene())
-        assert loop.referee.pending is None and not panel.signals.objection
-        assert loop.referee.state == group.state  # their dinosaurs, their tiles, where they lie
-        notices = [n["text"] for n in loop.keeper.store.notices(loop.keeper.game_id) if n["kind"] == "setup"]
+        assert loop.game.pending is None and not panel.signals.objection
+        assert loop.game.state == group.state  # their dinosaurs, their tiles, where they lie
+        notices = [n["text"] for n in loop.game.store.notices(loop.game.game_id) if n["kind"] == "setup"]
         assert notices[-1] == "the game starts as laid on the table"
         play_takes(loop, source, group, moves=9)
     finally:
@@ -95,21 +95,21 @@ def test_what_a_square_lacks_is_said_in_the_diagram_s_words(tmp_path: Path, pane
         assert isinstance(short, JurassikState)
         short.cells[2 * short.cols + 4] = None  # a tile not laid yet
         look(loop, source, group.scene(short))
-        pending = loop.referee.pending
+        pending = loop.game.pending
         assert pending is not None and pending.kind == "setup" and pending.checklist is not None
         assert pending.checklist["steps"] == ["the square has a gap at row 3, column 5"]
         assert pending.checklist["in_place"] == 35 and pending.checklist["expected"] == 36
         assert loop.records.history() == [] and not panel.signals.objection
         # the diagram shows the square as read so far (the group's dinosaurs and tiles), not the deal
         shown = loop.snapshot()
-        assert shown["view"]["grid"] != loop.referee.state.view(None)["grid"]
+        assert shown["view"]["grid"] != loop.game.state.view(None)["grid"]
         laid = [row[:4] + row[5:] if r == 2 else row for r, row in enumerate(shown["view"]["grid"])]
         wanted = group.state.view(None)["grid"]
         assert laid == [row[:4] + row[5:] if r == 2 else row for r, row in enumerate(wanted)]
         assert shown["laid"] is not None and pending.checklist["preview"]
         look(loop, source, group.scene())  # laid
-        assert loop.referee.pending is None and loop.referee.state == group.state
-        assert loop.keeper.preview is None and loop.snapshot()["view"]["grid"] == wanted
+        assert loop.game.pending is None and loop.game.state == group.state
+        assert loop.game.preview is None and loop.snapshot()["view"]["grid"] == wanted
     finally:
         loop.close()
 
@@ -126,7 +126,7 @@ def test_a_tile_the_wrong_way_up_is_asked_to_be_turned(tmp_path: Path, panel: Pa
         living = replace(scene, tags=[t if t is not first else replace(t, payload=t.payload + "L")
                                       for t in scene.tags])
         look(loop, source, living)
-        pending = loop.referee.pending
+        pending = loop.game.pending
         assert pending is not None and pending.checklist is not None
         dinosaur, piece = tile[1:].split("-")
         row, col = divmod(index, group.state.cols)
@@ -147,14 +147,14 @@ def test_confirm_starts_a_square_of_the_group_s_own(tmp_path: Path, panel: Panel
         own.cells[action_cell] = next(f"D{d}-1" for d in range(1, 11)
                                       if f"D{d}-1" not in own.cells)  # one action tile swapped
         look(loop, source, group.scene(own))
-        pending = loop.referee.pending
+        pending = loop.game.pending
         assert pending is not None and pending.kind == "setup" and pending.checklist is not None
         assert pending.checklist["steps"][0].startswith("dinosaur ")  # a dinosaur with 1 of its 4 tiles
         assert loop.press("confirm")["ok"]
-        assert loop.referee.pending is None
-        state = loop.referee.state
+        assert loop.game.pending is None
+        state = loop.game.state
         assert isinstance(state, JurassikState) and state.cells == own.cells
-        texts = [n["text"] for n in loop.keeper.store.notices(loop.keeper.game_id) if n["kind"] == "setup"]
+        texts = [n["text"] for n in loop.game.store.notices(loop.game.game_id) if n["kind"] == "setup"]
         assert texts[-1].endswith("a set-up of the group's own")
     finally:
         loop.close()
@@ -166,16 +166,16 @@ def test_a_restart_keeps_the_game_and_where_it_lies(tmp_path: Path) -> None:
     panel = Panel(DEFAULT_PINS, list(COLOURS), pin_factory=factory, start=False)
     loop, source = open_table(tmp_path, panel)
     look(loop, source, group.scene())
-    assert loop.referee.state == group.state
+    assert loop.game.state == group.state
     group.state = play_takes(loop, source, group, moves=3)
     loop.close()
     factory.reset()
     panel = Panel(DEFAULT_PINS, list(COLOURS), pin_factory=factory, start=False)
     again, source = open_table(tmp_path, panel)
     try:
-        assert again.referee.state == group.state and again.referee.pending is None
+        assert again.game.state == group.state and again.game.pending is None
         look(again, source, group.scene())
-        assert again.referee.pending is None
+        assert again.game.pending is None
         play_takes(again, source, group, moves=3)
     finally:
         again.close()
@@ -204,8 +204,8 @@ def test_a_slab_the_group_laid_itself_starts_as_laid_and_is_played_on(tmp_path: 
         base = kit.layout(list(colours))
         laid = replace(base, slab_origin=offset(base.slab_origin, (25.0, -15.0)))
         look(loop, source, by_hand(tables.scene_for(group, laid, ids=JurassicPartsIds()), 3.0, 2.0))
-        assert loop.referee.pending is None
-        state = loop.referee.state
+        assert loop.game.pending is None
+        state = loop.game.state
 
         def slab(shown: Any) -> dict[Any, Any]:
             layout = shown.layout
@@ -214,7 +214,7 @@ def test_a_slab_the_group_laid_itself_starts_as_laid_and_is_played_on(tmp_path: 
 
         assert slab(state) == slab(group)  # every tile where the group laid it
         assert state.to_dict() == group.to_dict()  # numbered from the Pile of Bones in the middle
-        placement = loop.keeper.placement
+        placement = loop.game.placement
         assert placement is not None and math.dist(placement["slab_origin"], (665.0, 337.0)) < 1.5
 
         def shown_by_hand(scene: Any) -> None:
@@ -224,7 +224,7 @@ def test_a_slab_the_group_laid_itself_starts_as_laid_and_is_played_on(tmp_path: 
                            max_frames=40)
         while driver.physical < 12:  # chisels placed, cracks made, tiles turned up and taken
             assert driver.step()
-            assert loop.referee.pending is None or loop.referee.pending.kind == "question"
+            assert loop.game.pending is None or loop.game.pending.kind == "question"
     finally:
         loop.close()
         factory.reset()
@@ -243,18 +243,18 @@ def test_isla_nublar_figures_stand_where_the_group_put_them(tmp_path: Path) -> N
     loop, source = open_table(tmp_path, panel, game="isla-nublar", real_table=True,
                               seats=[{"name": c, "colour": c} for c in colours])
     try:
-        dealt = loop.referee.state
+        dealt = loop.game.state
         assert dealt.is_chance_node() and all(at is None for at in dealt.dinos.values())
         own = "DINO-4 DINO-2 DINO-1 DINO-3"  # not the order the outcomes are listed in
         group = get_game("isla-nublar").new_initial_state(list(colours), random.Random(9),
                                                           {"table_cards": "table"})
         group = group.apply(PlaceDinosaurs(figures=own))
-        look(loop, source, loop.referee.model.scene(group))
-        state = loop.referee.state
+        look(loop, source, loop.game.model.scene(group))
+        state = loop.game.state
         assert state.dinos == group.dinos
         placed = [e for e in loop.records.history() if e["action"]["kind"] == "place-dinosaurs"]
         assert [e["action"]["figures"] for e in placed] == [own] and placed[0]["source"] == "camera"
-        pending = loop.referee.pending
+        pending = loop.game.pending
         steps = (pending.checklist or {}).get("steps", []) if pending is not None else []
         assert not any("Tyrannosaurus" in s or "DINO" in s or "figure" in s for s in steps), steps
     finally:
@@ -276,7 +276,7 @@ def test_a_pasture_the_group_joined_itself_starts_as_joined_and_is_played_on(tmp
     with brunch_table(tmp_path) as (loop, source, panel):
         group = get_game("jurassic-brunch").new_initial_state(["blue", "orange"], random.Random(9),
                                                               {"arrangement": "random"})
-        dealt = loop.referee.state.area.boards
+        dealt = loop.game.state.area.boards
         assert [b.to_dict() for b in group.area.boards] != [b.to_dict() for b in dealt]
         home = tables.BrunchLayout.for_area(group.area)
         laid = replace(home, origin=offset(home.origin, (40.0, -25.0)))
@@ -285,10 +285,10 @@ def test_a_pasture_the_group_joined_itself_starts_as_joined_and_is_played_on(tmp
         ids.figures.update({f"TRI-BLUE-{n}": cell for n, cell in enumerate(eggs, start=1)})
 
         look(loop, source, tables.scene_for(group, laid, ids=ids, boards_only=True))
-        pending = loop.referee.pending
+        pending = loop.game.pending
         assert pending is not None and pending.kind == "setup"
-        assert loop.referee.state.to_dict() == group.to_dict()  # the boards as joined
-        assert loop.keeper.placement == {"origin": [laid.origin[0], laid.origin[1]], "table": [1280.0, 720.0]}
+        assert loop.game.state.to_dict() == group.to_dict()  # the boards as joined
+        assert loop.game.placement == {"origin": [laid.origin[0], laid.origin[1]], "table": [1280.0, 720.0]}
         snap = loop.snapshot()
         steps = [setup_step_words(d, snap) for d in snap["pending"]["checklist"]["differences"]]
         assert steps and all(re.fullmatch(r"put (a face-down grass token|a (blue|orange) triceratops) on "
@@ -298,32 +298,32 @@ def test_a_pasture_the_group_joined_itself_starts_as_joined_and_is_played_on(tmp
             source.show(scene)
 
         theirs = tables.scene_for(group, laid, ids=ids)
-        ours = loop.referee.model.scene(loop.referee.state)
+        ours = loop.game.model.scene(loop.game.state)
 
         def blue_one(scene: Any) -> Any:
             return next(tag.center for tag in scene.tags if tag.payload.endswith(":TRI-BLUE-1"))
 
         assert math.dist(blue_one(theirs), blue_one(ours)) > 30.0  # not where the companion would stand it
         look(loop, source, theirs)
-        assert loop.referee.pending is None and not panel.signals.objection
+        assert loop.game.pending is None and not panel.signals.objection
         driver = BotDriver(loop, shown, seed=4, pump=lambda: look(loop, source, frames=1), max_frames=40)
         while driver.physical < 12:  # figures moved, charges, the raptor, tokens eaten and turned up
             assert driver.step()
-            assert loop.referee.pending is None or loop.referee.pending.kind == "question"
+            assert loop.game.pending is None or loop.game.pending.kind == "question"
         assert len(loop.records.history()) >= 12
 
 
 def test_the_companion_s_own_pasture_laid_as_asked_starts_with_its_codes_covered(tmp_path: Path) -> None:
     with brunch_table(tmp_path) as (loop, source, _panel):
-        dealt = loop.referee.state
-        scene = loop.referee.model.scene(dealt)
+        dealt = loop.game.state
+        scene = loop.game.model.scene(dealt)
         assert not any(":BOARD-" in tag.payload for tag in scene.tags)  # grass on every middle cell
         look(loop, source, replace(scene, tags=scene.tags[1::2]))  # half laid as the diagram shows it
-        pending = loop.referee.pending
+        pending = loop.game.pending
         assert pending is not None and pending.checklist is not None
         assert pending.checklist["differences"] and pending.checklist["in_place"] > 0  # the deal's steps
         look(loop, source, scene)
-        assert loop.referee.pending is None and loop.referee.state is dealt and loop.keeper.placement is None
+        assert loop.game.pending is None and loop.game.state is dealt and loop.game.placement is None
 
 
 @contextlib.contextmanager

@@ -48,7 +48,7 @@ def make_loop(
         clock=clock or Clock(),
         **kwargs,
     )
-    source.show(toy.scene_for(loop.referee.state))
+    source.show(toy.scene_for(loop.game.state))
     set_up(loop, source)
     return loop, source
 
@@ -56,7 +56,7 @@ def make_loop(
 def set_up(loop: TableLoop, source: SceneSource) -> None:
     """A game not begun waits for its table to be set up: frames of the table as set up end the wait."""
     for _ in range(12):
-        if loop.referee.pending is None or loop.referee.pending.kind != "setup":
+        if loop.game.pending is None or loop.game.pending.kind != "setup":
             return
         feed(loop, source)
     raise AssertionError("the set-up table was not seen")
@@ -98,8 +98,8 @@ def test_a_bot_game_read_by_the_camera_ends_like_the_engine(
     events = loop.records.history()
     assert len(events) == driver.physical + driver.submitted
     assert {e["source"] for e in events} == {"camera", "bot"}
-    assert loop.keeper.store.replay(loop.keeper.game_id).state.to_dict() == final.to_dict()
-    assert loop.keeper.store.game(loop.keeper.game_id).finished is not None
+    assert loop.game.store.replay(loop.game.game_id).state.to_dict() == final.to_dict()
+    assert loop.game.store.game(loop.game.game_id).finished is not None
     assert loop.snapshot()["panel"]["pattern"] == "game-over"
 
 
@@ -107,10 +107,10 @@ def test_a_take_then_its_reveal_seen_at_once_is_two_actions(
     toy: Toy, tmp_path: Path, mock_panel: Panel
 ) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    after = loop.referee.state.apply(Take("red", 0)).apply(Reveal(0, 5))
+    after = loop.game.state.apply(Take("red", 0)).apply(Reveal(0, 5))
     result = feed(loop, source, toy.scene_for(after))
     assert result.kind == "apply" and [a.kind for a in result.actions] == ["take", "reveal"]
-    assert state_key(loop.referee.state) == state_key(after)
+    assert state_key(loop.game.state) == state_key(after)
     assert [e["action"]["kind"] for e in loop.records.history()] == ["take", "reveal"]
     assert mock_panel.snapshot()["status"]["rgb"] == [0.0, 1.0, 0.0]  # the legal flash
 
@@ -119,14 +119,14 @@ def test_an_illegal_move_is_flagged_never_applied_until_put_right(
     toy: Toy, tmp_path: Path, mock_panel: Panel, pin_factory: Any
 ) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    before = state_key(loop.referee.state)
-    illegal = loop.referee.state.clone()
+    before = state_key(loop.game.state)
+    illegal = loop.game.state.clone()
     assert isinstance(illegal, GrabState)
     illegal.row[3] = False  # a middle tile taken: not from an end
     illegal.held[3] = ("red", None)
     result = feed(loop, source, toy.scene_for(illegal))
     assert result.kind == "objection"
-    assert state_key(loop.referee.state) == before and loop.records.history() == []
+    assert state_key(loop.game.state) == before and loop.records.history() == []
     pending = loop.snapshot()["pending"]
     assert pending["kind"] == "objection" and pending["seen"] and pending["expected"] == "a move by red"
     assert mock_panel.signals.objection
@@ -136,8 +136,8 @@ def test_an_illegal_move_is_flagged_never_applied_until_put_right(
         blinks.add(frame.status)
     assert (1.0, 0.0, 0.0) in blinks and frame.pattern == "objection"
     # the table put right clears it
-    feed(loop, source, toy.scene_for(loop.referee.state))
-    assert loop.referee.pending is None and not mock_panel.signals.objection
+    feed(loop, source, toy.scene_for(loop.game.state))
+    assert loop.game.pending is None and not mock_panel.signals.objection
 
 
 def test_the_rule_is_cited_when_the_game_module_names_the_attempt(
@@ -151,8 +151,8 @@ def test_the_rule_is_cited_when_the_game_module_names_the_attempt(
         ]
         return [Take(actor or state.current_player(), slot) for slot in slots]
 
-    loop.referee.model.attempted_actions = attempted  # type: ignore[method-assign]
-    illegal = loop.referee.state.clone()
+    loop.game.model.attempted_actions = attempted  # type: ignore[method-assign]
+    illegal = loop.game.state.clone()
     assert isinstance(illegal, GrabState)
     illegal.row[3] = False
     illegal.held[3] = ("red", None)
@@ -162,7 +162,7 @@ def test_the_rule_is_cited_when_the_game_module_names_the_attempt(
 
 def test_a_move_out_of_turn_names_the_player(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    wrong = loop.referee.state.clone()
+    wrong = loop.game.state.clone()
     assert isinstance(wrong, GrabState)
     wrong.row[0] = False
     wrong.held[0] = ("blue", None)  # blue takes while it is red's turn
@@ -178,51 +178,51 @@ def test_confirm_answers_a_low_confidence_question(toy: Toy, tmp_path: Path, moc
     from vision.observation import CalibrationStatus
 
     loop, _ = make_loop(toy, tmp_path, mock_panel)
-    after = loop.referee.state.apply(Take("red", 7))
+    after = loop.game.state.apply(Take("red", 7))
     observation = ideal_observation(toy.scene_for(after), "toy-grab", is_back, 1, 1.0)
     bumped = type(observation)(**{**observation.__dict__, "calibration": CalibrationStatus(state="bumped")})
     result = loop.handle_observation(bumped)
     assert result is not None and result.kind == "question"
     assert mock_panel.signals.waiting and loop.snapshot()["pending"]["options"][0]["action"]["slot"] == 7
     assert loop.press("confirm")["ok"]
-    assert state_key(loop.referee.state) == state_key(after) and loop.referee.pending is None
+    assert state_key(loop.game.state) == state_key(after) and loop.game.pending is None
 
 
 def test_next_passes_and_undo_takes_back(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    start = state_key(loop.referee.state)
+    start = state_key(loop.game.state)
     feed(loop, source)
     mock_panel.press("next", source="button")  # the physical button path
-    assert loop.referee.state.current_player() == "blue"
+    assert loop.game.state.current_player() == "blue"
     assert loop.records.history()[-1]["action"] == Pass("red").to_dict()
     assert loop.press("undo")["ok"]
-    assert state_key(loop.referee.state) == start
+    assert state_key(loop.game.state) == start
     kinds = [e["kind"] for e in loop.records.history()]
     assert kinds == ["action", "undo"]
     from companion.words import event_label
 
     undo = loop.records.history()[-1]  # the undo says what it took back
     assert event_label(undo, loop.snapshot()) == "took back move #1: pass"
-    assert loop.keeper.store.replay(loop.keeper.game_id).state.to_dict() == loop.referee.state.to_dict()
+    assert loop.game.store.replay(loop.game.game_id).state.to_dict() == loop.game.state.to_dict()
     assert loop.press("undo")["ok"] is False  # nothing left to undo
     assert loop.press("self-destruct")["ok"] is False
 
 
 def test_undo_of_a_camera_move_is_not_read_again(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    after = loop.referee.state.apply(Take("red", 0))
+    after = loop.game.state.apply(Take("red", 0))
     feed(loop, source, toy.scene_for(after))
-    assert state_key(loop.referee.state) == state_key(after)
+    assert state_key(loop.game.state) == state_key(after)
     loop.press("undo")
     for _ in range(3):
         feed(loop, source)  # the tile still lies in red's zone: not applied again
-    assert loop.referee.state.current_player() == "red"
+    assert loop.game.state.current_player() == "red"
     assert [e["kind"] for e in loop.records.history()] == ["action", "undo"]
 
 
 def test_an_undo_asks_the_table_to_follow_until_it_does(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    before = loop.referee.state
+    before = loop.game.state
     feed(loop, source, toy.scene_for(before.apply(Take("red", 0))))
     loop.press("undo")
     pending = loop.snapshot()["pending"]  # the tile still lies in red's zone: the page says to put it back
@@ -231,9 +231,9 @@ def test_an_undo_asks_the_table_to_follow_until_it_does(toy: Toy, tmp_path: Path
     assert mock_panel.signals.objection
     for _ in range(3):
         feed(loop, source)  # not read as the move made again, and the objection stays
-    assert loop.referee.pending is not None and state_key(loop.referee.state) == state_key(before)
+    assert loop.game.pending is not None and state_key(loop.game.state) == state_key(before)
     feed(loop, source, toy.scene_for(before))  # put back: table and game agree, nothing pending
-    assert loop.referee.pending is None and not mock_panel.signals.objection
+    assert loop.game.pending is None and not mock_panel.signals.objection
     assert [e["kind"] for e in loop.records.history()] == ["action", "undo"]
 
 
@@ -242,14 +242,14 @@ def test_a_tapped_move_the_table_does_not_show_is_objected_to(
 ) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
     feed(loop, source)
-    after = loop.referee.state.apply(Take("red", 0))
+    after = loop.game.state.apply(Take("red", 0))
     assert loop.submit(Take("red", 0).to_dict())["ok"]  # tapped on the page; the tile is still in the row
     pending = loop.snapshot()["pending"]
     assert pending is not None and pending["kind"] == "objection" and pending["differences"]
     assert pending["rule"]["id"] == "TABLE-TAP"  # the unchanged table is read into no further move
     assert len(loop.records.history()) == 1
     feed(loop, source, toy.scene_for(after))  # the players move the tile as tapped
-    assert loop.referee.pending is None and state_key(loop.referee.state) == state_key(after)
+    assert loop.game.pending is None and state_key(loop.game.state) == state_key(after)
 
 
 def test_the_bots_follow_a_person_s_undo_and_finish_the_game(
@@ -261,9 +261,9 @@ def test_the_bots_follow_a_person_s_undo_and_finish_the_game(
         driver.step()
     assert loop.press("undo")["ok"]  # a person takes the camera's last move back between the bots' moves
     final = driver.run()  # the bots put the table back, then play on to the end
-    assert final.is_terminal() and loop.referee.pending is None
+    assert final.is_terminal() and loop.game.pending is None
     assert "undo" in [e["kind"] for e in loop.records.history()]
-    assert loop.keeper.store.replay(loop.keeper.game_id).state.to_dict() == final.to_dict()
+    assert loop.game.store.replay(loop.game.game_id).state.to_dict() == final.to_dict()
 
 
 def test_submit_validates_and_cites_rules(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
@@ -315,13 +315,13 @@ def test_resume_after_close_continues_the_same_game(toy: Toy, tmp_path: Path, pi
     driver = BotDriver(loop, source.show, seed=8, pump=lambda: feed(loop, source))
     for _ in range(5):
         driver.step()
-    middle = loop.referee.state.to_dict()
-    game_id = loop.keeper.game_id
+    middle = loop.game.state.to_dict()
+    game_id = loop.game.game_id
     loop.close()
     pin_factory.reset()
     panel = Panel(pin_factory=pin_factory, seat_colours=toy.players, start=False)
     loop, source = make_loop(toy, tmp_path, panel)
-    assert loop.keeper.game_id == game_id and loop.referee.state.to_dict() == middle
+    assert loop.game.game_id == game_id and loop.game.state.to_dict() == middle
     driver = BotDriver(loop, source.show, seed=8, pump=lambda: feed(loop, source))
     assert driver.run().to_dict() == direct_play(toy, 8).to_dict()
     loop.close()
@@ -332,7 +332,7 @@ def test_events_history_state_at_and_games(toy: Toy, tmp_path: Path, mock_panel:
     stream = loop.events(timeout=0.01)
     assert next(stream)["type"] == "hello"
     assert next(stream)["type"] == "ping"
-    after = loop.referee.state.apply(Take("red", 0))
+    after = loop.game.state.apply(Take("red", 0))
     feed(loop, source, toy.scene_for(after))
     messages = [next(stream) for _ in range(3)]
     assert any(m["type"] == "event" and m["event"]["action"]["kind"] == "take" for m in messages)
@@ -347,9 +347,9 @@ def test_events_history_state_at_and_games(toy: Toy, tmp_path: Path, mock_panel:
 def test_new_game_keeps_the_old_one(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     loop, _ = make_loop(toy, tmp_path, mock_panel)
     loop.submit(Pass("red").to_dict())
-    old = loop.keeper.game_id
+    old = loop.game.game_id
     assert loop.new_game({"game": "toy-grab", "seats": ["green", "red", "blue"]})["ok"]
-    assert loop.keeper.game_id != old and loop.referee.state.players == ("green", "red", "blue")
+    assert loop.game.game_id != old and loop.game.state.players == ("green", "red", "blue")
     assert len(loop.records.games()) == 2 and len(loop.records.history(old)) == 1
     assert loop.new_game({"game": "chess"})["ok"] is False
     assert loop.new_game({"pins": {"buzzer": 3}})["ok"] is False
@@ -382,7 +382,7 @@ def test_several_explanations_make_a_question_answered_on_the_web(
         model_factory=blurry_model,
         clock=Clock(),
     )
-    taken = loop.referee.state.apply(Take("red", 0))
+    taken = loop.game.state.apply(Take("red", 0))
     loop.submit(Take("red", 0).to_dict())
     revealed = taken.apply(Reveal(0, 3))
     result = feed(loop, source, toy.scene_for(revealed))
@@ -391,7 +391,7 @@ def test_several_explanations_make_a_question_answered_on_the_web(
     pending = loop.snapshot()["pending"]
     index = next(o["index"] for o in pending["options"] if o["action"]["front"] == 3)
     assert loop.choose(index)["ok"]
-    assert state_key(loop.referee.state) == state_key(revealed) and loop.referee.pending is None
+    assert state_key(loop.game.state) == state_key(revealed) and loop.game.pending is None
     assert loop.records.history()[-1]["source"] == "choice"
 
 
@@ -399,15 +399,15 @@ def test_a_confirmed_correction_settles_an_objection(toy: Toy, tmp_path: Path, m
     from engines.core import Correct
 
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    knocked = loop.referee.state.clone()
+    knocked = loop.game.state.clone()
     assert isinstance(knocked, GrabState)
     knocked.row[4] = False  # a tile knocked off the row: no move explains it
     feed(loop, source, toy.scene_for(knocked))
-    assert loop.referee.pending is not None and loop.referee.pending.kind == "objection"
+    assert loop.game.pending is not None and loop.game.pending.kind == "objection"
     corrected = loop.submit(Correct(state=knocked.to_dict(), reason="tile knocked off").to_dict())
     assert corrected["ok"] and corrected["event"]["kind"] == "correct"
-    assert loop.referee.pending is None and not mock_panel.signals.objection
-    assert loop.keeper.store.replay(loop.keeper.game_id).state.to_dict() == knocked.to_dict()
+    assert loop.game.pending is None and not mock_panel.signals.objection
+    assert loop.game.store.replay(loop.game.game_id).state.to_dict() == knocked.to_dict()
 
 
 def test_web_calls_from_other_threads_while_the_loop_runs(
@@ -446,31 +446,31 @@ def test_web_calls_from_other_threads_while_the_loop_runs(
         loop.stop()
     assert errors == []
     assert final.to_dict() == direct_play(toy, 13).to_dict()
-    assert loop.keeper.store.replay(loop.keeper.game_id).state.to_dict() == final.to_dict()
+    assert loop.game.store.replay(loop.game.game_id).state.to_dict() == final.to_dict()
 
 
 def test_a_log_that_no_longer_replays_is_kept_and_a_new_game_starts(
     toy: Toy, tmp_path: Path, mock_panel: Panel
 ) -> None:
     loop, _ = make_loop(toy, tmp_path, mock_panel)
-    old = loop.keeper.game_id
+    old = loop.game.game_id
     refused = {"kind": "take", "player": "red", "slot": 4}  # refused by the rules now
-    loop.keeper.store.append(old, "action", refused)
-    loop.keeper.store.close()
+    loop.game.store.append(old, "action", refused)
+    loop.game.store.close()
     again, _ = make_loop(toy, tmp_path, mock_panel)
-    assert again.keeper.game_id != old and "could not resume" in again.snapshot()["problems"][0]
+    assert again.game.game_id != old and "could not resume" in again.snapshot()["problems"][0]
     assert len(again.records.games()) == 2  # the old game stays in the store
 
 
 def test_an_objection_offers_the_nearest_legal_moves_to_tap(toy: Toy, tmp_path: Path,
                                                             mock_panel: Panel) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    state = loop.referee.state
+    state = loop.game.state
     after = state.apply(Take("red", 0)).clone()
     assert isinstance(after, GrabState)
     after.row[4] = False  # red took the end tile, and a hand knocked another off the row
     feed(loop, source, toy.scene_for(after))
-    pending = loop.referee.pending
+    pending = loop.game.pending
     assert pending is not None and pending.kind == "objection"
     offered = [option["action"] for option in loop.snapshot()["pending"]["options"]]
     assert offered and offered[0] == {"kind": "take", "player": "red", "slot": 0}
@@ -482,8 +482,8 @@ def test_an_objection_offers_the_nearest_legal_moves_to_tap(toy: Toy, tmp_path: 
     assert answer["ok"] and answer["event"]["source"] == "choice"
     assert loop.records.history()[-1]["action"] == {"kind": "take", "player": "red", "slot": 0}
     # what the tapped move does not explain (the knocked tile) is objected to at once, on its own
-    assert loop.referee.pending is not None and loop.referee.pending.kind == "objection"
-    assert len(loop.referee.pending.inference.differences) == 1
+    assert loop.game.pending is not None and loop.game.pending.kind == "objection"
+    assert len(loop.game.pending.inference.differences) == 1
     assert loop.choose(5)["ok"] is False  # no such option: nothing happens
     assert len(loop.records.history()) == 1
 
@@ -492,14 +492,14 @@ def test_undo_takes_back_every_move_read_from_one_change_of_the_table(
     toy: Toy, tmp_path: Path, mock_panel: Panel
 ) -> None:
     loop, source = make_loop(toy, tmp_path, mock_panel)
-    before = loop.referee.state
+    before = loop.game.state
     taken = before.apply(Take("red", 0))
     shown = taken.apply(taken.chance_outcomes()[0][0])  # the tile taken, and its front as it lands
     feed(loop, source, toy.scene_for(shown))
     read = [e for e in loop.records.history() if e["kind"] == "action"]
     assert len(read) == 2 and {e["source"] for e in read} == {"camera"}  # two moves, one reading
     loop.press("undo")  # one Undo takes back what the table changed: both
-    assert state_key(loop.referee.state) == state_key(before)
+    assert state_key(loop.game.state) == state_key(before)
     assert [e["undoes"] for e in loop.records.history()[-2:]] == [read[1]["seq"], read[0]["seq"]]
     feed(loop, source, toy.scene_for(before))
-    assert loop.referee.pending is None
+    assert loop.game.pending is None

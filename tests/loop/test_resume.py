@@ -20,7 +20,7 @@ def played(toy: Toy, tmp_path: Path, pin_factory: Any) -> tuple[int, dict[str, A
     driver = BotDriver(loop, source.show, seed=8, pump=lambda: feed(loop, source))
     for _ in range(4):
         driver.step()
-    result = loop.keeper.game_id, loop.referee.state.to_dict()
+    result = loop.game.game_id, loop.game.state.to_dict()
     loop.close()
     pin_factory.reset()
     return result
@@ -32,7 +32,7 @@ def test_other_seats_in_the_config_are_asked_about_and_the_stored_seats_kept(tmp
     other = Toy(("green", "yellow"))  # the config was edited: other players, other colours
     panel = Panel(pin_factory=pin_factory, seat_colours=other.players, start=False)
     loop, source = make_loop(other, tmp_path, panel)
-    assert loop.keeper.game_id == game_id and loop.referee.state.to_dict() == middle
+    assert loop.game.game_id == game_id and loop.game.state.to_dict() == middle
     assert [s.colour for s in loop.config.seats] == ["red", "blue"]  # the stored seats light the LEDs
     pending = loop.snapshot()["pending"]
     assert pending["kind"] == "resume" and "stored seats red (red), blue (blue)" in pending["text"]
@@ -43,9 +43,9 @@ def test_other_seats_in_the_config_are_asked_about_and_the_stored_seats_kept(tmp
     fresh = GRAB.new_initial_state(other.players, rng=random.Random(1), options={"slots": other.slots})
     assert feed(loop, source, other.scene_for(fresh)) is None
     assert loop.choose(1)["ok"] is True
-    assert loop.keeper.game_id != game_id and [s.colour for s in loop.config.seats] == ["green", "yellow"]
-    assert getattr(loop.referee.pending, "kind", None) == "setup"  # the new game's table is laid out
-    assert feed(loop, source, other.scene_for(loop.referee.state)) is None and loop.referee.pending is None
+    assert loop.game.game_id != game_id and [s.colour for s in loop.config.seats] == ["green", "yellow"]
+    assert getattr(loop.game.pending, "kind", None) == "setup"  # the new game's table is laid out
+    assert feed(loop, source, other.scene_for(loop.game.state)) is None and loop.game.pending is None
     loop.close()
 
 
@@ -55,8 +55,8 @@ def test_confirm_carries_on_the_stored_game(tmp_path: Path, pin_factory: Any) ->
     panel = Panel(pin_factory=pin_factory, seat_colours=other.players, start=False)
     loop, _ = make_loop(other, tmp_path, panel)
     assert loop.press("confirm")["ok"] is True
-    assert loop.referee.pending is None and loop.keeper.game_id == game_id
-    assert loop.referee.state.to_dict() == middle
+    assert loop.game.pending is None and loop.game.game_id == game_id
+    assert loop.game.state.to_dict() == middle
     loop.close()
 
 
@@ -65,7 +65,7 @@ def test_the_same_config_carries_on_without_a_question(tmp_path: Path, pin_facto
     game_id, _ = played(toy, tmp_path, pin_factory)
     panel = Panel(pin_factory=pin_factory, seat_colours=toy.players, start=False)
     loop, _ = make_loop(toy, tmp_path, panel)
-    assert loop.keeper.game_id == game_id and loop.referee.pending is None
+    assert loop.game.game_id == game_id and loop.game.pending is None
     loop.close()
 
 

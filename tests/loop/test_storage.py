@@ -19,7 +19,7 @@ from test_loop import direct_play, feed, make_loop
 
 from companion.bots import BotDriver
 from companion.store import Store
-from companion.table import keeper
+from companion.table import in_progress
 from hw.panel import Panel
 
 
@@ -36,7 +36,7 @@ class FailingStore(Store):
 
 @pytest.fixture(autouse=True)
 def retry_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(keeper, "RETRY_EVERY_S", 0.0)  # no wall-clock wait in the tests
+    monkeypatch.setattr(in_progress, "RETRY_EVERY_S", 0.0)  # no wall-clock wait in the tests
 
 
 def test_a_move_the_store_cannot_write_is_kept_shown_and_saved_later(toy: Toy, tmp_path: Path,
@@ -44,10 +44,10 @@ def test_a_move_the_store_cannot_write_is_kept_shown_and_saved_later(toy: Toy, t
     store = FailingStore(tmp_path)
     loop, source = make_loop(toy, tmp_path, mock_panel, store=store)
     store.full = True
-    after = loop.referee.state.apply(Take("red", 0))
+    after = loop.game.state.apply(Take("red", 0))
     feed(loop, source, toy.scene_for(after))
     assert loop.records.history() == []  # nothing shown unsaved
-    assert loop.referee.state.to_dict() != after.to_dict()
+    assert loop.game.state.to_dict() != after.to_dict()
     snapshot = loop.snapshot()
     assert snapshot["storage"]["ok"] is False and "disk is full" in snapshot["storage"]["text"]
     assert snapshot["panel"]["pattern"] == "storage"
@@ -60,17 +60,17 @@ def test_a_move_the_store_cannot_write_is_kept_shown_and_saved_later(toy: Toy, t
     store.full = False
     feed(loop, source)  # the next frame saves it
     assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
-    assert loop.referee.state.to_dict() == after.to_dict()
+    assert loop.game.state.to_dict() == after.to_dict()
     assert loop.snapshot()["storage"] == {"ok": True}
     assert loop.snapshot()["panel"]["pattern"] != "storage"
-    assert store.replay(loop.keeper.game_id).state.to_dict() == after.to_dict()
+    assert store.replay(loop.game.game_id).state.to_dict() == after.to_dict()
 
 
 def test_the_watchdog_saves_it_too_when_no_frame_comes(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     store = FailingStore(tmp_path)
     loop, source = make_loop(toy, tmp_path, mock_panel, store=store)
     store.full = True
-    feed(loop, source, toy.scene_for(loop.referee.state.apply(Take("red", 0))))
+    feed(loop, source, toy.scene_for(loop.game.state.apply(Take("red", 0))))
     store.full = False
     loop.check_camera()
     assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
@@ -124,7 +124,7 @@ def test_a_real_full_disk(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
     with small_disk(tmp_path / "disk", 2048) as disk:
         loop, source = make_loop(toy, disk, mock_panel)
         filler = fill(disk)
-        after = loop.referee.state.apply(Take("red", 0))
+        after = loop.game.state.apply(Take("red", 0))
         feed(loop, source, toy.scene_for(after))
         assert loop.records.history() == []
         assert loop.snapshot()["storage"]["ok"] is False and mock_panel.signals.storage_fault
@@ -144,7 +144,7 @@ def test_a_storage_fault_is_never_a_crash_of_the_loop_thread(toy: Toy, tmp_path:
 
     def run() -> None:
         try:
-            feed(loop, source, toy.scene_for(loop.referee.state.apply(Take("red", 0))))
+            feed(loop, source, toy.scene_for(loop.game.state.apply(Take("red", 0))))
             feed(loop, source)
         except BaseException as error:  # the test fails on any escape
             errors.append(error)

@@ -20,14 +20,14 @@ from test_storage import fill, small_disk
 from companion import store as stores
 from companion.store import Store
 from companion.store_open import Damaged, cause_outside
-from companion.table import keeper
+from companion.table import in_progress
 from companion.web import WebConfig, create_app
 from hw.panel import DEFAULT_PINS, Panel
 
 
 @pytest.fixture(autouse=True)
 def retry_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(keeper, "RETRY_EVERY_S", 0.0)
+    monkeypatch.setattr(in_progress, "RETRY_EVERY_S", 0.0)
     monkeypatch.setattr(stores, "REOPEN_EVERY_S", 0.0)
 
 
@@ -36,7 +36,7 @@ def remount(folder: Path, mode: str) -> None:
 
 
 def one_move(loop: Any, source: Any, toy: Toy) -> None:
-    state = loop.referee.state
+    state = loop.game.state
     feed(loop, source, toy.scene_for(state.apply(state.legal_actions()[0] if state.is_chance_node()
                                                  else Take(str(state.current_player()), 0))))
 
@@ -46,7 +46,7 @@ def restart_on(toy: Toy, disk: Path, pin_factory: Any, break_it: Callable[[], No
     panel = Panel(DEFAULT_PINS, toy.players, pin_factory=pin_factory, start=False)
     loop, source = make_loop(toy, disk, panel)
     one_move(loop, source, toy)
-    game_id, played = loop.keeper.game_id, loop.records.history()
+    game_id, played = loop.game.game_id, loop.records.history()
     assert len(played) == 1
     loop.close()
     panel.close()
@@ -54,7 +54,7 @@ def restart_on(toy: Toy, disk: Path, pin_factory: Any, break_it: Callable[[], No
     panel = Panel(DEFAULT_PINS, toy.players, pin_factory=pin_factory, start=False)
     loop, source = make_loop(toy, disk, panel)
     try:
-        assert loop.keeper.game_id == game_id and loop.records.history() == played  # the same game
+        assert loop.game.game_id == game_id and loop.records.history() == played  # the same game
         storage = loop.snapshot()["storage"]
         assert storage["ok"] is False and says in storage["error"], storage
         assert panel.signals.storage_fault or loop.signals().storage_fault
@@ -94,7 +94,7 @@ def test_a_read_only_folder_with_no_database_plays_in_memory_and_keeps_it_later(
         panel = Panel(DEFAULT_PINS, toy.players, pin_factory=pin_factory, start=False)
         try:
             loop, source = make_loop(toy, disk, panel)
-            assert loop.keeper.store.scratch and "read-only" in loop.snapshot()["storage"]["error"]
+            assert loop.game.store.scratch and "read-only" in loop.snapshot()["storage"]["error"]
             one_move(loop, source, toy)
             assert len(loop.records.history()) == 1  # played meanwhile
             remount(disk, "rw")

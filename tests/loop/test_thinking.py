@@ -42,7 +42,7 @@ def slow_loop(toy: Toy, tmp_path: Path, panel: Panel) -> tuple[Any, Any, SlowMod
     source = SceneSource()
     loop = TableLoop(toy.config, store=Store(tmp_path), panel=panel, source=source,
                      pipeline=IdealPipeline("toy-grab", is_back), model_factory=factory, clock=Clock())
-    source.show(toy.scene_for(loop.referee.state))
+    source.show(toy.scene_for(loop.game.state))
     set_up(loop, source)
     return loop, source, models[-1]
 
@@ -50,7 +50,7 @@ def slow_loop(toy: Toy, tmp_path: Path, panel: Panel) -> tuple[Any, Any, SlowMod
 def test_the_page_and_the_buttons_are_answered_while_the_loop_thinks(toy: Toy, tmp_path: Path,
                                                                      mock_panel: Panel) -> None:
     loop, source, model = slow_loop(toy, tmp_path, mock_panel)
-    after = loop.referee.state.apply(Take("red", 0))
+    after = loop.game.state.apply(Take("red", 0))
     worker = threading.Thread(target=feed, args=(loop, source, toy.scene_for(after)))
     worker.start()
     assert model.thinking.wait(timeout=120)
@@ -76,7 +76,7 @@ def test_the_page_and_the_buttons_are_answered_while_the_loop_thinks(toy: Toy, t
 def test_a_judgement_on_a_game_that_moved_meanwhile_is_made_again(toy: Toy, tmp_path: Path,
                                                                   mock_panel: Panel) -> None:
     loop, source, model = slow_loop(toy, tmp_path, mock_panel)
-    state = loop.referee.state
+    state = loop.game.state
     seen = state.apply(Take("red", 0))
     worker = threading.Thread(target=feed, args=(loop, source, toy.scene_for(seen)))
     worker.start()
@@ -89,7 +89,7 @@ def test_a_judgement_on_a_game_that_moved_meanwhile_is_made_again(toy: Toy, tmp_
     # the same picture is judged again against the new game: it now matches it
     result = feed(loop, source)
     assert result is not None and result.kind in ("unchanged", "apply")
-    assert len(loop.records.history()) >= 1 and loop.referee.pending is None
+    assert len(loop.records.history()) >= 1 and loop.game.pending is None
 
 
 def test_a_later_picture_judged_meanwhile_outranks_the_page_s_look_at_an_older_one(
@@ -99,7 +99,7 @@ def test_a_later_picture_judged_meanwhile_outranks_the_page_s_look_at_an_older_o
     showing it); while that judgement thinks, the player makes the move on the table and the camera
     judges the new picture, which agrees. The older judgement, an objection, must not stand over it."""
     loop, source, model = slow_loop(toy, tmp_path, mock_panel)
-    after = loop.referee.state.apply(Take("red", 0))
+    after = loop.game.state.apply(Take("red", 0))
     answers: list[Any] = []
     tapping = threading.Thread(target=lambda: answers.append(loop.submit(Take("red", 0).to_dict())))
     tapping.start()
@@ -109,9 +109,9 @@ def test_a_later_picture_judged_meanwhile_outranks_the_page_s_look_at_an_older_o
     model.go_on.set()
     tapping.join(timeout=120)
     assert answers and answers[0]["ok"] is True
-    assert loop.referee.pending is None, loop.referee.pending.inference.text
+    assert loop.game.pending is None, loop.game.pending.inference.text
     assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
-    assert feed(loop, source) is None and loop.referee.pending is None  # and it stays so
+    assert feed(loop, source) is None and loop.game.pending is None  # and it stays so
 
 
 def test_a_change_too_large_to_search_is_an_objection_at_once(toy: Toy) -> None:

@@ -49,7 +49,7 @@ def make_table(tmp_path: Path, config: Config, pipeline: VisionPipeline | None =
     camera = SyntheticCamera(camera=recommended_camera(tilt=6.0), seed=1)
     pipeline = pipeline or vision_pipeline(config, camera)
     loop = TableLoop(config, store=Store(tmp_path), panel=panel, pipeline=pipeline)
-    camera.show(loop.referee.model.scene(loop.referee.state))
+    camera.show(loop.game.model.scene(loop.game.state))
     return Table(loop, camera, pipeline)
 
 
@@ -68,7 +68,7 @@ def test_a_new_game_of_another_game_is_read_by_the_camera(jurassik_table: Table)
     result = table.loop.new_game({"game": "jurassic-parts", "seed": 2, "seats": seats("green", "yellow")})
     assert result["ok"], result
     loop = table.loop
-    table.camera.show(loop.referee.model.scene(loop.current_state()))
+    table.camera.show(loop.game.model.scene(loop.current_state()))
     driver = table.driver(seed=2)
     while driver.physical == 0:  # until a move the camera has to read (a chisel placed)
         assert driver.step()
@@ -77,7 +77,7 @@ def test_a_new_game_of_another_game_is_read_by_the_camera(jurassik_table: Table)
     assert camera_events[-1]["player"] in ("green", "yellow")
     detector = table.pipeline.tracker.detector
     assert detector.game == "JP" and set(detector.colours.centroids) == {"green", "yellow"}
-    assert loop.referee.pending is None and loop.camera.errors == 0
+    assert loop.game.pending is None and loop.camera.errors == 0
 
 
 def test_the_colours_learned_at_calibration_make_the_colour_model(tmp_path: Path) -> None:
@@ -185,7 +185,7 @@ def test_a_bumped_camera_is_recalibrated_once_its_markers_are_steady(jurassik_ta
     while driver.physical == 0:
         assert driver.step()
     assert [e for e in table.loop.records.history() if e["source"] == "camera"]
-    assert table.loop.referee.pending is None
+    assert table.loop.game.pending is None
 
 
 def test_mode_recalibrates_a_bumped_camera(jurassik_table: Table) -> None:

@@ -66,14 +66,14 @@ def test_a_damaged_game_is_reported_and_a_new_one_starts_beside_it(tmp_path: Pat
     damage(tmp_path, sql)
     loop = loop_on(tmp_path)
     try:
-        assert loop.keeper.game_id == 2  # a new game, the damaged one kept
+        assert loop.game.game_id == 2  # a new game, the damaged one kept
         assert any("could not resume game 1" in problem and "damaged" in problem for problem in loop.problems)
         assert loop.snapshot()["problems"]
     finally:
         loop.close()
     again = loop_on(tmp_path)  # and no crash loop on the next start: it carries on with game 2
     try:
-        assert again.keeper.game_id == 2
+        assert again.game.game_id == 2
     finally:
         again.close()
     listed = history(tmp_path)

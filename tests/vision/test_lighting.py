@@ -21,7 +21,7 @@ from vision.self_test import lighting_report, self_test
 def test_the_demo_table_passes_and_a_shadow_is_flagged(game: str) -> None:
     demo = build(game, seed=1, state_dir=Path(tempfile.mkdtemp()))
     try:
-        scene = demo.loop.referee.model.scene(demo.loop.current_state())
+        scene = demo.loop.game.model.scene(demo.loop.current_state())
     finally:
         demo.close()
     image = render(scene, CameraModel(tilt=8.0), Effects(blur=0.7, noise=2.0, jpeg_quality=85), rng=1).image

@@ -147,18 +147,18 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
                 break
         assert demo.driver.step()
     assert out_of_turn is not None, "no chisel placement to misplay"
-    true_scene = demo.loop.referee.model.scene(demo.loop.current_state())
+    true_scene = demo.loop.game.model.scene(demo.loop.current_state())
     count = len(demo.loop.records.history())
     demo.camera.show(out_of_turn)
     page.goto(url + "dispute")
     page.wait_for_selector("#dispute-confirm", timeout=20_000)
     assert "Objection" in page.inner_text("#dispute")
-    assert demo.loop.referee.pending is not None and demo.loop.referee.pending.kind == "objection"
+    assert demo.loop.game.pending is not None and demo.loop.game.pending.kind == "objection"
     page.wait_for_timeout(700)
     shoot(page, "dispute", full_page=True)
     page.click("#dispute-confirm")
     wait_for(page, "document.getElementById('dispute').innerText.includes('No dispute open')")
-    assert demo.loop.referee.pending is None  # nothing was applied
+    assert demo.loop.game.pending is None  # nothing was applied
     assert len(demo.loop.records.history()) == count
     demo.camera.show(true_scene)  # the player takes the stray chisel back
     play_until(demo, lambda: len(demo.loop.records.history()) >= count + 2, 10)
@@ -202,7 +202,7 @@ def test_the_demo_in_a_real_browser(demo: Any, page: Any) -> None:
     wait_for(page, "document.getElementById('last-move').innerText.includes('chisel')")
     assert len(demo.loop.records.history()) == count + 1
     assert demo.loop.records.history()[-1]["action"] == action
-    demo.camera.show(demo.loop.referee.model.scene(demo.loop.current_state()))  # laid as tapped
+    demo.camera.show(demo.loop.game.model.scene(demo.loop.current_state()))  # laid as tapped
     assert PAGE_ERRORS == []
 
 
@@ -210,13 +210,13 @@ def chisel_turn(demo: Any) -> bool:
     """A chisel may be placed now, with nothing pending: the diagram's gaps are taps."""
     loop = demo.loop
     legal = loop.snapshot().get("legal") or []
-    return loop.referee.pending is None and any(a.get("kind") == "place-chisel" for a in legal)
+    return loop.game.pending is None and any(a.get("kind") == "place-chisel" for a in legal)
 
 
 def chisel_out_of_turn(demo: Any) -> Any:
     """The table scene after a legal chisel placement, with the chisel painted in another player's colour."""
     state = demo.loop.current_state()
-    model = demo.loop.referee.model
+    model = demo.loop.game.model
     placements = [a for a in state.legal_actions() if a.kind == "place-chisel"]
     if not placements:
         return None

@@ -64,7 +64,7 @@ def test_a_game_against_the_companion_at_the_page(browser: Any, tmp_path: Path, 
                 players.shoot("companion")
                 shown = True
             if not hinted and state.current_player() == person and not state.is_chance_node() \
-                    and demo.loop.referee.pending is None:
+                    and demo.loop.game.pending is None:
                 own.goto(demo.url)
                 own.click("#ask-hint")
                 own.wait_for_selector("#hint-answer:not([hidden])", timeout=30_000)

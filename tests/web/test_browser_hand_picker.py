@@ -72,7 +72,7 @@ class Phone:
         event = self.loop.records.history()[count]
         assert event["source"] == "web" and event["action"]["kind"] == action["kind"], event
         self.entries.append(taps)
-        self.demo.camera.show(self.loop.referee.model.scene(self.loop.current_state()))  # the card, laid
+        self.demo.camera.show(self.loop.game.model.scene(self.loop.current_state()))  # the card, laid
         frames = self.loop.snapshot()["camera"]["frames"]
         until("the camera's look at the card laid",
               lambda: self.loop.snapshot()["camera"]["frames"] > frames + 8)
@@ -80,7 +80,7 @@ class Phone:
         # the card laid must clear it, however long a loaded machine takes to read the still table
         try:
             until(f"the card laid to answer the objection to the tapped {action}",
-                  lambda: self.loop.referee.pending is None)
+                  lambda: self.loop.game.pending is None)
         except AssertionError as error:
             raise AssertionError(f"{error}; pending: {self.loop.snapshot()['pending']}") from None
 
@@ -119,7 +119,7 @@ def test_a_real_table_enters_every_hand_card_through_the_picker(browser: Any, tm
     demo = build("isla-nublar", seed=2, state_dir=tmp_path / "state", fps=20.0, synchronous=False,
                  real_table=True)
     # the board laid, the figures still in the box: the set-up's first chance is where they go
-    bare = demo.loop.referee.model.scene(demo.loop.current_state())
+    bare = demo.loop.game.model.scene(demo.loop.current_state())
     bare.tags = [tag for tag in bare.tags if ":DINO-" not in tag.payload]
     demo.camera.show(bare)
     serve(demo, port=0)
@@ -138,10 +138,10 @@ def test_a_real_table_enters_every_hand_card_through_the_picker(browser: Any, tm
         while not loop.current_state().is_terminal():
             state = loop.current_state()
             action = driver.choose(state)
-            if action.kind == "end-turn" and loop.referee.pending is None:
+            if action.kind == "end-turn" and loop.game.pending is None:
                 phone.home()
                 phone.shoot("turn-end")
-            if not state.is_chance_node() and loop.referee.pending is None and action.kind in HAND_KINDS:
+            if not state.is_chance_node() and loop.game.pending is None and action.kind in HAND_KINDS:
                 phone.enter_card(action.to_dict())
             else:
                 driver.choose = lambda _state, chosen=action: chosen  # type: ignore[method-assign]

@@ -52,18 +52,18 @@ def test_a_tapped_move_and_a_tapped_objection_option(demo: Any) -> None:
         event = loop.records.history()[0]
         assert event["source"] == "web" and event["action"] == first
         # the player does it on the table too
-        demo.camera.show(loop.referee.model.scene(loop.current_state()))
+        demo.camera.show(loop.game.model.scene(loop.current_state()))
 
         # an objection: the player to act made a legal move, and a hand knocked a tile off meanwhile
         state = loop.current_state()
         move = next(a for a in state.legal_actions() if a.to_dict()["kind"] == "take")
-        scene = loop.referee.model.scene(state.apply(move))
-        before = loop.referee.model.scene(state)
+        scene = loop.game.model.scene(state.apply(move))
+        before = loop.game.model.scene(state)
         moved_payloads = {t.payload for t in before.tags} - {t.payload for t in scene.tags}
         stray = next(t for t in scene.tags if t.payload not in moved_payloads and "D" in t.payload)
         scene.tags.remove(stray)
         demo.camera.show(scene)
-        until("the objection", lambda: getattr(loop.referee.pending, "kind", None) == "objection")
+        until("the objection", lambda: getattr(loop.game.pending, "kind", None) == "objection")
         page.goto(demo.url + "dispute")
         page.wait_for_selector("#choose-0", timeout=20_000)
         assert "closest to what the camera sees" in page.inner_text("#dispute")
@@ -81,7 +81,7 @@ def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
     loop = demo.loop
     for _ in range(6):
         demo.driver.step()
-    first_game = loop.keeper.game_id
+    first_game = loop.game.game_id
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
@@ -89,15 +89,15 @@ def test_a_new_game_shows_the_set_up_checklist(demo: Any) -> None:
         page.goto(demo.url + "setup")
         page.click("#start-game")  # the old game's pieces still lie on the table
         page.wait_for_url(demo.url, timeout=20_000)  # on to the table, where the checklist is
-        assert loop.keeper.game_id != first_game
-        until("the checklist", lambda: getattr(loop.referee.pending, "checklist", None) is not None)
+        assert loop.game.game_id != first_game
+        until("the checklist", lambda: getattr(loop.game.pending, "checklist", None) is not None)
         page.wait_for_selector("#setup-steps li", timeout=20_000)
         text = page.inner_text("#setup-checklist")
         assert "Set up the table" in text and "pieces in place" in text
         assert page.locator("#setup-steps li").count() >= 1
         assert "Objection" not in page.inner_text("main")
         demo.driver.step()  # the bots lay the table out as the setup says
-        until("the game to start", lambda: loop.referee.pending is None)
+        until("the game to start", lambda: loop.game.pending is None)
         deadline = time.monotonic() + 15  # gone from the page without a reload
         while page.locator("#setup-checklist").count():
             assert time.monotonic() < deadline, "the checklist stayed on the page"

@@ -29,7 +29,7 @@ def test_no_page_names_a_concealed_holding(tmp_path: Path, game: str, steps: int
             if not demo.driver.step():
                 break
         policy = privacy_for(game)
-        stored = demo.loop.keeper.store.events(demo.loop.keeper.game_id)
+        stored = demo.loop.game.store.events(demo.loop.game.game_id)
         private = [e for e in stored if e.action and not policy.done_shareable(e.action)]
         assert private, "the walk met no concealed holding"
         history = client.get("/api/history").get_json()

@@ -31,7 +31,7 @@ def jp_loop(tmp_path: Path) -> Iterator[TableLoop]:
     source = SceneSource()
     loop = TableLoop(config, store=Store(tmp_path), panel=panel, source=source,
                      pipeline=IdealPipeline(config.game, kit_for(config.game).is_back))
-    source.show(loop.referee.model.scene(loop.referee.state))
+    source.show(loop.game.model.scene(loop.game.state))
     yield loop
     loop.close()
     factory.reset()
@@ -60,7 +60,7 @@ def test_a_chisel_is_placed_by_tapping_its_gap_and_tiles_carry_the_words_numbers
 
     for _ in range(4):  # the camera sees the table set up: the game starts
         jp_loop.process_frame(*jp_loop.source.read())
-    assert jp_loop.referee.pending is None
+    assert jp_loop.game.pending is None
     client: Any = create_app(jp_loop, WebConfig()).test_client()
     board = client.get("/api/board.svg").get_data(as_text=True)
     page = client.get("/").get_data(as_text=True)
@@ -150,7 +150,7 @@ def test_undo_takes_back_a_tapped_move_with_the_cards_drawn_unseen_after_it(tmp_
         assert loop.current_state().to_dict() == state.to_dict()  # the move and its draws, all taken back
         undone = [e for e in loop.records.history() if e["kind"] == "undo"]
         assert [e["undoes"] for e in undone] == [e["seq"] for e in reversed(added)]
-        assert loop.keeper.store.replay(loop.keeper.game_id).state.to_dict() == state.to_dict()
+        assert loop.game.store.replay(loop.game.game_id).state.to_dict() == state.to_dict()
     finally:
         loop.close()
         factory.reset()

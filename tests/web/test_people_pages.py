@@ -78,7 +78,7 @@ def read_until_pending(demo: Any, frames: int = 30) -> None:
     """Let the demo's camera read the table until something is pending (or the frames run out)."""
     for _ in range(frames):
         demo.loop.process_read(demo.camera.read())
-        if demo.loop.referee.pending is not None:
+        if demo.loop.game.pending is not None:
             return
 
 
@@ -117,12 +117,12 @@ def test_an_objection_says_what_differs_in_the_games_words(tmp_path: Any) -> Non
         for _ in range(8):
             demo.driver.step()
         loop = demo.loop
-        scene = loop.referee.model.scene(loop.current_state())
+        scene = loop.game.model.scene(loop.current_state())
         assert scene.pegs, "the walk placed no chisel"
         scene.pegs.pop(0)  # a hand knocks a chisel off the slab
         demo.camera.show(scene)
         read_until_pending(demo)
-        assert loop.referee.pending is not None and loop.referee.pending.kind == "objection"
+        assert loop.game.pending is not None and loop.game.pending.kind == "objection"
         # a German game: the page speaks its edition's language unless the reader's browser asks for another
         page = create_app(loop, WebConfig()).test_client().get(
             "/dispute", headers={"Accept-Language": "en"}).get_data(as_text=True)
@@ -154,7 +154,7 @@ def test_undo_is_offered_where_it_takes_back_the_move_in_question(tmp_path: Any)
         move = next(a for a in state.legal_actions() if a.kind == "take")
         assert loop.submit(move.to_dict(), source="web")["ok"]  # tapped, not made on the table
         read_until_pending(demo)
-        pending = loop.referee.pending
+        pending = loop.game.pending
         assert pending is not None and pending.inference.rule is not None
         assert pending.inference.rule.rule_id == "TABLE-TAP"
         # a German game: the page speaks its edition's language unless the reader's browser asks for another
@@ -162,7 +162,7 @@ def test_undo_is_offered_where_it_takes_back_the_move_in_question(tmp_path: Any)
             "/dispute", headers={"Accept-Language": "en"}).get_data(as_text=True)
         button = re.search(r'id="dispute-undo">(.*?)</button>', page, re.S)
         assert button is not None
-        assert button.group(1) == (f"Undo move #{loop.keeper.seq()}: {state.current_player()} took the tile "
+        assert button.group(1) == (f"Undo move #{loop.game.seq()}: {state.current_player()} took the tile "
                                    f"at row {move.row + 1}, column {move.col + 1}")
     finally:
         demo.close()
@@ -181,9 +181,9 @@ def test_a_card_laid_face_up_asks_which_way_it_is_played_in_words(tmp_path: Any)
             loop.submit(loop.current_state().chance_outcomes()[0][0].to_dict(), source="web")
         state = loop.current_state()
         played = state.apply(PlayCard(player="red", card="S-BOXES2", use="none"))
-        demo.camera.show(loop.referee.model.scene(played))
+        demo.camera.show(loop.game.model.scene(played))
         read_until_pending(demo)
-        assert loop.referee.pending is not None and loop.referee.pending.kind == "question"
+        assert loop.game.pending is not None and loop.game.pending.kind == "question"
         # a German game: the page speaks its edition's language unless the reader's browser asks for another
         page = create_app(loop, WebConfig()).test_client().get(
             "/dispute", headers={"Accept-Language": "en"}).get_data(as_text=True)

@@ -45,7 +45,7 @@ def test_the_self_test_speaks_the_reader_s_language_what_it_finds_and_what_to_do
         assert "Alle vier Marker sind zu sehen." in german and "Das Licht ist gleichmäßig" in german
         assert "Codes gelesen; die kleinsten" in german and "Weiß liegt" not in german
         assert "All four markers" not in german and "codes read" not in german and "quiet zones" not in german
-        scene = copy.deepcopy(demo.loop.referee.model.scene(demo.loop.current_state()))
+        scene = copy.deepcopy(demo.loop.game.model.scene(demo.loop.current_state()))
         scene.markers = [marker for marker in scene.markers if marker.marker_id != 2]
         demo.camera.show(scene)  # marker 2 taken away
         for _ in range(3):

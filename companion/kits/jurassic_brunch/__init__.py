@@ -83,7 +83,7 @@ class JurassicBrunchKit(Kit):
         if width < need_w or height < need_h:
             raise TableAreaError(f"the Jurassic Brunch playing area and seats need {need_w:.0f} x "
                                  f"{need_h:.0f} mm: they do not fit on {width:.0f} x {height:.0f} mm")
-        return table.BrunchTable(width, height)
+        return table.MarkedArea(width, height)
 
     # -- the group's own pasture (a kits.kit.ReadsSetup) ------------------------------------------------
     def read_setup(self, observation: Observation, layout: Any) -> TableAsLaid:

@@ -42,7 +42,7 @@ class BrunchModel(LaidOutModel):
         area = getattr(state, "area")  # noqa: B009  (the engine's state; kits may read it)
         kept = self._layout_for
         if kept is None or kept[0] is not area:  # one area per game: laid out once
-            on = self.layout if isinstance(self.layout, table.BrunchTable) else None
+            on = self.layout if isinstance(self.layout, table.MarkedArea) else None
             laid = table.BrunchLayout.for_area(area) if on is None else on.layout_for(area)
             kept = self._layout_for = (area, laid)
         return kept[1]

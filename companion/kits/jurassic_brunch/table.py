@@ -201,7 +201,7 @@ class BrunchIds:
 
 
 @dataclass(frozen=True)
-class BrunchTable:
+class MarkedArea:
     """A table area the markers mark: each game's playing area (its boards' arrangement) is laid out in
     its middle (see :meth:`BrunchLayout.on_table`)."""
 

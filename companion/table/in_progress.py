@@ -1,12 +1,15 @@
-"""The game as it is kept: the store's record of the game being played and the referee holding its state.
+"""The game in progress: the one object the loop drives. It keeps the store's record of the game being
+played and judges what the camera sees against it (its referee, which nothing else reaches); the loop, the
+page, the bots and the companion's seat ask it and tell it, never its parts.
 
-Every change goes through :meth:`GameKeeper.commit`: each action is applied by the engine, written to the
-store (committed, ``synchronous=FULL``) and only then given to the referee and announced, so whatever the
-panel or the page shows is on disk. When the store cannot write (a full disk, an I/O error), the actions
-not yet written are kept as :class:`Unsaved` and written again by :meth:`GameKeeper.retry_unsaved` until
-the store takes them: nothing is dropped, nothing is shown before it is saved, and nothing new is committed
-before them (so their order is kept). Questions and objections, Confirm, Next, Undo, a submitted action and
-an answered question all change the game here. Not thread-safe on its own: the loop holds its lock.
+Every change goes through :meth:`GameInProgress.commit`: each action is applied by the engine, written to the
+store (committed, ``synchronous=FULL``) and only then taken as the game's state and announced, so whatever
+the panel or the page shows is on disk. When the store cannot write (a full disk, an I/O error), the actions
+not yet written are kept as :class:`~companion.table.keeping.Unsaved` and written again by
+:meth:`GameInProgress.retry_unsaved` until the store takes them: nothing is dropped, nothing is shown before
+it is saved, and nothing new is committed before them (so their order is kept). Questions and objections,
+Confirm, Next, Undo, a submitted action and an answered question all change the game here; a new game's
+set-up is :mod:`.setting_up`'s part of it. Not thread-safe on its own: the loop holds its lock.
 """
 
 from __future__ import annotations
@@ -14,80 +17,27 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
-import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from companion.config import Config
 from companion.infer import Accepted, Inference, TableModel
 from companion.kits import find_kit
-from companion.kits.kit import ReadsSetup
 from companion.records import event_dict
-from companion.setup_check import (
-    LaidSetup,
-    SetupCheck,
-    check_setup,
-    read_laid_setup,
-    reads_setups,
-    reveals_seen,
-)
-from companion.shared_view import privacy_for
+from companion.setup_check import LaidSetup
 from companion.store import Store, StoredEvent, StoreError, decode_action
 from companion.table.frames import photo_jpeg
-from companion.table.referee import WHICH_END, Pending, PendingKind, Referee
+from companion.table.keeping import STORAGE_ERRORS, Announcer, Answer, Unsaved, storage_text
+from companion.table.referee import WHICH_END, Pending, PendingKind, Referee, Ticket
+from companion.table.setting_up import SettingUp
 from companion.words import event_label
 from engines.core import CHANCE, TERMINAL, Action, Correct, EngineError, Game, IllegalAction, State, get_game
 from vision.observation import Observation
 
 log = logging.getLogger(__name__)
 
-#: the notice that records what a game started as the table was accepted with (read back on resume)
-ACCEPTED_NOTICE = "table-accepted"
-Answer = dict[str, Any]
-#: what a store that cannot write raises (sqlite's "database or disk is full", an I/O error, ...)
-STORAGE_ERRORS = (sqlite3.Error, OSError)
 #: how often a move waiting to be saved is tried again, seconds
 RETRY_EVERY_S = 2.0
-
-
-@dataclass
-class Unsaved:
-    """Actions the store could not write yet, with the evidence they came with."""
-
-    actions: list[Action]
-    source: str
-    observation: Observation | None
-    photo: bytes | None
-    since: float
-    error: str
-    tried_at: float
-    tries: int = 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"moves": len(self.actions), "since": self.since, "error": self.error, "tries": self.tries}
-
-
-def storage_text(error: BaseException) -> str:
-    text = " ".join(str(error).split()) or type(error).__name__
-    if "full" in text.lower() or getattr(error, "errno", None) == 28:
-        return f"the disk is full ({text})"
-    return text
-
-
-class Announcer(Protocol):
-    """Who hears of what the keeper did (the loop: it signals on the panel and tells the page)."""
-
-    def committed(self, events: list[StoredEvent], state: State) -> None: ...
-
-    def pending_changed(self, pending: Pending | None, reason: str) -> None: ...
-
-    def undone(self, event: StoredEvent) -> None: ...
-
-    def storage_changed(self, unsaved: Unsaved | None) -> None: ...
-
-    def laid_out(self, state: State) -> None:
-        """The game now lies where the players laid it (the table's zones and lattice moved with it)."""
 
 
 class StorageWaiting(Exception):
@@ -99,7 +49,7 @@ class StorageWaiting(Exception):
         self.unsaved = unsaved
 
 
-class GameKeeper:
+class GameInProgress(SettingUp):
     def __init__(
         self,
         store: Store,
@@ -119,7 +69,7 @@ class GameKeeper:
         self.now = now
         self.keep_photos = keep_photos
         self.problems: list[str] = list(store.problems)
-        self.game: Game = get_game(config.game)
+        self.engine: Game = get_game(config.game)
         self.game_id = 0
         self.last_event: StoredEvent | None = None
         self.unsaved: Unsaved | None = None
@@ -129,14 +79,35 @@ class GameKeeper:
         self.preview: LaidSetup | None = None
         resumed = self._resume() if resume else None
         state = resumed or self._start(config)
-        self.referee = Referee(self._laid_model(model), state)
-        self._saved_accepted = self.referee.accepted
+        self._referee = Referee(self._laid_model(model), state)
+        self._saved_accepted = self._referee.accepted
         if resumed is not None:
             self._restore_accepted()
 
+    # -- what it holds ----------------------------------------------------------------------------------
     @property
     def state(self) -> State:
-        return self.referee.state
+        """The game's state now (as saved)."""
+        return self._referee.state
+
+    @property
+    def model(self) -> TableModel:
+        """How this game's table is read (its kit's model, where the players laid it)."""
+        return self._referee.model
+
+    @property
+    def pending(self) -> Pending | None:
+        """The question, objection or set-up checklist waiting on the table."""
+        return self._referee.pending
+
+    @property
+    def last_observation(self) -> Observation | None:
+        return self._referee.last_observation
+
+    @property
+    def accepted(self) -> Accepted:
+        """How the table differed from the set-up when the game was started with it as it was."""
+        return self._referee.accepted
 
     def seq(self) -> int:
         return self.last_event.seq if self.last_event is not None else 0
@@ -149,7 +120,7 @@ class GameKeeper:
             return None
         try:
             record = self.store.game(game_id)
-            if get_game(record.game).name != self.game.name:
+            if get_game(record.game).name != self.engine.name:
                 return None
             result = self.store.replay(game_id)
         except (StoreError, KeyError) as error:
@@ -177,39 +148,32 @@ class GameKeeper:
         """A new game stored for ``config``: its initial state."""
         seed = config.seed if config.seed is not None else random.SystemRandom().randrange(2**31)
         # at a real table its options hold whatever the settings say (the engine cannot deal its cards)
-        options = self.game.resolve_options({**config.engine_options, **self._table_options(config)})
-        state = self.game.new_initial_state(config.players, rng=random.Random(seed), options=options)
+        options = self.engine.resolve_options({**config.engine_options, **self._table_options(config)})
+        state = self.engine.new_initial_state(config.players, rng=random.Random(seed), options=options)
         settings = {
             "game": config.game, "options": dict(config.options), "house_rules": dict(config.house_rules)
         }
         seats = [seat.to_dict() for seat in config.seats]
-        self.game_id = self.store.new_game(self.game, state, seats, options, seed, settings=settings)
+        self.game_id = self.store.new_game(self.engine, state, seats, options, seed, settings=settings)
         self.last_event = None
         self.options, self.placement, self.preview = dict(options), None, None
         return state
 
-    def _laid_model(self, model: TableModel) -> TableModel:
-        """``model`` with the play area where the players laid this game's set-up (as it is otherwise)."""
-        kit = find_kit(self.game.name)
-        if self.placement is None or not isinstance(kit, ReadsSetup):
-            return model
-        return kit.model(model.players_by_colour, kit.laid_layout(model.layout, self.placement))
-
     def _table_options(self, config: Config) -> dict[str, Any]:
         """The kit's options for a real table; a synthetic one is dealt by the engine (its bots see all)."""
-        kit = find_kit(self.game.name)
+        kit = find_kit(self.engine.name)
         if kit is None or not self.real_table:
             return {}
         return dict(kit.real_table_options)
 
     def settled(self, state: State) -> State:
-        """``state`` with the outcomes the keeper makes itself applied: what a move leads to here."""
+        """``state`` with the outcomes the game makes itself applied: what a move leads to here."""
         while (unseen := self._unseen_outcome(state)) is not None:
             state = state.apply(unseen)
         return state
 
     def _unseen_outcome(self, state: State) -> Action | None:
-        """The outcome the keeper makes itself: the only one allowed, of a kind the table never shows."""
+        """The outcome the game makes itself: the only one allowed, of a kind the table never shows."""
         kit = find_kit(state.game.name)
         if kit is None or not kit.reading.unseen_chance or not state.is_chance_node():
             return None
@@ -219,8 +183,8 @@ class GameKeeper:
         return None
 
     def new_game(self, config: Config, model: TableModel) -> None:
-        self.game = get_game(config.game)
-        self.referee.restart(self._start(config), model)
+        self.engine = get_game(config.game)
+        self._referee.restart(self._start(config), model)
 
     # -- committing -------------------------------------------------------------------------------------
     def commit(
@@ -252,7 +216,7 @@ class GameKeeper:
         index = 0
         while index < len(queue):
             action, by = queue[index]
-            before = self.referee.state
+            before = self._referee.state
             after = before.apply(action)  # may raise IllegalAction: nothing stored, nothing changed
             player = before.current_player()
             correction = isinstance(action, Correct)
@@ -274,14 +238,14 @@ class GameKeeper:
                 self._keep_unsaved([a for a, _ in queue[index:]], source, observation, photo, error)
                 break
             # on disk: now the state may move on and be shown
-            self.referee.advance(after)
+            self._referee.advance(after)
             self.last_event = event
             events.append(event)
             index += 1
             unseen = self._unseen_outcome(after) if index == len(queue) else None
-            if unseen is not None:  # a card drawn into a hand: nobody tells, the keeper notes it
+            if unseen is not None:  # a card drawn into a hand: nobody tells, the game notes it
                 queue.append((unseen, "table"))
-        outcome = self.referee.state.outcome()
+        outcome = self._referee.state.outcome()
         if outcome is not None and events:
             try:
                 self.store.finish(self.game_id, outcome.to_dict())
@@ -289,7 +253,7 @@ class GameKeeper:
                 log.error("could not mark game %s finished: %s", self.game_id, error)
         if events:
             self._save_accepted()  # the pieces accepted off their places may have moved with it
-            self.announcer.committed(events, self.referee.state)
+            self.announcer.committed(events, self._referee.state)
         return events
 
     def storage_status(self) -> dict[str, Any]:
@@ -328,17 +292,40 @@ class GameKeeper:
         if self.unsaved is None:
             waited = self.now() - unsaved.since
             log.info("saved the %s move(s) that waited %.0f s", len(unsaved.actions), waited)
-            self.referee.look_again()
+            self._referee.look_again()
             self.announcer.storage_changed(None)
             return True
         self.unsaved.since = unsaved.since
         self.unsaved.tries = unsaved.tries + 1
         return False
 
+    # -- judging what the camera sees ------------------------------------------------------------------
+    def ticket(self, observation: Observation) -> Ticket | None:
+        """What ``observation`` is to be judged against (None: nothing new to judge); see
+        :class:`~companion.table.game.Referee`."""
+        return self._referee.ticket(observation)
+
+    def still_current(self, ticket: Ticket) -> bool:
+        """Whether the judgement of ``ticket`` still stands (the game did not move meanwhile)."""
+        return self._referee.still_current(ticket)
+
+    def look_again(self, tapped: bool = False) -> None:
+        """Judge the next picture afresh (``tapped``: after a move made on the page)."""
+        self._referee.look_again(tapped)
+
+    def apply_seen(self, actions: list[Action], observation: Observation, frame: Any = None) -> bool:
+        """The moves the camera saw: whatever was pending is answered by them; True once saved."""
+        self._referee.clear()
+        return bool(self.commit(actions, source="camera", observation=observation, frame=frame))
+
     # -- what is pending --------------------------------------------------------------------------------
+    def ask(self, kind: PendingKind, inference: Inference, choices: list[Any]) -> None:
+        """A question whose answers are not moves (which game is on the table after a restart)."""
+        self._referee.hold(kind, inference, self.now(), choices)
+
     def hold(self, kind: PendingKind, result: Inference, observation: Observation | None = None) -> Pending:
         """A question or objection pending on the table, kept in the store as a notice."""
-        pending = self.referee.hold(kind, result, self.now())
+        pending = self._referee.hold(kind, result, self.now())
         details = result.to_dict()
         if observation is not None:
             details["observation"] = observation.to_dict()
@@ -346,108 +333,9 @@ class GameKeeper:
         self.announcer.pending_changed(pending, "")
         return pending
 
-    def start_setup(self) -> Pending:
-        """A new game: the table is to be set up first. Until the camera sees the setup (or Confirm
-        accepts the table as it is) nothing is judged as a move and nothing is objected to."""
-        text = (f"Set up the table for {self.game.title}: the checklist follows what the camera sees. "
-                "Confirm starts the game with the table as it is.")
-        pending = self.referee.hold("setup", Inference("question", text=text), self.now())
-        self.announcer.pending_changed(pending, "")
-        return pending
-
-    def look_at_setup(self, observation: Observation, frame: Any = None) -> None:
-        """A picture of a table being set up: a set-up the players laid that the rules allow starts the
-        game as laid; else the cards turned face up on it are read, then the checklist follows what is
-        left to do."""
-        self.referee.last_observation = observation
-        if reads_setups(self.game.name) and self.placement is None:  # what is laid is not read yet
-            laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options,
-                                   strictness=(True, False))
-            if isinstance(laid, LaidSetup) and laid.strict:
-                self.lay_out(laid, observation)
-                return
-            # a set-up of the group's own so far: the diagram shows it while the checklist says what it lacks
-            if isinstance(laid, LaidSetup):
-                self.preview = laid
-                self.setup_seen(laid.lacking)
-                return
-            # else the companion's own deal, where the group lays that (what is read first may be covered)
-            self.preview, dealt = None, check_setup(self.referee.state, observation, self.referee.model)
-            self.setup_seen(dealt if dealt.done or (dealt.in_place and not laid.in_place) else laid)
-            return
-        open_chance = privacy_for(self.game.name).open_chance
-        reveals = reveals_seen(self.referee.state, observation, self.referee.model, open_chance)
-        if reveals and self.unsaved is None:
-            self.commit(reveals, "camera", observation, frame)
-        self.setup_seen(check_setup(self.referee.state, observation, self.referee.model))
-
-    def setup_seen(self, check: SetupCheck) -> None:
-        """What the camera sees of a table being set up: the checklist, or the game starts."""
-        pending = self.referee.pending
-        if pending is None or pending.kind != "setup":
-            return
-        if check.done:
-            self._notice("setup", check.text(self.game.title), check.to_dict())
-            self.clear_pending("the table is set up")
-            return
-        checklist = check.to_dict()
-        if self.preview is not None:  # the page's picture of the set-up changes with what is laid
-            checklist["preview"] = self.preview.digest
-        if checklist == pending.checklist:
-            return
-        pending.inference = Inference("question", text=check.text(self.game.title),
-                                      differences=list(check.differences))
-        pending.checklist = checklist
-        self.announcer.pending_changed(pending, "")
-
-    def lay_out(self, laid: LaidSetup, observation: Observation | None = None) -> bool:
-        """Start the game as the players laid it (kept in the store before it is shown); False when the
-        store cannot take it (the checklist stays, and says why). With the ``observation`` it was read
-        from: the checklist goes on while the rest of the set-up (what follows from what was laid) is not
-        on the table yet."""
-        try:
-            self.store.lay_out(self.game_id, laid.state, self.options, laid.placement)
-        except (StoreError, *STORAGE_ERRORS) as error:
-            log.error("game %s: the set-up as laid cannot be kept: %s", self.game_id, error)
-            return False
-        self.placement, self.preview = dict(laid.placement), None
-        model = self.referee.model
-        moved = self._laid_model(model)  # a fresh model: none of the printed ids it kept for the deal
-        self.referee.restart(laid.state, moved)
-        text = ("the game starts as laid on the table" if laid.strict else
-                "the game starts as laid on the table, a set-up of the group's own")
-        self._notice("setup", text, {"placement": self.placement, "strict": laid.strict})
-        if moved.layout != model.layout:
-            self.announcer.laid_out(laid.state)
-        rest = None if observation is None else check_setup(laid.state, observation, moved)
-        if rest is not None and not rest.done:
-            self.start_setup()
-            self.setup_seen(rest)
-            return True
-        self.announcer.pending_changed(None, text)
-        return True
-
     def clear_pending(self, reason: str) -> None:
-        self.referee.pending = None
+        self._referee.clear()
         self.announcer.pending_changed(None, reason)
-
-    def _restore_accepted(self) -> None:
-        """A game started as the table was keeps what was accepted then across a restart (the last
-        record of it: it shrinks as the pieces concerned move)."""
-        records = [n for n in self.store.notices(self.game_id) if n["kind"] == ACCEPTED_NOTICE]
-        if not records:
-            return
-        try:
-            self.referee.accepted = Accepted.from_dict(records[-1]["detail"])
-        except (ValueError, KeyError, TypeError) as error:
-            log.error("game %s: the table accepted as it was cannot be read back: %s", self.game_id, error)
-        self._saved_accepted = self.referee.accepted
-
-    def _save_accepted(self) -> None:
-        if self.referee.accepted is not self._saved_accepted:  # a new record whenever it changed
-            self._saved_accepted = self.referee.accepted
-            self._notice(ACCEPTED_NOTICE, "what the table was accepted with at its start",
-                         self.referee.accepted.to_dict())
 
     def _notice(self, kind: str, text: str, details: dict[str, Any]) -> None:
         with contextlib.suppress(StoreError):  # a notice is a record of a question, not the game
@@ -457,59 +345,34 @@ class GameKeeper:
     def confirm(self, frame: Any = None) -> Answer:
         """Confirm: a question's first option, or an objection accepted as it is (that table picture is
         ignored; the game stays as it was)."""
-        pending = self.referee.pending
+        pending = self._referee.pending
         if pending is None:
             return {"ok": False, "error": "nothing to confirm"}
         if pending.kind == "question":
             return self.choose(0, frame)
         if pending.kind == "setup":
-            if reads_setups(self.game.name):
-                return self._lay_out_as_it_is()
-            self.referee.accept_as_it_is()
-            self._notice("setup", "the game starts with the table as it is", pending.checklist or {})
-            self._save_accepted()
-            self.clear_pending("the game starts with the table as it is")
-            return {"ok": True, "accepted": True}
-        self.referee.put_aside()
+            return self._start_as_it_is(pending)
+        self._referee.put_aside()
         self._notice("accepted", "objection overridden with Confirm", pending.inference.to_dict())
         self.clear_pending("confirmed as it is")
         return {"ok": True, "accepted": True}
 
-    def _lay_out_as_it_is(self) -> Answer:
-        """Confirm on a table the players lay themselves: the game rebuilt from the table, the rulebook's
-        set-up or else any the rules can start from (the group's own; a place not laid yet is nobody's
-        move until its tile is laid); refused, saying why, where the table is no game yet."""
-        observation = self.referee.last_observation
-        if observation is None:
-            return {"ok": False, "error": "the camera has not seen the table yet"}
-        laid = read_laid_setup(self.referee.state, observation, self.referee.model, self.options,
-                               strictness=(True, False))
-        if isinstance(laid, SetupCheck):
-            return {"ok": False, "error": "the table is not a set-up a game can start from yet: "
-                                          + "; ".join(map(str, laid.steps or ("nothing is laid out",)))}
-        if not self.lay_out(laid):
-            return {"ok": False, "error": "the set-up as laid cannot be saved: see the storage card"}
-        if not laid.strict:
-            self.referee.accept_as_it_is()
-            self._save_accepted()
-        return {"ok": True, "laid": True}
-
     def next_move(self) -> Answer:
         """End the turn / pass: the one legal action that changes nothing the camera sees (a question when
         several could be meant)."""
-        state = self.referee.state
+        state = self._referee.state
         if state.is_terminal() or state.is_chance_node():
             return {"ok": False, "error": "nothing to end now"}
-        ends = self.referee.invisible_endings()
+        ends = self._referee.invisible_endings()
         if len(ends) == 1:
             events = self.commit(ends, source="button")
             if not events:
                 return self._not_saved()
-            return {"ok": True, "event": event_dict(events[-1], self.game.name)}
+            return {"ok": True, "event": event_dict(events[-1], self.engine.name)}
         if not ends:
             return {"ok": False, "error": "no end-turn or pass action is legal now"}
         inference = Inference.asking("question", WHICH_END, options=[[a] for a in ends])
-        pending = self.referee.hold("question", inference, self.now())
+        pending = self._referee.hold("question", inference, self.now())
         self.announcer.pending_changed(pending, "")
         return {"ok": True, "question": pending.to_dict()}
 
@@ -527,7 +390,7 @@ class GameKeeper:
         if not line:
             return {"ok": False, "error": "nothing to undo"}
         try:
-            # Undo takes back what a player did: with a move go the cards the keeper drew unseen after
+            # Undo takes back what a player did: with a move go the cards the game drew unseen after
             # it, and every move the camera read from the same change of the table (a chisel and the
             # split it started)
             for position in range(len(line) - 1, -1, -1):
@@ -544,13 +407,13 @@ class GameKeeper:
         if not state.is_terminal():
             self.store.reopen(self.game_id)
         self.last_event = event
-        shared = event_dict(event, self.game.name)
+        shared = event_dict(event, self.engine.name)
         # said in the diagram's words (the shared view names cells as the page numbers them)
-        words = event_label(shared, {"game": self.game.name, "view": state.view(None)})
-        put_back = self.referee.taken_back(state, words.removeprefix("took back "))
+        words = event_label(shared, {"game": self.engine.name, "view": state.view(None)})
+        put_back = self._referee.taken_back(state, words.removeprefix("took back "))
         self.announcer.undone(event)
         if put_back is not None:  # the table still shows the move: say what to put back
-            self.hold("objection", put_back, self.referee.last_observation)
+            self.hold("objection", put_back, self._referee.last_observation)
         return {"ok": True, "event": shared}
 
     def _same_reading(self, taken: StoredEvent, earlier: StoredEvent | None) -> bool:
@@ -564,7 +427,7 @@ class GameKeeper:
         """Apply an action given as a dict; also says whether a pending question or objection was
         dropped (the caller then reads the table again against the new state)."""
         try:
-            events = self.commit([decode_action(self.game, action)], source=source)
+            events = self.commit([decode_action(self.engine, action)], source=source)
         except IllegalAction as refusal:
             return {"ok": False, "error": str(refusal), "rule": refusal.rule.to_dict()}, False
         except EngineError as error:
@@ -573,14 +436,14 @@ class GameKeeper:
             return {"ok": False, "error": str(waiting), "rule": None, "storage": True}, False
         if not events:  # kept as unsaved: it is written once the store takes it
             return self._not_saved(), False
-        dropped = self.referee.pending is not None
+        dropped = self._referee.pending is not None
         if dropped:
-            self.referee.pending = None
-            self.referee.look_again()
-        return {"ok": True, "event": event_dict(events[-1], self.game.name)}, dropped
+            self._referee.clear()
+            self._referee.look_again()
+        return {"ok": True, "event": event_dict(events[-1], self.engine.name)}, dropped
 
     def choose(self, option_index: int, frame: Any = None) -> Answer:
-        pending = self.referee.pending
+        pending = self._referee.pending
         if pending is None or pending.kind == "resume" or not pending.options:
             return {"ok": False, "error": "no question or objection with options is pending"}
         options = pending.options
@@ -588,13 +451,13 @@ class GameKeeper:
             return {"ok": False, "error": f"option must be 0..{len(options) - 1}"}
         try:
             events = self.commit(
-                list(options[option_index]), "choice", self.referee.last_observation, frame
+                list(options[option_index]), "choice", self._referee.last_observation, frame
             )
         except IllegalAction as refusal:
             return {"ok": False, "error": str(refusal), "rule": refusal.rule.to_dict()}
         except StorageWaiting as waiting:
             return {"ok": False, "error": str(waiting), "rule": None, "storage": True}
-        self.referee.pending = None
+        self._referee.clear()
         if not events:
             return self._not_saved()
-        return {"ok": True, "event": event_dict(events[-1], self.game.name)}
+        return {"ok": True, "event": event_dict(events[-1], self.engine.name)}
