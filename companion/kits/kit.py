@@ -193,6 +193,12 @@ class Kit(abc.ABC):
         game has no such words (the page then shows the engine's coordinates)."""
         return None
 
+    def table_options(self, companion_seats: Sequence[str]) -> dict[str, Any]:
+        """The engine options of a real table at which the companion plays ``companion_seats`` (its
+        :attr:`real_table_options`; a game whose cards the engine deals to the companion's seats adds
+        which)."""
+        return dict(self.real_table_options)
+
     def edition_language(self, options: Mapping[str, Any]) -> str:
         """The language of the edition on the table: a page with no other choice speaks it."""
         edition = options.get("edition") if isinstance(options, Mapping) else None

@@ -15,6 +15,8 @@ set-up is :mod:`.setting_up`'s part of it. Not thread-safe on its own: the loop 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 import random
 from collections.abc import Callable
@@ -73,6 +75,8 @@ class GameInProgress(SettingUp):
         self.game_id = 0
         self.last_event: StoredEvent | None = None
         self.unsaved: Unsaved | None = None
+        #: what the cards the game deals unseen are shuffled by (the config's seed, else nobody can tell)
+        self._deal_salt = config.seed if config.seed is not None else random.SystemRandom().getrandbits(64)
         self.options: dict[str, Any] = {}
         self.placement: dict[str, Any] | None = None
         #: while a group lays its own set-up: the game as the table reads so far (shown, not started)
@@ -164,7 +168,7 @@ class GameInProgress(SettingUp):
         kit = find_kit(self.engine.name)
         if kit is None or not self.real_table:
             return {}
-        return dict(kit.real_table_options)
+        return kit.table_options([seat.name for seat in config.seats if seat.companion])
 
     def settled(self, state: State) -> State:
         """``state`` with the outcomes the game makes itself applied: what a move leads to here."""
@@ -173,14 +177,25 @@ class GameInProgress(SettingUp):
         return state
 
     def _unseen_outcome(self, state: State) -> Action | None:
-        """The outcome the game makes itself: the only one allowed, of a kind the table never shows."""
+        """The outcome the game makes itself, of a kind the table never shows: the only one allowed, or at a
+        real table one dealt secretly (a card drawn into a hand of a seat whose cards the engine deals: the
+        companion's), the same for the same state within a game, so that a move's consequence shown first
+        is the one committed."""
         kit = find_kit(state.game.name)
         if kit is None or not kit.reading.unseen_chance or not state.is_chance_node():
             return None
         outcomes = state.chance_outcomes()
-        if len(outcomes) == 1 and outcomes[0][0].kind in kit.reading.unseen_chance:
+        if not outcomes or any(action.kind not in kit.reading.unseen_chance for action, _ in outcomes):
+            return None
+        if len(outcomes) == 1:
             return outcomes[0][0]
-        return None
+        if not self.real_table:  # a simulated table deals for itself (its bots see every card)
+            return None
+        fingerprint = hashlib.sha256(json.dumps(state.to_dict(), sort_keys=True, default=str).encode())
+        dealer = random.Random(f"{self._deal_salt}:{fingerprint.hexdigest()}")
+        dealt: Action = dealer.choices([action for action, _ in outcomes],
+                                       weights=[weight for _, weight in outcomes])[0]
+        return dealt
 
     def new_game(self, config: Config, model: TableModel) -> None:
         self.engine = get_game(config.game)

@@ -25,7 +25,16 @@ from engines.isla_nublar.components import (
 from engines.isla_nublar.dinosaurs import TASK_TYPES, run_automatic_tasks
 from engines.isla_nublar.state import IslaNublarState
 from engines.isla_nublar.tasks import SELECT_PURPOSES, Task
-from engines.isla_nublar.unseen import UNSEEN, Bounds, Reckoning, counts, fits, from_counts, picks_possible
+from engines.isla_nublar.unseen import (
+    UNSEEN,
+    Bounds,
+    Reckoning,
+    counts,
+    dealt_seats,
+    fits,
+    from_counts,
+    picks_possible,
+)
 
 #: an older state's counts of unseen cards (read as every way they allow)
 OLD_COUNTS = ("hand", "hidden", "pool_hand", "pool_hidden")
@@ -266,6 +275,7 @@ def state_from_dict(game: IslaNublarGame, data: Any) -> IslaNublarState:
             game = game.with_board(board)
     names = game.check_players([name.text() for name in doc["players"].items_of()])
     state = IslaNublarState(game, names, game.resolve_options(doc.get("options").value))
+    dealt_seats(state.options, names)  # the seats it deals are some of the players
     _read_pools(state, doc)
     _read_fields(state, doc.get("fields", {}))
     _read_dinosaurs(state, doc["dinosaurs"])

@@ -29,7 +29,7 @@ from engines.isla_nublar.rules import RULEBOOK
 from engines.isla_nublar.rulings import legal_report, report_state, score_report, state_from_position
 from engines.isla_nublar.state import IslaNublarState
 from engines.isla_nublar.tasks import RevealPileCard, RevealScoringCard
-from engines.isla_nublar.unseen import every_draw, settle
+from engines.isla_nublar.unseen import dealt_seats, every_draw, settle
 
 #: declared action field types that action_from_dict checks, and how an error names them
 _FIELD_TYPES: dict[str, type] = {"str": str, "int": int}
@@ -72,6 +72,13 @@ class IslaNublarGame(Game):
                 "who shuffles and draws the cards: the engine (a simulated table: every card is known) or "
                 "the players at a real table (a drawn card is unknown until it is laid face up; the top of "
                 "each buy pile and the scoring row are told as the game is set up)",
+            ),
+            Option(
+                "dealt_seats",
+                (),
+                (),
+                "at a real table, the seats whose cards the engine deals and shuffles unseen (the "
+                "companion's: nobody handles its deck; the others' are drawn at the table)",
             ),
             Option(
                 "unplayed_cards",
@@ -124,6 +131,11 @@ class IslaNublarGame(Game):
             value = resolved[option.name]
             if isinstance(option.default, bool) and not isinstance(value, bool):
                 raise StateFormatError(f"option {option.name!r} must be true or false, not {value!r}")
+        seats = resolved["dealt_seats"]
+        if isinstance(seats, str) or not isinstance(seats, Sequence) or not all(
+                isinstance(name, str) for name in seats):
+            raise StateFormatError(f"option 'dealt_seats' must be a list of player names, not {seats!r:.60}")
+        resolved["dealt_seats"] = tuple(sorted(set(seats)))  # one form, whichever way it was given
         return resolved
 
     def with_board(self, board: Board) -> IslaNublarGame:
@@ -150,6 +162,7 @@ class IslaNublarGame(Game):
         for card in cards.of_group("scoring"):
             add(scoring, card.card_id, card.count)
         at_table = resolved["table_cards"] == "table"
+        dealt = dealt_seats(resolved, names)
         state.row = [None if at_table else _draw(scoring, rng) for _ in range(5)]
         if resolved["individual_ratings"] or at_table:
             state.scoring_deck = scoring
@@ -167,11 +180,12 @@ class IslaNublarGame(Game):
             for card in cards.of_group("starting"):
                 add(deck, card.card_id, card.count)
             hand: dict[str, int] = {}
-            for _ in range(0 if at_table else HAND_SIZE):
+            drawn_at_table = at_table and p not in dealt
+            for _ in range(0 if drawn_at_table else HAND_SIZE):
                 add(hand, _draw(deck, rng))
             state.zones[p]["hand"] = hand
             state.zones[p]["draw"] = deck
-            if at_table:  # five cards drawn unseen: any five of the deck
+            if drawn_at_table:  # five cards drawn unseen: any five of the deck
                 state.worlds[p] = every_draw(deck, HAND_SIZE)
                 settle(state, p)
             state.personal[p] = {

@@ -416,13 +416,22 @@ def _sorted_zone(zone: Mapping[str, int]) -> dict[str, int]:
     return {card: zone[card] for card in sorted(zone)}
 
 
+def saved_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options as a saved state keeps them: JSON's lists, and no ``dealt_seats`` where the engine deals
+    no seat at a real table (the states saved before there was such an option read the same)."""
+    saved = {name: list(value) if isinstance(value, tuple) else value for name, value in options.items()}
+    if not saved.get("dealt_seats"):
+        saved.pop("dealt_seats", None)
+    return saved
+
+
 def state_to_dict(state: IslaNublarState) -> dict[str, Any]:
     board = state.board
     return {
         **state.header(),
         "board": "default" if _is_default(board) else board.to_dict(),
         "players": list(state.players),
-        "options": dict(state.options),
+        "options": saved_options(state.options),
         "active": state.active_player,
         "turn": state.turn,
         "ending": state.ending,
@@ -520,6 +529,8 @@ def table_hand(state: IslaNublarState) -> dict[str, Any] | None:
     if state.tasks and state.tasks[0].chance:
         return None
     p = state.tasks[0].player if state.tasks else state.active_player
+    if not at_table(state, p):  # a seat the engine deals: its hand is its own, shown to nobody
+        return None
     known = state.zones[p]["hand"]
     moves = [data for action in state.legal_actions() if (data := action.to_dict())["kind"] in HAND_KINDS]
     # the cards the table showed first, then "a card face down" (a hideout pick), then what the unseen may be

@@ -106,7 +106,7 @@ class DrawCards(Task):
     n: int = 0
 
     def outcomes(self, state: IslaNublarState) -> list[tuple[Action, float]]:
-        if unseen.at_table(state):  # drawn at the table: the one outcome the engine is told is "a card"
+        if unseen.at_table(state, self.player):  # drawn at the table: the engine is told "a card"
             return [(Draw(player=self.player, card=UNSEEN), 1.0)]
         pool = state.zones[self.player]["draw"]
         total = size(pool)

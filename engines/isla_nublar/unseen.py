@@ -22,10 +22,11 @@ some hand lies within bounds is decided exactly (:func:`fits`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engines.core import StateFormatError
 from engines.isla_nublar.components import Zone, add, size, take
 
 if TYPE_CHECKING:
@@ -104,9 +105,23 @@ def zone_of(items: Counts) -> Zone:
     return dict(items)
 
 
-def at_table(state: IslaNublarState) -> bool:
-    """Whether cards are drawn at the table, unseen by the engine."""
-    return state.options.get("table_cards") == "table"
+def at_table(state: IslaNublarState, player: str | None = None) -> bool:
+    """Whether cards are drawn at the table, unseen by the engine (``player``'s: not if the engine deals
+    that seat's cards itself)."""
+    if state.options.get("table_cards") != "table":
+        return False
+    return player is None or player not in dealt_seats(state.options, state.players)
+
+
+def dealt_seats(options: Mapping[str, object], players: Sequence[str]) -> frozenset[str]:
+    """The seats whose cards the engine deals at a real table (option ``dealt_seats``: some of the players'
+    names); StateFormatError naming what is not one."""
+    named = options.get("dealt_seats") or ()
+    if isinstance(named, str) or not isinstance(named, Sequence) or not all(
+            isinstance(name, str) and name in players for name in named):
+        raise StateFormatError(f"option 'dealt_seats' must list some of the players {list(players)}, not "
+                               f"{named!r:.60}")
+    return frozenset(named)
 
 
 def unseen_in_hand(state: IslaNublarState, p: str) -> int:

@@ -256,3 +256,26 @@ def test_a_board_part_to_lay_rings_its_corner_field_and_a_place_off_the_board_ri
     assert layout.field_near(board, (5.0, 5.0)) is None
     some = next(iter(board.fields))
     assert layout.field_near(board, layout.field_center(board, some)) == some
+
+
+def test_the_cards_a_dealt_seat_plays_lie_on_the_page_only() -> None:
+    """The companion's cards are dealt by the engine: nobody lays them, so the camera expects none of them
+    in its seat's area, while the people's played cards lie in theirs."""
+    import random
+
+    options = GAME.resolve_options({"table_cards": "table", "dealt_seats": ["Bo"]})
+    state = GAME.new_initial_state(["Ana", "Bo"], rng=random.Random(1), options=options)
+    state.zones["Ana"]["played"] = {"S-BOXES2": 1}
+    state.zones["Bo"]["played"] = {"S-BOXES2": 1, "S-AMBER1": 1}
+    scene = scene_for(state)
+    seats = {zone.name: zone for zone in scene.zones if zone.name.startswith("seat:")}
+
+    def cards_in(colour: str) -> int:
+        zone = seats[f"seat:{colour}"]
+        return sum(1 for tag in scene.tags if ":CARD-" in tag.payload and zone.contains(tag.center))
+
+    ana, bo = IslaNublarLayout(seats=2).colours[:2]
+    assert cards_in(ana) == 1 and cards_in(bo) == 0
+    state.options = GAME.resolve_options({"table_cards": "table"})
+    scene = scene_for(state)
+    assert cards_in(bo) == 2

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from companion.i18n import N_, gettext, lazy_pgettext, pgettext
+from companion.i18n import gettext, lazy_pgettext, pgettext
 from companion.infer import TableModel
 from companion.kits import register_kit
 from companion.kits.isla_nublar import table
@@ -81,12 +81,13 @@ class IslaNublarKit(Kit):
                       played_openly=frozenset({"play"}),
                       open_kinds=frozenset({"improve", "retrieve"}))
     reading = READING
-    real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table"})
-    # its cards would be the engine's own (dealt and shuffled unseen) while the others' are drawn at the
-    # table: a game the engine keeps one way for all seats
-    no_companion_at_real_table: ClassVar[str] = N_(
-        "Its cards would be the companion's own, dealt unseen, while the others' are shuffled and drawn at "
-        "the table: its seats are played by people.")
+    real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table",
+                                                                        "dealt_seats": ()})
+
+    def table_options(self, companion_seats: Sequence[str]) -> dict[str, Any]:
+        """The companion's cards are its own, dealt and shuffled unseen by the engine (nobody handles its
+        deck); the others' are shuffled and drawn at the table."""
+        return {**self.real_table_options, "dealt_seats": sorted(companion_seats)}
     move_words = MappingProxyType({
         "build-camp": lazy_pgettext("isla-nublar", "built a camp on {field}"),
         "buy": lazy_pgettext("isla-nublar", "bought the top card of the {pile}-amber pile"),

@@ -427,8 +427,12 @@ def _lay_market(scene: Scene, state: Any, layout: IslaNublarLayout, used: dict[s
 
 def _lay_played_cards(scene: Scene, state: Any, layout: IslaNublarLayout, used: dict[str, int]) -> None:
     """The cards each player has laid face up this turn, in their seat's card places (copies of a card are
-    alike to the camera's reading)."""
+    alike to the camera's reading); a seat whose cards the engine deals (the companion's) plays them on the
+    page only."""
+    dealt = set(state.options.get("dealt_seats") or ())
     for seat, player in zip(layout.seat_places, state.players):
+        if player in dealt:
+            continue
         played = state.zones[player]["played"]
         places = iter(layout.card_places(seat))
         for card_id in sorted(played):
