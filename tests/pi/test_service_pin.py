@@ -60,23 +60,28 @@ def login(port: int, pin: str) -> int:
     return answer.status
 
 
-def serve(config: Path, state_dir: Path) -> tuple[subprocess.Popen[str], int]:
-    port = free_port()
+def serve(config: Path, state_dir: Path, attempts: int = 3) -> tuple[subprocess.Popen[str], int]:
+    """The service on a free port (another one when something else took the port meanwhile)."""
     environ = {key: value for key, value in os.environ.items() if key != "STATE_DIRECTORY"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--config", str(config), "--port", str(port)],
-        env={**environ, "GPIOZERO_PIN_FACTORY": "mock", "STATE_DIRECTORY": str(state_dir)},
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.communicate()[0]
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return process, port
-        except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise AssertionError("serve never listened")
+    for _ in range(attempts):
+        port = free_port()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--config", str(config), "--port", str(port)],
+            env={**environ, "GPIOZERO_PIN_FACTORY": "mock", "STATE_DIRECTORY": str(state_dir)},
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return process, port
+            except OSError:
+                time.sleep(0.3)
+        if process.poll() is None:
+            process.kill()
+            raise AssertionError("serve never listened")
+        output = process.communicate()[0]
+        assert "Address already in use" in output, output  # any other exit is the failure itself
+    raise AssertionError(f"no free port in {attempts} tries")
 
 
 def stop(process: subprocess.Popen[str]) -> str:
