@@ -19,10 +19,11 @@ import hashlib
 import json
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.config import Config
+from companion.i18n import Said
 from companion.infer import Accepted, Inference, TableModel
 from companion.kits import find_kit
 from companion.records import event_dict
@@ -334,7 +335,7 @@ class GameInProgress(SettingUp):
         return bool(self.commit(actions, source="camera", observation=observation, frame=frame))
 
     # -- what is pending --------------------------------------------------------------------------------
-    def ask(self, kind: PendingKind, inference: Inference, choices: list[Any]) -> None:
+    def ask(self, kind: PendingKind, inference: Inference, choices: Sequence[str | Said]) -> None:
         """A question whose answers are not moves (which game is on the table after a restart)."""
         self._referee.hold(kind, inference, self.now(), choices)
 
