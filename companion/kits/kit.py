@@ -199,6 +199,11 @@ class Kit(abc.ABC):
         which)."""
         return dict(self.real_table_options)
 
+    def companion_aside(self, move: Mapping[str, Any], options: Mapping[str, Any]) -> str | None:
+        """What the people do for the companion besides making its ``move`` (in the reader's language), or
+        None: nothing. A game whose engine deals the companion's cards says where a card it takes goes."""
+        return None
+
     def edition_language(self, options: Mapping[str, Any]) -> str:
         """The language of the edition on the table: a page with no other choice speaks it."""
         edition = options.get("edition") if isinstance(options, Mapping) else None

@@ -50,6 +50,7 @@ SPEAKER_PROBLEMS = {
 }
 WANTED_OTHER = N_("The companion (%(seat)s) wanted %(move)s, not this: put the table back and make its move")
 MAKE_ITS_MOVE = N_("The companion (%(seat)s) plays %(move)s: please make this move for it")
+MAKE_ITS_MOVE_AND = N_("The companion (%(seat)s) plays %(move)s: please make this move for it; %(aside)s")
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,23 @@ def decided(loop: TableLoop, key: Hashable, decision: Decision) -> None:
             return
         loop.companion.keep(key, decision, _showing(loop, state, after, decision))
         loop.show_companion()
-        loop.companion.say(said_everywhere(MAKE_ITS_MOVE, words(loop, decision, state)))
+        loop.companion.say(make_its_move(loop, decision, state))
+
+
+def make_its_move(loop: TableLoop, decision: Decision, state: State) -> Said:
+    """The sentence asking a person to make the companion's move, with what else the people do for it
+    where its game says (a card it takes put in the box, where its cards are the engine's own)."""
+    kit = find_kit(state.game.name)
+    move = decision.action.to_dict()
+    options = state.view(None).get("options") or {}
+    if kit is None or not kit.companion_aside(move, options):
+        return said_everywhere(MAKE_ITS_MOVE, words(loop, decision, state))
+    worded = words(loop, decision, state)
+
+    def with_aside() -> dict[str, str]:
+        return {**worded(), "aside": str(kit.companion_aside(move, options) or "")}
+
+    return said_everywhere(MAKE_ITS_MOVE_AND, with_aside)
 
 
 def words(loop: TableLoop, decision: Decision, state: State) -> Callable[[], dict[str, str]]:
@@ -248,7 +265,7 @@ def _showing(loop: TableLoop, state: State, after: State, decision: Decision) ->
         "thinking": False,
         "differences": [difference.to_dict() for difference in moved],
         "action": shared_action(decision.action.to_dict(), state.game.name),
-        "said": said_everywhere(MAKE_ITS_MOVE, words(loop, decision, state)).to_dict(),
+        "said": make_its_move(loop, decision, state).to_dict(),
         "why": decision.why,
     }
 

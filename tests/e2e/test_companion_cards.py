@@ -10,6 +10,7 @@ from typing import Any
 
 from table import build_table
 
+from companion import words
 from companion.kits import kits
 from companion.web import WebConfig, create_app
 
@@ -28,9 +29,14 @@ def test_the_companion_plays_its_own_cards_at_a_real_table_and_shows_them_to_nob
         state = loop.current_state()
         assert state.options["dealt_seats"] == (companion,) and state.options["table_cards"] == "table"
         saw_its_turn = False
-        while table.driver.companion_moves < 10 and table.driver.step():
+        bought: list[str] = []
+        while (table.driver.companion_moves < 10 or not bought) and table.driver.companion_moves < 60 \
+                and table.driver.step():
             state = loop.current_state()
             snapshot = client.get("/api/snapshot").get_json()
+            wanted = snapshot.get("companion") or {}
+            if (wanted.get("action") or {}).get("kind") == "buy":  # a card off a pile: put in the box
+                bought.append(words.said_words(wanted.get("said"), "", snapshot))
             cards = snapshot["view"]["cards"]
             assert set(cards[companion]["hand"]) == {"count"}  # what it holds: a number, on every page
             if state.current_player() == companion:
@@ -39,6 +45,8 @@ def test_the_companion_plays_its_own_cards_at_a_real_table_and_shows_them_to_nob
                 assert all(a.get("player") != companion or a.get("kind") not in ("play", "select")
                            for a in snapshot.get("legal") or [])  # its hand is never listed as moves
         assert saw_its_turn and table.driver.companion_moves >= 10
+        assert bought and all(text.endswith("its cards are its own: put the card it takes in the box")
+                              for text in bought), bought
         assert loop.companion.failures == 0 and loop.game.pending is None
         stored = loop.game.store.events(loop.game.game_id)
         draws = [e.action for e in stored if e.action and e.action.get("kind") == "draw"]

@@ -84,6 +84,13 @@ class IslaNublarKit(Kit):
     real_table_options: ClassVar[Mapping[str, Any]] = MappingProxyType({"table_cards": "table",
                                                                         "dealt_seats": ()})
 
+    def companion_aside(self, move: Mapping[str, Any], options: Mapping[str, Any]) -> str | None:
+        """A card the companion buys or takes from a pile at a real table is its own, dealt by the engine:
+        nobody keeps it in front of its seat (the camera would see a card there it does not expect)."""
+        if options.get("dealt_seats") and move.get("kind") in ("buy", "buy-scoring", "improve"):
+            return pgettext("isla-nublar", "its cards are its own: put the card it takes in the box")
+        return None
+
     def table_options(self, companion_seats: Sequence[str]) -> dict[str, Any]:
         """The companion's cards are its own, dealt and shuffled unseen by the engine (nobody handles its
         deck); the others' are shuffled and drawn at the table."""
