@@ -15,8 +15,6 @@ set-up is :mod:`.setting_up`'s part of it. Not thread-safe on its own: the loop 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -192,8 +190,7 @@ class GameInProgress(SettingUp):
             return outcomes[0][0]
         if not self.real_table:  # a simulated table deals for itself (its bots see every card)
             return None
-        fingerprint = hashlib.sha256(json.dumps(state.to_dict(), sort_keys=True, default=str).encode())
-        dealer = random.Random(f"{self._deal_salt}:{fingerprint.hexdigest()}")
+        dealer = random.Random(f"{self._deal_salt}:{state.fingerprint()!r}")
         dealt: Action = dealer.choices([action for action, _ in outcomes],
                                        weights=[weight for _, weight in outcomes])[0]
         return dealt
