@@ -8,6 +8,7 @@ framed board); a game whose table is none of them brings its own class with the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
@@ -52,6 +53,9 @@ class PegSearch:
     targets_px: Mapping[str, Point] = field(default_factory=dict)
     #: how tall the pieces stand (0: flat, seen from above only)
     height_mm: float = 0.0
+    #: for a place on a line (a gap between two tiles), the line's direction (a unit vector in table mm):
+    #: an empty place looks as the line does a little way along it, a piece does not
+    along: Mapping[str, Point] = field(default_factory=dict)
 
 
 class BoardFit(Protocol):
@@ -107,20 +111,23 @@ class TileLattice:
         gaps = [gap for gap in geometry.hex_gaps(sorted(read | unread)) if gap[0] in read or gap[1] in read]
         targets: dict[str, Point] = {}
         targets_px: dict[str, Point] = {}
+        along: dict[str, Point] = {}
         tag_at = {key: tag_id for tag_id, key in sorted(lattice.cells.items(), reverse=True)}
         if gaps:
             ends = geometry.hex_centres(lattice, [cell for gap in gaps for cell in gap]).reshape(-1, 2, 2)
-            for (a, b), (x, y) in zip(gaps, ends.mean(axis=1)):
+            for (a, b), (x, y), ((ax, ay), (bx, by)) in zip(gaps, ends.mean(axis=1), ends):
                 key_a, key_b = f"{a[0]},{a[1]}", f"{b[0]},{b[1]}"  # lower cell first, as hex_gaps gives
                 key = f"{key_a}|{key_b}"
                 targets[key] = (float(x), float(y))
+                apart = math.hypot(bx - ax, by - ay) or 1.0
+                along[key] = (float(ay - by) / apart, float(bx - ax) / apart)  # the tiles' shared edge
                 first = seen.readings.get(tag_at.get(key_a, ""))
                 second = seen.readings.get(tag_at.get(key_b, ""))
                 if first is not None and second is not None:
                     # Midway between the two tiles' codes as seen: exact even where the lens bends lines.
                     targets_px[key] = ((first.center_px[0] + second.center_px[0]) / 2.0,
                                        (first.center_px[1] + second.center_px[1]) / 2.0)
-        return (PegSearch("chisel", self.peg_radius_mm, targets, targets_px, self.peg_height_mm),)
+        return (PegSearch("chisel", self.peg_radius_mm, targets, targets_px, self.peg_height_mm, along),)
 
     def open_cells(self) -> Sequence[Cell]:
         return geometry.HEX_DIRECTIONS if self.shape == "hex" else SQUARE_STEPS

@@ -313,7 +313,8 @@ class Detector:
             radius_px = max(1.5, 0.5 * search.radius_mm * scale)
             standing = Standing(search.height_mm, eye) if search.height_mm > 0 and eye is not None else None
             for peg in find_pegs(image, search.targets, to_px, model, radius_px, search.kind, zone_at,
-                                 targets_px=search.targets_px or None, standing=standing):
+                                 targets_px=search.targets_px or None, standing=standing,
+                                 along=search.along or None):
                 found.append(replace(peg, on=peg.on.split("#")[0]) if peg.on and "#" in peg.on else peg)
                 self._covers.append(self._cover(peg.center_mm, search.radius_mm, standing))
         return found

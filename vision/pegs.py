@@ -147,7 +147,7 @@ class ColourModel:
             # Near black every colour looks alike: only its hue, brought up to the light, tells.
             dark = samples[index, 0] < DARK
             if dark or d_best[index] > self.reject or nearest_any[index] < d_best[index]:
-                results.append((*shaded[index], shaded[index][0] is not None))
+                results.append(shaded[index])
                 continue
             margin = max(0.0, min(1.0, (d_next[index] - d_best[index]) / max(d_next[index], 1e-6)))
             closeness = max(0.0, 1.0 - d_best[index] / self.reject)
@@ -185,14 +185,14 @@ class ColourModel:
     #: a sample greyer than this (Lab chroma) is never a piece in shade: nothing to bring up
     shade_min_chroma: float = 14.0
 
-    def _in_shade(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
+    def _in_shade(self, lab: np.ndarray) -> list[tuple[str | None, float, bool]]:
         """Each sample read as a seat colour in shade, or (None, 0): under less light a piece keeps its hue
         while its lightness and chroma fall together (a yellow chisel's shaded wall reads olive), so the
         sample's chroma scaled up to each colour's lightness is compared with that colour's. Backgrounds
         are brought up the same way and win ties. A piece nearer the lamp than where its colour was
         learned is brought down the same way, a little."""
         if len(lab) == 0 or not self.centroids:
-            return [(None, 0.0)] * len(lab)
+            return [(None, 0.0, False)] * len(lab)
         names = list(self.centroids)
         refs = np.array(list(self.centroids.values()) + list(self.background), dtype=np.float64)
         light = np.maximum(lab[:, :1], 1.0)
@@ -213,19 +213,19 @@ class ColourModel:
         seats[dark] = np.where(turns[dark, : len(names)] < HUE_DEGREES,
                                turns[dark, : len(names)] * (self.shade_reject / HUE_DEGREES), np.inf)
         dist[dark, len(names):] = turns[dark, len(names):] * (self.shade_reject / HUE_DEGREES)
-        results: list[tuple[str | None, float]] = []
+        results: list[tuple[str | None, float, bool]] = []
         for index in range(len(lab)):
             order = np.argsort(seats[index])
             best = float(seats[index, order[0]])
             grey = float(np.hypot(*chroma[index])) < self.shade_min_chroma
             background = float(dist[index, len(names):].min()) if self.background else np.inf
             if grey or best > self.shade_reject or background <= best:
-                results.append((None, 0.0))
+                results.append((None, 0.0, False))
                 continue
             following = float(seats[index, order[1]]) if len(names) > 1 else 2 * self.shade_reject
             margin = max(0.0, min(1.0, (following - best) / max(following, 1e-6)))
             closeness = 1.0 - best / self.shade_reject
-            results.append((names[int(order[0])], round(0.9 * (0.5 * margin + 0.5 * closeness), 3)))
+            results.append((names[int(order[0])], round(0.9 * (0.5 * margin + 0.5 * closeness), 3), True))
         return results
 
     def classify(self, lab: Lab) -> tuple[str | None, float]:
@@ -300,13 +300,16 @@ def find_pegs(
     frame_background: bool = True,
     targets_px: Mapping[str, Point] | None = None,
     standing: Standing | None = None,
+    along: Mapping[str, Point] | None = None,
 ) -> list[PegReading]:
     """Classify the colour at each predicted place (key: a gap or cell key -> table mm). Places showing no
     seat colour are left out. ``to_pixels`` maps table mm to frame pixels: a homography, or the
     calibration's own mapping (which puts a lens's distortion back); ``targets_px`` may
     give some places directly in pixels (found from what was read around them, which a lens's distortion
     does not shift). With ``standing`` (pieces that stand up, and where the camera is) each place is
-    looked at along the piece's height, foot to top, as a person sees the whole piece."""
+    looked at along the piece's height, foot to top, as a person sees the whole piece. With ``along`` (for
+    places on a line, the line's direction in table mm) a height that looks as the line does a little way
+    along it on either side shows the line, not a piece (a tile's card of a seat's colour beside a gap)."""
     keys = list(targets_mm)
     if not keys:
         return []
@@ -317,11 +320,21 @@ def find_pegs(
         for index, key in enumerate(keys):
             if key in targets_px:
                 px[index] = targets_px[key]
-    levels = [px]
+    heights = [0.0]
     if standing is not None and standing.height_mm > 0:
-        for share in STANDING_SHARES:
-            raised = standing.viewpoint.apparent(mm, share * standing.height_mm)
-            levels.append(px + (np.asarray(project(raised), dtype=np.float64) - np.asarray(project(mm))))
+        heights += [share * standing.height_mm for share in STANDING_SHARES]
+    at_table = np.asarray(project(mm), dtype=np.float64)
+
+    def seen_at(offset_mm: np.ndarray) -> list[np.ndarray]:
+        """Each height's pixels for the places moved ``offset_mm`` on the table."""
+        moved = mm + offset_mm
+        points = []
+        for up in heights:
+            raised = moved if up == 0 or standing is None else standing.viewpoint.apparent(moved, up)
+            points.append(px + (np.asarray(project(raised), dtype=np.float64) - at_table))
+        return points
+
+    levels = seen_at(np.zeros_like(mm))
     labs = [bgr_to_lab(sample_discs(image, points, radius_px)) for points in levels]
     if len(labs[0]) >= 8 and frame_background:
         # Most predicted places are empty: their common colour at each height is this frame's background
@@ -341,6 +354,8 @@ def find_pegs(
             empty = np.array([colour is None for colour, _, _ in model.classify_seen(around)])
             for alike in np.nonzero(_alike(lab, around) & empty)[0]:
                 level[int(alike)] = (None, 0.0, False)
+    if along:
+        _drop_the_line(seen, labs, keys, along, seen_at, image, radius_px)
     colours = [_whole_piece([level[index] for level in seen]) for index in range(len(keys))]
     if len(levels) > 1:
         _drop_leaning_tops(colours, seen, levels, radius_px)
@@ -401,6 +416,30 @@ def _alike(lab: np.ndarray, around: np.ndarray) -> np.ndarray:
     weights = np.array([0.35, 1.0, 1.0])
     result: np.ndarray = np.sqrt((((lab - around) * weights) ** 2).sum(axis=1)) < LOCAL_ALIKE
     return result
+
+
+#: how far along its line (mm) a place is compared with the line: beyond a piece's foot and top, within a
+#: tile's edge
+ALONG_MM = 12.5
+
+
+def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Sequence[np.ndarray],
+                   keys: Sequence[str], along: Mapping[str, Point],
+                   seen_at: Callable[[np.ndarray], list[np.ndarray]], image: np.ndarray,
+                   radius_px: float) -> None:
+    """Heights of places on a line that look as the line does a little way along it (either side) hold
+    no piece: a piece is a spot on the line, a card's colour runs along the whole edge."""
+    direction = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
+    on_line = np.hypot(direction[:, 0], direction[:, 1]) > 0
+    if not on_line.any():
+        return
+    sides = [[bgr_to_lab(sample_discs(image, points, radius_px)) for points in seen_at(sign * ALONG_MM
+                                                                                         * direction)]
+             for sign in (1.0, -1.0)]
+    for height, (lab, level) in enumerate(zip(labs, seen)):
+        alike = _alike(lab, sides[0][height]) | _alike(lab, sides[1][height])
+        for index in np.nonzero(alike & on_line)[0]:
+            level[int(index)] = (None, 0.0, False)
 
 
 def _drop_leaning_tops(colours: list[tuple[str | None, float]], seen: Sequence[Sequence[Any]],
