@@ -163,6 +163,7 @@ def _cluster(lab: np.ndarray, k: int) -> np.ndarray:
     if len(lab) <= k:
         return lab
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(0)  # k-means starts at random: the same frame must learn the same whatever came before
     _, _, centres = cv2.kmeans(lab.astype(np.float32), k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     result: np.ndarray = centres.astype(np.float64)
     return result

@@ -359,8 +359,10 @@ class Detector:
             return (not isinstance(parsed, str) and parsed.game == self.manifest.game
                     and parsed.component_id in self.manifest and parsed.component_id not in readings)
 
+        unseen = [text for text in self.manifest.payloads() if fresh(text)]
         added = 0
-        for code in read_covered(gray, expected, self._covers, calibration.to_pixels, self.backend, fresh):
+        for code in read_covered(gray, expected, self._covers, calibration.to_pixels, self.backend, fresh,
+                                 unseen):
             accepted = validator.check(code.text)
             if accepted is not None and accepted.component_id not in readings:
                 readings[accepted.component_id] = self._reading(code, accepted, status)

@@ -261,6 +261,7 @@ def dominant_colours(lab: np.ndarray, k: int, share: float) -> np.ndarray:
     if len(lab) <= k:
         return np.zeros((0, 3))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(0)  # k-means starts at random: the same frame must read the same whatever came before
     _, labels, centres = cv2.kmeans(  # type: ignore[call-overload]
         lab.astype(np.float32), k, None, criteria, 2, cv2.KMEANS_PP_CENTERS
     )
@@ -384,7 +385,7 @@ def find_pegs(
 STANDING_SHARES = (0.35, 0.7, 0.95)
 #: how much a plain colour counts at each height, foot to top: the top shows the piece's own colour lit,
 #: a wall lower down mixes in its shade and the warm light the tiles beside it throw back
-HEIGHT_WEIGHTS = (1.0, 1.0, 1.25, 1.5)
+HEIGHT_WEIGHTS = (1.0, 1.0, 1.25, 1.75)
 
 
 @dataclass(frozen=True)
@@ -427,8 +428,9 @@ def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Seque
                    keys: Sequence[str], along: Mapping[str, Point],
                    seen_at: Callable[[np.ndarray], list[np.ndarray]], image: np.ndarray,
                    radius_px: float) -> None:
-    """Heights of places on a line that look as the line does a little way along it (either side) hold
-    no piece: a piece is a spot on the line, a card's colour runs along the whole edge."""
+    """Heights of places on a line that look as the line does a little way along it (either side), or as
+    its colour washed out, hold no piece: a piece is a spot on the line, a card's colour runs along the
+    whole edge."""
     direction = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
     on_line = np.hypot(direction[:, 0], direction[:, 1]) > 0
     if not on_line.any():
@@ -437,9 +439,25 @@ def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Seque
                                                                                          * direction)]
              for sign in (1.0, -1.0)]
     for height, (lab, level) in enumerate(zip(labs, seen)):
-        alike = _alike(lab, sides[0][height]) | _alike(lab, sides[1][height])
+        alike = (_alike(lab, sides[0][height]) | _alike(lab, sides[1][height])
+                 | _paler(lab, sides[0][height]) | _paler(lab, sides[1][height]))
         for index in np.nonzero(alike & on_line)[0]:
             level[int(index)] = (None, 0.0, False)
+
+
+#: a sample whose colour is its surroundings' hue this near (cosine) and at most this share of their
+#: strength is their colour washed out (a card's beside a white sticker), not a piece's
+PALER_HUE = 0.9
+PALER_SHARE = 0.8
+
+
+def _paler(lab: np.ndarray, around: np.ndarray) -> np.ndarray:
+    """Which samples show the colour around them, only paler (mixed with a white sticker or the light)."""
+    mine, theirs = lab[:, 1:] - 128.0, around[:, 1:] - 128.0
+    strength, their_strength = np.hypot(*mine.T), np.hypot(*theirs.T)
+    cosine = (mine * theirs).sum(axis=1) / np.maximum(strength * their_strength, 1e-6)
+    result: np.ndarray = (cosine > PALER_HUE) & (strength < PALER_SHARE * their_strength)
+    return result
 
 
 def _drop_leaning_tops(colours: list[tuple[str | None, float]], seen: Sequence[Sequence[Any]],

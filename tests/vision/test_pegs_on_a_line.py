@@ -35,3 +35,23 @@ def test_a_spot_of_a_seats_colour_on_the_edge_is_a_piece() -> None:
     cv2.line(image, (160, 20), (160, 180), (60, 60, 60), 2)  # the gap itself
     cv2.circle(image, (160, 100), 5, GREEN_BGR, -1)
     assert _read(image, ALONG) == {"b": "green"}
+
+
+def _washed_out(bgr: tuple[int, ...], white: float) -> tuple[int, ...]:
+    return tuple(round(v * (1 - white) + 245 * white) for v in bgr)
+
+
+def test_the_edges_colour_washed_out_by_a_white_sticker_beside_it_is_no_piece() -> None:
+    image = _table()
+    cv2.rectangle(image, (154, 20), (166, 180), GREEN_BGR, -1)
+    # where the edge meets a sticker its card reads paler: still the card, not a piece standing there
+    cv2.circle(image, (160, 100), 5, _washed_out(GREEN_BGR, 0.45), -1)
+    assert _read(image, None) == {"b": "green"}  # the premise: alone it reads as a piece
+    assert _read(image, ALONG) == {}
+
+
+def test_a_piece_stronger_than_a_pale_card_of_its_colour_beside_it_is_a_piece() -> None:
+    image = _table()
+    cv2.rectangle(image, (154, 20), (166, 180), _washed_out(GREEN_BGR, 0.5), -1)  # a pastel card
+    cv2.circle(image, (160, 100), 5, GREEN_BGR, -1)
+    assert _read(image, ALONG) == {"b": "green"}
