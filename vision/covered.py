@@ -101,7 +101,7 @@ def _read_one(gray: np.ndarray, corners_px: np.ndarray, modules: int, covers: Se
     if len(codes) != 1:
         codes, to_cut = _read_resampled(cut, modules, backend)
     if len(codes) != 1:
-        return _told(raw, hidden, modules, unseen, corners_px) if unseen else None
+        return _told(raw, hidden, modules, unseen, transform) if unseen else None
     # The code's own corners, back in the frame: they say which way it turns (a decoder reads a code
     # whichever way the cut-out was taken).
     corners = cv2.perspectiveTransform(np.asarray(codes[0].corners, np.float32).reshape(-1, 1, 2), to_cut)
@@ -113,9 +113,10 @@ def _read_one(gray: np.ndarray, corners_px: np.ndarray, modules: int, covers: Se
 RESAMPLE_WINDOWS = (3, 5)
 
 
-def _module_grid(cut: np.ndarray, modules: int) -> tuple[np.ndarray, np.ndarray]:
+def _module_grid(cut: np.ndarray, modules: int) -> tuple[np.ndarray, np.ndarray, bool]:
     """The modules' middles in the cut-out ((modules, modules, 2)), placed by the finder patterns that
-    show (one hidden: the others move the grid), and the affine mapping from the ideal cut-out."""
+    show (one hidden: the others move the grid), the affine mapping from the ideal cut-out, and whether
+    all three finder patterns showed."""
     template = _finder_template(230.0, float(np.percentile(cut, 5)))
     origins = [(QUIET, QUIET), (QUIET + modules - FINDER, QUIET), (QUIET, QUIET + modules - FINDER)]
     ideal = np.array([((x + FINDER / 2) * SCALE, (y + FINDER / 2) * SCALE) for x, y in origins], np.float32)
@@ -130,15 +131,15 @@ def _module_grid(cut: np.ndarray, modules: int) -> tuple[np.ndarray, np.ndarray]
     grid_x, grid_y = np.meshgrid(middles, middles)
     middles_px = np.stack([grid_x, grid_y], axis=-1).reshape(-1, 1, 2)
     at = cv2.transform(middles_px, affine).reshape(modules, modules, 2)
-    return at, np.vstack([affine, [0.0, 0.0, 1.0]])
+    return at, np.vstack([affine, [0.0, 0.0, 1.0]]), len(seen) == len(shifts)
 
 
 def _told(raw: np.ndarray, hidden: np.ndarray, modules: int, unseen: Sequence[str],
-          corners_px: np.ndarray) -> QRCode | None:
-    """The sticker among ``unseen`` the modules that show say this is (the cut-out ``raw``, ``hidden``
-    where the pieces found cover it), placed where the lattice puts it (its finder patterns may lie in
-    the shadow that hid it from the decoder)."""
-    at, _ = _module_grid(raw, modules)
+          transform: np.ndarray) -> QRCode | None:
+    """The sticker among ``unseen`` the modules that show say this is (the cut-out ``raw``, taken from the
+    frame by ``transform``; ``hidden`` where the pieces found cover it), placed where its three finder
+    patterns put it, or where the lattice does when the shadow hides one."""
+    at, to_cut, placed = _module_grid(raw, modules)
     smooth = cv2.blur(raw.astype(np.float32), (3, 3))
     values = cv2.remap(smooth, at[..., 0], at[..., 1], cv2.INTER_LINEAR)
     covered = cv2.remap(hidden.astype(np.float32), at[..., 0], at[..., 1], cv2.INTER_NEAREST) > 0
@@ -146,7 +147,11 @@ def _told(raw: np.ndarray, hidden: np.ndarray, modules: int, unseen: Sequence[st
     told = {text for text in qr_modules.read(dark, shown, sureness) if text in unseen}
     if len(told) != 1:  # none, or two stickers the modules could both be: neither is taken
         return None
-    return code_from_corners(told.pop(), [(float(x), float(y)) for x, y in corners_px])
+    inner = np.array([[QUIET, QUIET], [QUIET + modules, QUIET], [QUIET + modules, QUIET + modules],
+                      [QUIET, QUIET + modules]], dtype=np.float32) * SCALE
+    to_frame = np.linalg.inv(transform) @ (to_cut if placed else np.eye(3))
+    corners = cv2.perspectiveTransform(inner.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
+    return code_from_corners(told.pop(), [(float(x), float(y)) for x, y in corners])
 
 
 def called_modules(values: np.ndarray, hidden: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -207,7 +212,7 @@ def _read_resampled(cut: np.ndarray, modules: int, backend: QRBackend) -> tuple[
     module by module: its grid placed by its three finder patterns, each module's middle called dark or
     light against the modules around it, and the code drawn again crisp. Returns what the decoder read
     and the mapping from the redrawn picture to the cut-out."""
-    at, to_cut = _module_grid(cut, modules)
+    at, to_cut, _ = _module_grid(cut, modules)
     smooth = cv2.blur(cut.astype(np.float32), (3, 3))
     values = cv2.remap(smooth, at[..., 0], at[..., 1], cv2.INTER_LINEAR)
     for window in RESAMPLE_WINDOWS:
