@@ -38,6 +38,9 @@ SHADE_RATIO = 0.8
 LEAST_SHADE = 0.45
 #: how far (weighted Lab) a piece under the room's light may lie from its nominal colour
 NEAR = 45.0
+#: a seat's piece is at least this share as colourful as its nominal colour (a blue chisel in a dim
+#: corner of the table keeps two fifths of it)
+PIECE_CHROMA = 0.4
 #: how far a piece's pixels' shares of red, green and blue (linear light) lie from its middle's
 SAME_SHARES = 0.2
 
@@ -182,9 +185,9 @@ def learn_seat_colours(
 
     For every zone named ``seat:<colour>``, the pixels of that zone within ``near`` (weighted Lab) of the
     nominal colour, at least ``separation`` from the colours covering a fifth of the zone (felt, cards) and
-    at least half as colourful, are the seat's pieces (chisels, camps); with the pixels of their hue beside
-    them they give the colour lit and in shade. A seat whose pieces are not in sight keeps no entry (the
-    nominal colour is then used). ``to_table`` maps frame pixels to table mm (the calibration's
+    at least two fifths as colourful, are the seat's pieces (chisels, camps); with the pixels of their hue
+    beside them they give the colour lit and in shade. A seat whose pieces are not in sight keeps no entry
+    (the nominal colour is then used). ``to_table`` maps frame pixels to table mm (the calibration's
     homography)."""
     inverse = np.linalg.inv(np.asarray(to_table, dtype=np.float64))
     lab_image: np.ndarray | None = None
@@ -219,7 +222,7 @@ def learn_seat_colours(
         )
         chroma = np.hypot(pixels[:, 1] - 128.0, pixels[:, 2] - 128.0)
         nominal_chroma = math.hypot(nominal[1] - 128.0, nominal[2] - 128.0)
-        chosen = pixels[(distance < near) & (apart > separation) & (chroma > 0.5 * nominal_chroma)]
+        chosen = pixels[(distance < near) & (apart > separation) & (chroma > PIECE_CHROMA * nominal_chroma)]
         if len(chosen) < min_pixels:
             continue
         median = np.median(chosen, axis=0)
