@@ -77,8 +77,7 @@ def read_covered(gray: np.ndarray, expected: Sequence[Expected], covers: Sequenc
 def _read_one(gray: np.ndarray, corners_px: np.ndarray, modules: int, covers: Sequence[Cover],
               backend: QRBackend, unseen: Sequence[str] = ()) -> QRCode | None:
     side = (modules + 2 * QUIET) * SCALE
-    inner = np.array([[QUIET, QUIET], [QUIET + modules, QUIET], [QUIET + modules, QUIET + modules],
-                      [QUIET, QUIET + modules]], dtype=np.float32) * SCALE
+    inner = _code_corners(modules)
     transform = cv2.getPerspectiveTransform(corners_px.astype(np.float32), inner)
     cut = cv2.warpPerspective(gray, transform, (side, side), flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
@@ -111,6 +110,12 @@ def _read_one(gray: np.ndarray, corners_px: np.ndarray, modules: int, covers: Se
 
 #: the windows (modules a side) over which a module is called dark against the modules around it
 RESAMPLE_WINDOWS = (3, 5)
+
+
+def _code_corners(modules: int) -> np.ndarray:
+    """The code's corners in the cut-out (TL, TR, BR, BL), inside its quiet zone."""
+    return np.array([[QUIET, QUIET], [QUIET + modules, QUIET], [QUIET + modules, QUIET + modules],
+                     [QUIET, QUIET + modules]], dtype=np.float32) * SCALE
 
 
 def _module_grid(cut: np.ndarray, modules: int) -> tuple[np.ndarray, np.ndarray, bool]:
@@ -147,18 +152,16 @@ def _told(raw: np.ndarray, hidden: np.ndarray, modules: int, unseen: Sequence[st
     told = {text for text in qr_modules.read(dark, shown, sureness) if text in unseen}
     if len(told) != 1:  # none, or two stickers the modules could both be: neither is taken
         return None
-    inner = np.array([[QUIET, QUIET], [QUIET + modules, QUIET], [QUIET + modules, QUIET + modules],
-                      [QUIET, QUIET + modules]], dtype=np.float32) * SCALE
     to_frame = np.linalg.inv(transform) @ (to_cut if placed else np.eye(3))
-    corners = cv2.perspectiveTransform(inner.reshape(-1, 1, 2), to_frame).reshape(-1, 2)
+    corners = cv2.perspectiveTransform(_code_corners(modules).reshape(-1, 1, 2), to_frame).reshape(-1, 2)
     return code_from_corners(told.pop(), [(float(x), float(y)) for x, y in corners])
 
 
 def called_modules(values: np.ndarray, hidden: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each module called dark or light against its neighbourhood (the darkest and lightest of its 5 x 5
-    modules); which show (not ``hidden``, not in a dark patch of 3 x 3 modules as under a shadow, not in
-    a neighbourhood without contrast); how surely each was called (its distance from the middle over the
-    neighbourhood's contrast)."""
+    modules), then again knowing how the blur mixes its neighbours in; which show (not ``hidden``, not in a
+    dark patch of 3 x 3 modules as under a shadow, not in a neighbourhood without contrast); how surely
+    each was called."""
     kernel = np.ones((5, 5), np.uint8)
     light = cv2.dilate(values, kernel, borderType=cv2.BORDER_REPLICATE)
     darkest = cv2.erode(values, kernel, borderType=cv2.BORDER_REPLICATE)
@@ -173,8 +176,8 @@ def called_modules(values: np.ndarray, hidden: np.ndarray) -> tuple[np.ndarray, 
                       borderValue=(0,))
     under = cv2.dilate(patch, np.ones((3, 3), np.uint8)) > 0
     shown = ~hidden & ~under & ~flat
-    sureness: np.ndarray = np.abs(values - middle) / contrast
-    for _ in range(EQUALISE_ROUNDS):
+    sureness = np.zeros_like(values)
+    for _ in range(EQUALISE_ROUNDS):  # the sureness is the last round's
         dark, sureness = _equalised(values, dark, shown)
     return dark, shown, sureness
 
