@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.observation import PegKind, PegReading
+from vision.piece_tops import drop_flat_tops, out_of_the_glare, washed_tops
 from vision.scene import SEAT_RGB
 from vision.viewpoint import Viewpoint
 
@@ -349,17 +350,23 @@ def find_pegs(
                 commons += [(float(a), float(b), float(c)) for a, b, c in dominant_colours(lab, 4, 0.12)]
         model = replace(model, background=(*model.background, *commons))
     seen = [model.classify_seen(lab) for lab in labs]
+    looked_at = np.ones(len(keys), dtype=bool)  # tops not ruled out as the line or the places around
     if len(keys) > LOCAL_PLACES and frame_background:
         for lab, level in zip(labs, seen):
             around = _places_around(lab, px)
             empty = np.array([colour is None for colour, _, _ in model.classify_seen(around)])
-            for alike in np.nonzero(_alike(lab, around) & empty)[0]:
+            like_around = _alike(lab, around) & empty
+            for alike in np.nonzero(like_around)[0]:
                 level[int(alike)] = (None, 0.0, False)
+        looked_at &= ~like_around  # the last, the tops
     if along:
-        _drop_the_line(seen, labs, keys, along, seen_at, image, radius_px)
+        looked_at &= ~_drop_the_line(seen, labs, keys, along, seen_at, image, radius_px)
     colours = [_whole_piece([level[index] for level in seen]) for index in range(len(keys))]
     if len(levels) > 1:
         _drop_leaning_tops(colours, seen, levels, radius_px)
+        drop_flat_tops(colours, seen, labs)
+        washed_tops(colours, labs, looked_at, model.centroids)
+        out_of_the_glare(colours, labs, looked_at, model.centroids)
     readings = []
     for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
         colour, confidence = colours[index]
@@ -427,14 +434,15 @@ ALONG_MM = 12.5
 def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Sequence[np.ndarray],
                    keys: Sequence[str], along: Mapping[str, Point],
                    seen_at: Callable[[np.ndarray], list[np.ndarray]], image: np.ndarray,
-                   radius_px: float) -> None:
+                   radius_px: float) -> np.ndarray:
     """Heights of places on a line that look as the line does a little way along it (either side), or as
     its colour washed out, hold no piece: a piece is a spot on the line, a card's colour runs along the
-    whole edge."""
+    whole edge. Returns which places' tops were found to be the line."""
     direction = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
     on_line = np.hypot(direction[:, 0], direction[:, 1]) > 0
+    top_is_line = np.zeros(len(keys), dtype=bool)
     if not on_line.any():
-        return
+        return top_is_line
     sides = [[bgr_to_lab(sample_discs(image, points, radius_px)) for points in seen_at(sign * ALONG_MM
                                                                                          * direction)]
              for sign in (1.0, -1.0)]
@@ -443,6 +451,8 @@ def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Seque
                  | _paler(lab, sides[0][height]) | _paler(lab, sides[1][height]))
         for index in np.nonzero(alike & on_line)[0]:
             level[int(index)] = (None, 0.0, False)
+        top_is_line = alike & on_line
+    return top_is_line
 
 
 #: a sample whose colour is its surroundings' hue this near (cosine) and at most this share of their
