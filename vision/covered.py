@@ -120,15 +120,18 @@ def _code_corners(modules: int) -> np.ndarray:
 
 def _module_grid(cut: np.ndarray, modules: int) -> tuple[np.ndarray, np.ndarray, bool]:
     """The modules' middles in the cut-out ((modules, modules, 2)), placed by the finder patterns that
-    show (one hidden: the others move the grid), the affine mapping from the ideal cut-out, and whether
-    all three finder patterns showed."""
+    show (one hidden: the other two turn and move it), the affine mapping from the ideal cut-out, and
+    whether at least two finder patterns showed."""
     template = _finder_template(230.0, float(np.percentile(cut, 5)))
     origins = [(QUIET, QUIET), (QUIET + modules - FINDER, QUIET), (QUIET, QUIET + modules - FINDER)]
     ideal = np.array([((x + FINDER / 2) * SCALE, (y + FINDER / 2) * SCALE) for x, y in origins], np.float32)
     shifts = [_finder_shift(cut, template, x * SCALE, y * SCALE) for x, y in origins]
     seen = [shift for shift in shifts if shift is not None]
+    shown = [index for index, shift in enumerate(shifts) if shift is not None]
     if len(seen) == len(shifts):
         affine = cv2.getAffineTransform(ideal, ideal + np.array(seen, np.float32))
+    elif len(seen) == 2:  # two finder patterns: the code turned and scaled as they are, not sheared
+        affine, _ = cv2.estimateAffinePartial2D(ideal[shown], ideal[shown] + np.array(seen, np.float32))
     else:
         dx, dy = np.mean(seen, axis=0) if seen else (0.0, 0.0)
         affine = np.array([[1.0, 0.0, dx], [0.0, 1.0, dy]])
@@ -136,14 +139,14 @@ def _module_grid(cut: np.ndarray, modules: int) -> tuple[np.ndarray, np.ndarray,
     grid_x, grid_y = np.meshgrid(middles, middles)
     middles_px = np.stack([grid_x, grid_y], axis=-1).reshape(-1, 1, 2)
     at = cv2.transform(middles_px, affine).reshape(modules, modules, 2)
-    return at, np.vstack([affine, [0.0, 0.0, 1.0]]), len(seen) == len(shifts)
+    return at, np.vstack([affine, [0.0, 0.0, 1.0]]), len(seen) >= 2
 
 
 def _told(raw: np.ndarray, hidden: np.ndarray, modules: int, unseen: Sequence[str],
           transform: np.ndarray) -> QRCode | None:
     """The sticker among ``unseen`` the modules that show say this is (the cut-out ``raw``, taken from the
     frame by ``transform``; ``hidden`` where the pieces found cover it), placed where its three finder
-    patterns put it, or where the lattice does when the shadow hides one."""
+    patterns put it (two when the shadow hides one), or where the lattice does when two are hidden."""
     at, to_cut, placed = _module_grid(raw, modules)
     smooth = cv2.blur(raw.astype(np.float32), (3, 3))
     values = cv2.remap(smooth, at[..., 0], at[..., 1], cv2.INTER_LINEAR)

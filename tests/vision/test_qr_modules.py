@@ -95,3 +95,19 @@ def test_a_sticker_not_among_those_unseen_is_never_told() -> None:
     assert covered._read_one(picture, corners, 21, [], backend, ["DT1:JP:F32", "DT1:JP:F34"]) is None
     blank = np.full_like(picture, 220)
     assert covered._read_one(blank, corners, 21, [], backend, ["DT1:JP:F33"]) is None
+
+
+def test_a_told_code_with_a_finder_hidden_is_placed_by_the_two_that_show() -> None:
+    px_per_module = 4.0
+    picture, corners = shadowed_sticker("DT1:JP:F33", px_per_module)
+    start = corners[0]
+    bottom_left = (slice(round(start[1] + 13.5 * px_per_module), round(start[1] + 21.5 * px_per_module)),
+                   slice(round(start[0] - 0.5 * px_per_module), round(start[0] + 8 * px_per_module)))
+    picture[bottom_left] = 12  # the shadow over a finder pattern as well
+    lattice_guess = corners + np.array([1.0, -0.8]) * px_per_module  # a hand-laid tile off the lattice
+    backend = qr.get_backend("zxing")
+    assert backend.decode(picture) == [], "the decoder reads it alone: nothing is tested"
+    found = covered._read_one(picture, lattice_guess, 21, [], backend, ["DT1:JP:F33"])
+    assert found is not None and found.text == "DT1:JP:F33"
+    off = np.hypot(*(np.asarray(found.corners, dtype=np.float64) - corners).T)
+    assert off.max() < 0.5 * px_per_module, off
