@@ -1,11 +1,11 @@
 """A standing piece's top read for what it is, by what lies beneath it as well as by its colour.
 
 A piece stands: between its foot and its top the camera sees its wall, in the piece's own shade or its
-shadow, darker than the top the light falls on. A card's colour lies flat: as light at every height. And
-a piece's top is small: blur mixes it with a white sticker behind it, which keeps its hue and washes out
-its chroma, so a top read as nothing may still be plainly the piece's colour made paler. The reverse
-too: where calibration saw the seat's spare pieces in the lamp's glare (their tops washed pale), a piece
-elsewhere on the table shows the same hue deeper and darker.
+shadow, darker or greyer than the top the light falls on. A card's colour lies flat: as light and as
+colourful at every height. And a piece's top is small: blur mixes it with a white sticker behind it,
+which keeps its hue and washes out its chroma, so a top read as nothing may still be plainly the piece's
+colour made paler. The reverse too: where calibration saw the seat's spare pieces in the lamp's glare
+(their tops washed pale), a piece elsewhere on the table shows the same hue deeper and darker.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ Lab = tuple[float, float, float]
 
 #: the heights between a piece's foot and its top show its wall: at most this share of the top's lightness
 WALL_DARKER = 0.7
+#: the heights beneath a top keep at least this share of its chroma where a colour lies flat
+FLAT_CHROMA = 0.6
 #: a top washed toward white keeps its colour's hue this near (degrees) ...
 WASHED_HUE_DEGREES = 8.0
 #: ... at least this share of its chroma ...
@@ -42,17 +44,32 @@ def wall_beneath(labs: Sequence[np.ndarray]) -> np.ndarray:
     return result
 
 
+def lies_flat(labs: Sequence[np.ndarray]) -> np.ndarray:
+    """For each place: whether the heights between its foot and its top are as light as its top and keep
+    its colour's strength (a card's face; a piece's wall beneath its top is its shade, a shadow or a gap,
+    even where the whole piece stands in shade)."""
+    top = labs[-1]
+    between = labs[1:-1]
+    strength = np.mean([np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0) for lab in between], axis=0)
+    result: np.ndarray = ~wall_beneath(labs) & (strength >= FLAT_CHROMA * np.hypot(top[:, 1] - 128.0,
+                                                                                     top[:, 2] - 128.0))
+    return result
+
+
 def drop_flat_tops(colours: list[tuple[str | None, float]], seen: Sequence[Sequence[Any]],
                    labs: Sequence[np.ndarray]) -> None:
-    """A colour seen at a place's top only, with nothing darker beneath it, is a flat colour lying there
-    (a card's at a slab's corner), not a piece standing on the place."""
+    """A colour seen at a place's top only, where the heights beneath lie as light and as colourful, is a
+    flat colour there (a card's at a slab's corner), not a piece standing on the place. So is a colour
+    seen at one height between foot and top alone: a piece shows at its top or along its wall."""
     if len(labs) < 3:
         return
-    walled = wall_beneath(labs)
+    flat = lies_flat(labs)
     for index, (colour, _) in enumerate(colours):
-        if colour is None or walled[index]:
+        if colour is None:
             continue
-        if all(level[index][0] != colour for level in seen[:-1]):
+        heights = [height for height, level in enumerate(seen) if level[index][0] == colour]
+        lone = len(heights) == 1 and 0 < heights[0] < len(seen) - 1
+        if lone or (flat[index] and heights == [len(seen) - 1]):
             colours[index] = (None, 0.0)
 
 

@@ -46,6 +46,23 @@ def test_a_colour_at_the_top_only_over_a_flat_colour_is_a_card() -> None:
     assert standing == [("blue", 0.5)]
 
 
+def test_a_piece_standing_in_shade_keeps_its_top_over_a_greyer_wall() -> None:
+    seen: list[list[tuple[str | None, float, bool]]] = [
+        [(None, 0.0, False)], [(None, 0.0, False)], [(None, 0.0, False)], [("blue", 0.78, False)]]
+    colours: list[tuple[str | None, float]] = [("blue", 0.78)]
+    in_shade = ((63.0, 129.0, 127.0), (61.0, 130.0, 120.0), (63.0, 133.0, 111.0), (65.0, 139.0, 93.0))
+    drop_flat_tops(colours, seen, heights(*in_shade))  # as dark as its top, but grey beneath it
+    assert colours == [("blue", 0.78)]
+
+
+def test_a_colour_at_one_height_between_foot_and_top_alone_is_no_piece() -> None:
+    seen: list[list[tuple[str | None, float, bool]]] = [
+        [(None, 0.0, False)], [("green", 0.8, False)], [(None, 0.0, False)], [(None, 0.0, False)]]
+    colours: list[tuple[str | None, float]] = [("green", 0.8)]
+    drop_flat_tops(colours, seen, heights(*SHADOWED, (150.0, 107.0, 161.0)))
+    assert colours == [(None, 0.0)]
+
+
 def test_a_colour_seen_lower_down_is_kept_whatever_the_light() -> None:
     seen: list[list[tuple[str | None, float, bool]]] = [
         [("blue", 0.7, False)], [(None, 0.0, False)], [(None, 0.0, False)], [("blue", 0.5, False)]]
