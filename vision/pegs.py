@@ -364,7 +364,7 @@ def find_pegs(
     colours = [_whole_piece([level[index] for level in seen]) for index in range(len(keys))]
     if len(levels) > 1:
         _drop_leaning_tops(colours, seen, levels, radius_px)
-        drop_flat_tops(colours, seen, labs)
+        drop_flat_tops(colours, seen, labs, looked_at)
         washed_tops(colours, labs, looked_at, model.centroids)
         out_of_the_glare(colours, labs, looked_at, model.centroids)
     readings = []

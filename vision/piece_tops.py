@@ -20,8 +20,8 @@ Lab = tuple[float, float, float]
 
 #: the heights between a piece's foot and its top show its wall: at most this share of the top's lightness
 WALL_DARKER = 0.7
-#: the heights beneath a top keep at least this share of its chroma where a colour lies flat
-FLAT_CHROMA = 0.6
+#: the height just beneath a top keeps at least this share of its chroma where a colour lies flat
+FLAT_CHROMA = 0.83
 #: a top washed toward white keeps its colour's hue this near (degrees) ...
 WASHED_HUE_DEGREES = 8.0
 #: ... at least this share of its chroma ...
@@ -45,22 +45,22 @@ def wall_beneath(labs: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def lies_flat(labs: Sequence[np.ndarray]) -> np.ndarray:
-    """For each place: whether the heights between its foot and its top are as light as its top and keep
-    its colour's strength (a card's face; a piece's wall beneath its top is its shade, a shadow or a gap,
-    even where the whole piece stands in shade)."""
-    top = labs[-1]
-    between = labs[1:-1]
-    strength = np.mean([np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0) for lab in between], axis=0)
+    """For each place: whether the heights between its foot and its top are as light as its top and the
+    height just beneath the top as colourful (a card's face; a piece's wall, turned from the light its top
+    faces, is darker or greyer, even where the whole piece stands in shade)."""
+    top, beneath = labs[-1], labs[-2]
+    strength = np.hypot(beneath[:, 1] - 128.0, beneath[:, 2] - 128.0)
     result: np.ndarray = ~wall_beneath(labs) & (strength >= FLAT_CHROMA * np.hypot(top[:, 1] - 128.0,
                                                                                      top[:, 2] - 128.0))
     return result
 
 
 def drop_flat_tops(colours: list[tuple[str | None, float]], seen: Sequence[Sequence[Any]],
-                   labs: Sequence[np.ndarray]) -> None:
+                   labs: Sequence[np.ndarray], looked_at: np.ndarray) -> None:
     """A colour seen at a place's top only, where the heights beneath lie as light and as colourful, is a
     flat colour there (a card's at a slab's corner), not a piece standing on the place. So is a colour
-    seen at one height between foot and top alone: a piece shows at its top or along its wall."""
+    seen at one height between foot and top alone where the top shows the line (``looked_at`` false): a
+    card's edge running along it."""
     if len(labs) < 3:
         return
     flat = lies_flat(labs)
@@ -68,7 +68,7 @@ def drop_flat_tops(colours: list[tuple[str | None, float]], seen: Sequence[Seque
         if colour is None:
             continue
         heights = [height for height, level in enumerate(seen) if level[index][0] == colour]
-        lone = len(heights) == 1 and 0 < heights[0] < len(seen) - 1
+        lone = len(heights) == 1 and 0 < heights[0] < len(seen) - 1 and not looked_at[index]
         if lone or (flat[index] and heights == [len(seen) - 1]):
             colours[index] = (None, 0.0)
 

@@ -14,6 +14,7 @@ from vision.piece_tops import WASHED_CHROMA, drop_flat_tops, out_of_the_glare, w
 BLUE = (58.0, 142.0, 92.0)
 RED = (80.0, 175.0, 150.0)
 CENTROIDS = {"blue": BLUE, "red": RED}
+LOOKED_AT = np.array([True])
 
 
 def heights(*lightness_and_top: tuple[float, float, float]) -> list[np.ndarray]:
@@ -39,10 +40,10 @@ def test_a_colour_at_the_top_only_over_a_flat_colour_is_a_card() -> None:
     seen: list[list[tuple[str | None, float, bool]]] = [
         [(None, 0.0, False)], [(None, 0.0, False)], [(None, 0.0, False)], [("blue", 0.5, False)]]
     flat: list[tuple[str | None, float]] = [("blue", 0.5)]
-    drop_flat_tops(flat, seen, heights(*FLAT, (100.0, 140.0, 103.0)))
+    drop_flat_tops(flat, seen, heights(*FLAT, (100.0, 140.0, 103.0)), LOOKED_AT)
     assert flat == [(None, 0.0)]
     standing: list[tuple[str | None, float]] = [("blue", 0.5)]
-    drop_flat_tops(standing, seen, heights(*SHADOWED, (100.0, 140.0, 103.0)))
+    drop_flat_tops(standing, seen, heights(*SHADOWED, (100.0, 140.0, 103.0)), LOOKED_AT)
     assert standing == [("blue", 0.5)]
 
 
@@ -51,23 +52,26 @@ def test_a_piece_standing_in_shade_keeps_its_top_over_a_greyer_wall() -> None:
         [(None, 0.0, False)], [(None, 0.0, False)], [(None, 0.0, False)], [("blue", 0.78, False)]]
     colours: list[tuple[str | None, float]] = [("blue", 0.78)]
     in_shade = ((63.0, 129.0, 127.0), (61.0, 130.0, 120.0), (63.0, 133.0, 111.0), (65.0, 139.0, 93.0))
-    drop_flat_tops(colours, seen, heights(*in_shade))  # as dark as its top, but grey beneath it
+    drop_flat_tops(colours, seen, heights(*in_shade), LOOKED_AT)  # as dark as its top, but grey beneath it
     assert colours == [("blue", 0.78)]
 
 
-def test_a_colour_at_one_height_between_foot_and_top_alone_is_no_piece() -> None:
+def test_a_colour_at_one_height_between_foot_and_top_alone_where_the_top_is_the_line_is_no_piece() -> None:
     seen: list[list[tuple[str | None, float, bool]]] = [
         [(None, 0.0, False)], [("green", 0.8, False)], [(None, 0.0, False)], [(None, 0.0, False)]]
-    colours: list[tuple[str | None, float]] = [("green", 0.8)]
-    drop_flat_tops(colours, seen, heights(*SHADOWED, (150.0, 107.0, 161.0)))
-    assert colours == [(None, 0.0)]
+    edge: list[tuple[str | None, float]] = [("green", 0.8)]
+    drop_flat_tops(edge, seen, heights(*SHADOWED, (150.0, 107.0, 161.0)), np.array([False]))
+    assert edge == [(None, 0.0)]
+    piece: list[tuple[str | None, float]] = [("green", 0.8)]  # its top unread, not the line's
+    drop_flat_tops(piece, seen, heights(*SHADOWED, (150.0, 107.0, 161.0)), LOOKED_AT)
+    assert piece == [("green", 0.8)]
 
 
 def test_a_colour_seen_lower_down_is_kept_whatever_the_light() -> None:
     seen: list[list[tuple[str | None, float, bool]]] = [
         [("blue", 0.7, False)], [(None, 0.0, False)], [(None, 0.0, False)], [("blue", 0.5, False)]]
     colours: list[tuple[str | None, float]] = [("blue", 0.7)]
-    drop_flat_tops(colours, seen, heights(*FLAT, (100.0, 140.0, 103.0)))
+    drop_flat_tops(colours, seen, heights(*FLAT, (100.0, 140.0, 103.0)), LOOKED_AT)
     assert colours == [("blue", 0.7)]
 
 
