@@ -1,7 +1,8 @@
 """The reading contract on two Jurassic Parts tables ray-traced by another renderer (Mitsuba 3, by
 tests/helpers/ray_traced.py; the frames are kept in tests/vision/ray_traced, so no renderer is needed): a
 warm lamp with real shadows, chisels standing 25 mm on the tiles' edges, stickers on 4 mm cards, a tilted
-camera, in the second frame a lens bend and glossy stickers under the lamp.
+camera, in the second frame a lens bend and glossy stickers under the lamp. Beside each frame, what was
+laid: each chisel's gap and colour, each sticker's middle in table mm (``lay_table`` of the seed named).
 
 - every chisel laid is read on its gap in its seat's colour, and none is invented;
 - every sticker read is one laid, and nearly all are read (the misses: a chisel's black shadow across a
@@ -20,14 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ray_traced as rt
 
 from companion.cli import main
 from companion.kits import kit_for
 
 FOLDER = Path(__file__).parent / "ray_traced"
-#: frame -> (the table's seed, whether its lens bends, codes it must read of 58)
-FRAMES = {"lamp-tilt10-seed2006.jpg": (2006, False, 57), "glossy-bent-tilt15-seed2007.jpg": (2007, True, 56)}
+#: frame -> (whether its lens bends, codes it must read of 58); beside each frame, what was laid (JSON)
+FRAMES = {"lamp-tilt10-seed2006": (False, 57), "glossy-bent-tilt15-seed2007": (True, 56)}
 
 
 def _run(*argv: str) -> dict[str, Any]:
@@ -41,22 +41,23 @@ def _run(*argv: str) -> dict[str, Any]:
 @pytest.fixture(scope="module", params=sorted(FRAMES))
 def reading(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     name = str(request.param)
-    seed, bent, codes = FRAMES[name]
-    frame = FOLDER / name
+    bent, codes = FRAMES[name]
+    frame = FOLDER / f"{name}.jpg"
+    laid = json.loads((FOLDER / f"{name}.json").read_text(encoding="utf-8"))
     calibration = tmp_path_factory.mktemp("ray-traced") / "calibration.json"
     report = _run("calibrate", str(frame), "--game", "JP", "--seats", "4", "--out", str(calibration))
     seen = _run("observe", "JP", str(frame), "--calibration", str(calibration))
-    return {"table": rt.lay_table(seed), "bent": bent, "codes": codes, "report": report, "seen": seen}
+    return {"laid": laid, "bent": bent, "codes": codes, "report": report, "seen": seen}
 
 
 def test_every_chisel_is_read_on_its_gap_in_its_colour_and_none_is_invented(reading: dict[str, Any]) -> None:
     pegs = {peg["on"]: peg["colour"] for peg in reading["seen"].get("pegs", []) if peg.get("on")}
-    assert pegs == dict(reading["table"].chisels)
+    assert pegs == reading["laid"]["chisels"]
 
 
 def test_stickers_read_are_the_ones_laid_and_nearly_all_are(reading: dict[str, Any]) -> None:
     payloads = {p.split(":")[2]: p for p in kit_for("JP").printed_set().manifest.payloads()}
-    laid = {payloads[tile] for tile in reading["table"].tiles}
+    laid = {payloads[tile] for tile in reading["laid"]["stickers_mm"]}
     read = {tag["payload"] for tag in reading["seen"].get("tags", {}).values()}
     assert read <= laid
     assert len(read) >= reading["codes"], sorted(laid - read)
@@ -79,7 +80,7 @@ def test_without_a_lens_bend_every_sticker_lies_within_1_5_mm(reading: dict[str,
 
 
 def _sticker_errors(reading: dict[str, Any]) -> list[float]:
-    tiles = reading["table"].tiles
+    tiles = reading["laid"]["stickers_mm"]
     tags = reading["seen"].get("tags", {}).values()
-    return [math.dist(tag["center_mm"], tiles[tag["id"]][1]) for tag in tags
+    return [math.dist(tag["center_mm"], tiles[tag["id"]]) for tag in tags
             if tag.get("center_mm") and tag["id"] in tiles]
