@@ -10,7 +10,6 @@ colour made paler. The reverse too: where calibration saw the seat's spare piece
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -73,23 +72,26 @@ def drop_flat_tops(colours: list[tuple[str | None, float]], seen: Sequence[Seque
             colours[index] = (None, 0.0)
 
 
-def _hue(a: float, b: float) -> float:
-    return math.degrees(math.atan2(b - 128.0, a - 128.0))
+def _hues(lab: np.ndarray) -> np.ndarray:
+    """Hue angles (degrees) of (..., 3) Lab samples."""
+    result: np.ndarray = np.degrees(np.arctan2(lab[..., 2] - 128.0, lab[..., 1] - 128.0))
+    return result
 
 
-def _turn(one: float, other: float) -> float:
-    return abs((one - other + 180.0) % 360.0 - 180.0)
+def _chromas(lab: np.ndarray) -> np.ndarray:
+    result: np.ndarray = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    return result
 
 
-def _only_hue(sample: np.ndarray, centroids: Mapping[str, Lab], hues: Mapping[str, float]) -> str | None:
-    """The one seat colour whose hue lies near the sample's (None when none or two do)."""
-    hue = _hue(float(sample[1]), float(sample[2]))
-    near = [name for name in centroids if _turn(hue, hues[name]) < WASHED_APART_DEGREES]
-    return near[0] if len(near) == 1 and _turn(hue, hues[near[0]]) < WASHED_HUE_DEGREES else None
-
-
-def _chroma(lab: Sequence[float] | np.ndarray) -> float:
-    return math.hypot(float(lab[1]) - 128.0, float(lab[2]) - 128.0)
+def _only_hue(samples: np.ndarray, references: np.ndarray) -> np.ndarray:
+    """For each sample (N, 3): the index of the one reference colour (K, 3) whose hue lies within
+    WASHED_HUE_DEGREES of its own with no other within WASHED_APART_DEGREES, or -1."""
+    turns = np.abs((_hues(samples)[:, None] - _hues(references)[None, :] + 180.0) % 360.0 - 180.0)
+    nearest = np.argmin(turns, axis=1)
+    near_count = (turns < WASHED_APART_DEGREES).sum(axis=1)
+    told = (near_count == 1) & (turns[np.arange(len(samples)), nearest] < WASHED_HUE_DEGREES)
+    result: np.ndarray = np.where(told, nearest, -1)
+    return result
 
 
 def washed_tops(colours: list[tuple[str | None, float]], labs: Sequence[np.ndarray], looked_at: np.ndarray,
@@ -99,18 +101,17 @@ def washed_tops(colours: list[tuple[str | None, float]], labs: Sequence[np.ndarr
     its washed-out chroma leaves."""
     if len(labs) < 3 or not centroids:
         return
-    walled = wall_beneath(labs)
-    hues = {name: _hue(lab[1], lab[2]) for name, lab in centroids.items()}
-    for index, (colour, _) in enumerate(colours):
-        if colour is not None or not walled[index] or not looked_at[index]:
-            continue
-        top = labs[-1][index]
-        name = _only_hue(top, centroids, hues)
-        if name is None:
-            continue
-        chroma, own_chroma = _chroma(top), _chroma(centroids[name])
-        if float(top[0]) > centroids[name][0] and WASHED_CHROMA * own_chroma <= chroma <= own_chroma:
-            colours[index] = (name, round(0.5 * chroma / own_chroma, 3))
+    names = list(centroids)
+    references = np.array([centroids[name] for name in names], dtype=np.float64)
+    top = labs[-1]
+    which = _only_hue(top, references)
+    own = references[np.maximum(which, 0)]
+    share = _chromas(top) / np.maximum(_chromas(own), 1e-6)
+    empty = np.array([colour is None for colour, _ in colours])
+    washed = (empty & wall_beneath(labs) & looked_at & (which >= 0) & (top[:, 0] > own[:, 0])
+              & (share >= WASHED_CHROMA) & (share <= 1.0))
+    for index in np.nonzero(washed)[0]:
+        colours[int(index)] = (names[int(which[index])], round(0.5 * float(share[index]), 3))
 
 
 def out_of_the_glare(colours: list[tuple[str | None, float]], labs: Sequence[np.ndarray],
@@ -121,20 +122,16 @@ def out_of_the_glare(colours: list[tuple[str | None, float]], labs: Sequence[np.
     the table gets, paler)."""
     if len(labs) < 3 or not centroids:
         return
-    hues = {name: _hue(lab[1], lab[2]) for name, lab in centroids.items()}
-    for index, (colour, _) in enumerate(colours):
-        if colour is not None or not looked_at[index]:
-            continue
-        found: dict[str, list[float]] = {}
-        for lab in labs:
-            sample = lab[index]
-            name = _only_hue(sample, centroids, hues)
-            if name is None:
-                continue
-            own_light, chroma, own_chroma = centroids[name][0], _chroma(sample), _chroma(centroids[name])
-            if DARK_LIGHT <= float(sample[0]) <= DEEPER_LIGHT * own_light and chroma >= own_chroma:
-                found.setdefault(name, []).append(own_chroma / chroma)
+    names = list(centroids)
+    references = np.array([centroids[name] for name in names], dtype=np.float64)
+    samples = np.stack(labs)  # (heights, places, 3)
+    which = np.stack([_only_hue(lab, references) for lab in labs])
+    own = references[np.maximum(which, 0)]
+    deeper = ((which >= 0) & (samples[..., 0] >= DARK_LIGHT) & (samples[..., 0] <= DEEPER_LIGHT * own[..., 0])
+              & (_chromas(samples) >= _chromas(own)))
+    shares = np.where(deeper, _chromas(own) / np.maximum(_chromas(samples), 1e-6), np.inf)
+    empty = np.array([colour is None for colour, _ in colours])
+    for index in np.nonzero(empty & looked_at & (deeper.sum(axis=0) >= 2))[0]:
+        found = {int(name) for name in which[deeper[:, index], index]}
         if len(found) == 1:
-            name, shares = next(iter(found.items()))
-            if len(shares) >= 2:
-                colours[index] = (name, round(0.5 * min(shares), 3))
+            colours[int(index)] = (names[found.pop()], round(0.5 * float(shares[:, index].min()), 3))
