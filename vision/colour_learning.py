@@ -27,6 +27,7 @@ from vision.pegs import (
     dominant_colours,
     rgb_to_lab,
     sample_discs,
+    seeded_kmeans,
 )
 
 #: Lab weights: lightness counts for less than hue and chroma (light falls unevenly over a table)
@@ -165,11 +166,8 @@ def _cluster(lab: np.ndarray, k: int) -> np.ndarray:
     """A few representative background colours (k-means; the samples themselves when few)."""
     if len(lab) <= k:
         return lab
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    cv2.setRNGSeed(0)  # k-means starts at random: the same frame must learn the same whatever came before
-    _, _, centres = cv2.kmeans(lab.astype(np.float32), k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-    result: np.ndarray = centres.astype(np.float64)
-    return result
+    _, centres = seeded_kmeans(lab, k, 3)
+    return centres
 
 
 def learn_seat_colours(

@@ -256,18 +256,25 @@ class ColourModel:
         )
 
 
+def seeded_kmeans(samples: np.ndarray, k: int, attempts: int) -> tuple[np.ndarray, np.ndarray]:
+    """k-means (k-means++ starts) of (N, 3) samples: each sample's cluster and the centres. OpenCV starts
+    from its own random generator, seeded here: the same frame reads the same whatever came before."""
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(0)
+    _, labels, centres = cv2.kmeans(  # type: ignore[call-overload]
+        samples.astype(np.float32), k, None, criteria, attempts, cv2.KMEANS_PP_CENTERS
+    )
+    return np.asarray(labels).ravel(), np.asarray(centres, dtype=np.float64)
+
+
 def dominant_colours(lab: np.ndarray, k: int, share: float) -> np.ndarray:
     """Colours covering more than ``share`` of the samples (k-means clusters): a zone's felt or cards,
     never a handful of small pieces."""
     if len(lab) <= k:
         return np.zeros((0, 3))
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    cv2.setRNGSeed(0)  # k-means starts at random: the same frame must read the same whatever came before
-    _, labels, centres = cv2.kmeans(  # type: ignore[call-overload]
-        lab.astype(np.float32), k, None, criteria, 2, cv2.KMEANS_PP_CENTERS
-    )
-    counts = np.bincount(labels.ravel(), minlength=k) / len(lab)
-    result: np.ndarray = centres[counts > share].astype(np.float64)
+    labels, centres = seeded_kmeans(lab, k, 2)
+    counts = np.bincount(labels, minlength=k) / len(lab)
+    result: np.ndarray = centres[counts > share]
     return result
 
 
