@@ -17,7 +17,6 @@ import cv2
 import numpy as np
 
 from vision.pegs import (
-    DARK,
     NOMINAL_RGB,
     ColourModel,
     Lab,
@@ -29,6 +28,7 @@ from vision.pegs import (
     sample_discs,
     seeded_kmeans,
 )
+from vision.piece_tops import DARK
 
 #: Lab weights: lightness counts for less than hue and chroma (light falls unevenly over a table)
 WEIGHTS = np.array([0.35, 1.0, 1.0])

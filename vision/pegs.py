@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.observation import PegKind, PegReading
-from vision.piece_tops import drop_flat_tops, out_of_the_glare, washed_tops
+from vision.piece_tops import DARK, drop_flat_tops, out_of_the_glare, washed_tops
 from vision.scene import SEAT_RGB
 from vision.viewpoint import Viewpoint
 
@@ -32,8 +32,6 @@ BACKGROUND = "background"
 MORE_LIGHT = 3.0
 #: how little light a piece in shade may get and keep its colour
 LEAST_LIGHT = 0.25
-#: a sample darker than this (OpenCV's Lab lightness, 0..255) is read by its hue alone
-DARK = 50.0
 #: how far (degrees) a dark sample's hue may turn from its colour's
 HUE_DEGREES = 15.0
 #: a plain reading yields to another colour whose red/green/blue shares lie this many times nearer ...

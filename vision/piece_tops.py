@@ -28,10 +28,11 @@ WASHED_CHROMA = 0.5
 #: ... and no other colour's hue this near (degrees): a top between two colours is not told
 WASHED_APART_DEGREES = 20.0
 #: a piece out of the lamp's glare that calibration saw it in: at most this share of the lightness it was
-#: learned at (and not near black, where hues are no longer told)
+#: learned at
 DEEPER_LIGHT = 0.7
-#: below this lightness (OpenCV's Lab) no hue is told
-DARK_LIGHT = 50.0
+#: a sample darker than this (OpenCV's Lab lightness, 0..255) is read by its hue alone, and no washed or
+#: deeper colour is told from it
+DARK = 50.0
 
 
 def wall_beneath(labs: Sequence[np.ndarray]) -> np.ndarray:
@@ -47,10 +48,7 @@ def lies_flat(labs: Sequence[np.ndarray]) -> np.ndarray:
     """For each place: whether the heights between its foot and its top are as light as its top and the
     height just beneath the top as colourful (a card's face; a piece's wall, turned from the light its top
     faces, is darker or greyer, even where the whole piece stands in shade)."""
-    top, beneath = labs[-1], labs[-2]
-    strength = np.hypot(beneath[:, 1] - 128.0, beneath[:, 2] - 128.0)
-    result: np.ndarray = ~wall_beneath(labs) & (strength >= FLAT_CHROMA * np.hypot(top[:, 1] - 128.0,
-                                                                                     top[:, 2] - 128.0))
+    result: np.ndarray = ~wall_beneath(labs) & (_chromas(labs[-2]) >= FLAT_CHROMA * _chromas(labs[-1]))
     return result
 
 
@@ -127,7 +125,7 @@ def out_of_the_glare(colours: list[tuple[str | None, float]], labs: Sequence[np.
     samples = np.stack(labs)  # (heights, places, 3)
     which = np.stack([_only_hue(lab, references) for lab in labs])
     own = references[np.maximum(which, 0)]
-    deeper = ((which >= 0) & (samples[..., 0] >= DARK_LIGHT) & (samples[..., 0] <= DEEPER_LIGHT * own[..., 0])
+    deeper = ((which >= 0) & (samples[..., 0] >= DARK) & (samples[..., 0] <= DEEPER_LIGHT * own[..., 0])
               & (_chromas(samples) >= _chromas(own)))
     shares = np.where(deeper, _chromas(own) / np.maximum(_chromas(samples), 1e-6), np.inf)
     empty = np.array([colour is None for colour, _ in colours])
