@@ -20,6 +20,7 @@ import numpy as np
 from vision.observation import PegKind, PegReading
 from vision.piece_tops import DARK, drop_flat_tops, out_of_the_glare, washed_tops
 from vision.scene import SEAT_RGB
+from vision.shadows import told_by_shadow
 from vision.viewpoint import Viewpoint
 
 Point = tuple[float, float]
@@ -120,6 +121,18 @@ class ColourModel:
     def classify_many(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
         """For each Lab sample: (colour or None, confidence 0..1)."""
         return [(colour, confidence) for colour, confidence, _ in self.classify_seen(lab)]
+
+    def nearest_seat(self, lab: np.ndarray) -> list[tuple[str | None, float]]:
+        """For each Lab sample: the seat colour nearest, lit or in its shade, within reach whatever the
+        frame's cards look like, and how close (0..1); (None, 0) for none, or a sample too dark to tell."""
+        if len(lab) == 0 or not self.centroids:
+            return [(None, 0.0)] * len(lab)
+        samples = np.asarray(lab, dtype=np.float64).reshape(-1, 3)
+        seat = self._distances(samples)[1][:, : len(self.centroids)]
+        names, best = list(self.centroids), np.argmin(seat, axis=1)
+        return [(names[int(b)], round(1.0 - float(seat[i, b]) / self.reject, 3))
+                if seat[i, b] <= self.reject and samples[i, 0] >= DARK else (None, 0.0)
+                for i, b in enumerate(best)]
 
     def classify_seen(self, lab: np.ndarray) -> list[tuple[str | None, float, bool]]:
         """For each Lab sample: (colour or None, confidence 0..1, whether it was read as in shade)."""
@@ -372,6 +385,9 @@ def find_pegs(
         drop_flat_tops(colours, seen, labs, looked_at)
         washed_tops(colours, labs, looked_at, model.centroids)
         out_of_the_glare(colours, labs, looked_at, model.centroids)
+    if along and len(levels) > 1:
+        told_by_shadow(colours, model.nearest_seat(labs[-1]), image, px, mm,
+                       lambda places: _jacobian(project, mm[places]))
     readings = []
     for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
         colour, confidence = colours[index]
@@ -509,6 +525,13 @@ def _whole_piece(samples: Sequence[tuple[str | None, float, bool]]) -> tuple[str
         if len(samples) == 1 or len(shaded[best]) >= 2:
             return best, round(max(shaded[best]), 3)
     return None, 0.0
+
+
+def _jacobian(project: Callable[[np.ndarray], np.ndarray], points: np.ndarray) -> np.ndarray:
+    """(N, 2, 2): pixels per table mm at each point (a lens's bend is even over a few centimetres)."""
+    at = np.asarray(project(points), dtype=np.float64)
+    columns = [np.asarray(project(points + step), dtype=np.float64) - at for step in ((1.0, 0.0), (0.0, 1.0))]
+    return np.stack(columns, axis=2)
 
 
 def _apply(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:

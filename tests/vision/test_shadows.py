@@ -1,0 +1,125 @@
+"""A standing piece told by its shadow: the way shadows fall is learned from the pieces found around a
+place, and a place read as nothing whose top shows a seat colour half is that colour only where it casts
+a shadow that way."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.pegs import ColourModel
+from vision.shadows import (
+    SHADOW_CONFIDENCE,
+    casts_shadow,
+    shadow_ways,
+    told_by_shadow,
+    way_around,
+    way_brightness,
+)
+
+#: 2 px a table mm, the table's x and y the frame's
+SCALE = 2.0
+LIGHT = 200
+
+
+def table_with_shadows(feet_mm: list[tuple[float, float]], degrees: list[float], length_mm: float = 30.0,
+                       size_px: int = 600) -> np.ndarray:
+    """A plain light frame with a dark bar from each foot (its shadow) the way given, 4 mm wide."""
+    image = np.full((size_px, size_px, 3), LIGHT, dtype=np.uint8)
+    yy, xx = np.mgrid[0:size_px, 0:size_px]
+    for (x, y), angle in zip(feet_mm, degrees):
+        way = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])
+        rel = np.stack([xx / SCALE - x, yy / SCALE - y], axis=-1)
+        along = rel @ way
+        across = np.abs(rel @ np.array([-way[1], way[0]]))
+        image[(along > 2.0) & (along < length_mm) & (across < 2.0)] = 15
+    return image
+
+
+def jacobian_at(count: int) -> np.ndarray:
+    return np.repeat((np.eye(2) * SCALE)[None], count, axis=0)
+
+
+def test_a_shadow_is_found_the_way_it_falls() -> None:
+    image = table_with_shadows([(100.0, 100.0), (200.0, 150.0)], [90.0, 225.0])
+    px = np.array([[200.0, 200.0], [400.0, 300.0]])
+    brightness = way_brightness(image, px, jacobian_at(2))
+    assert np.degrees(shadow_ways(brightness)).tolist() == [90.0, 225.0]
+    assert casts_shadow(brightness[0], math.radians(90.0))
+    assert casts_shadow(brightness[0], math.radians(100.0))  # within one step of the way
+    assert not casts_shadow(brightness[0], math.radians(270.0))
+
+
+def test_a_place_without_a_shadow_casts_none_any_way() -> None:
+    image = table_with_shadows([], [])
+    brightness = way_brightness(image, np.array([[300.0, 300.0]]), jacobian_at(1))
+    assert not any(casts_shadow(brightness[0], math.radians(angle)) for angle in range(0, 360, 15))
+
+
+def test_the_way_around_a_place_is_its_nearest_pieces_when_they_agree() -> None:
+    ways = np.radians(np.array([80.0, 90.0, 100.0, 270.0]))
+    apart = np.array([10.0, 20.0, 30.0, 500.0])
+    way = way_around(ways, apart)
+    assert way is not None and math.isclose(math.degrees(way), 90.0, abs_tol=1e-6)
+    assert way_around(np.radians(np.array([0.0, 120.0, 240.0])), np.array([1.0, 2.0, 3.0])) is None
+    assert way_around(np.radians(np.array([90.0, 90.0])), np.array([1.0, 2.0])) is None  # too few
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(min_value=0.0, max_value=359.0), st.floats(min_value=-1.0, max_value=1.0))
+def test_the_way_around_lies_among_the_ways_of_the_pieces(base: float, spread: float) -> None:
+    ways = np.radians(np.array([base - 10.0 * spread, base, base + 10.0 * spread]))
+    way = way_around(ways, np.array([1.0, 2.0, 3.0]))
+    assert way is not None
+    assert abs((math.degrees(way) - base + 180.0) % 360.0 - 180.0) <= 10.0 + 1e-6
+
+
+FOUND = [(60.0, 60.0), (100.0, 60.0), (140.0, 60.0), (60.0, 160.0), (140.0, 160.0)]
+
+
+def _told(asked_way: float | None, found_ways: list[float]) -> list[tuple[str | None, float]]:
+    feet = [*FOUND, (100.0, 160.0)]
+    shadows = [*found_ways, asked_way] if asked_way is not None else found_ways
+    image = table_with_shadows(feet[: len(shadows)], shadows)
+    colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [(None, 0.0)]
+    half_seen: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [("green", 0.6)]
+    mm = np.array(feet)
+    told_by_shadow(colours, half_seen, image, mm * SCALE, mm, lambda places: jacobian_at(len(places)))
+    return colours
+
+
+def test_a_half_seen_colour_casting_a_shadow_the_way_of_the_pieces_around_is_read_with_little_confidence(
+) -> None:
+    colour, confidence = _told(90.0, [90.0] * len(FOUND))[-1]
+    assert colour == "green"
+    assert 0.0 < confidence <= SHADOW_CONFIDENCE * 0.6
+
+
+def test_no_shadow_or_one_another_way_or_no_lamp_tells_nothing() -> None:
+    assert _told(None, [90.0] * len(FOUND))[-1] == (None, 0.0)
+    assert _told(270.0, [90.0] * len(FOUND))[-1] == (None, 0.0)
+    # under a ceiling's light the pieces around cast no shadow one way: none is looked for
+    assert _told(90.0, [0.0, 72.0, 144.0, 216.0, 288.0])[-1] == (None, 0.0)
+
+
+def test_a_place_whose_top_shows_no_seat_colour_is_never_told_by_a_shadow() -> None:
+    image = table_with_shadows([*FOUND, (100.0, 160.0)], [90.0] * (len(FOUND) + 1))
+    mm = np.array([*FOUND, (100.0, 160.0)])
+    colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [(None, 0.0)]
+    half_seen: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [(None, 0.0)]
+    told_by_shadow(colours, half_seen, image, mm * SCALE, mm, lambda places: jacobian_at(len(places)))
+    assert colours[-1] == (None, 0.0)
+
+
+def test_the_nearest_seat_colour_ignores_the_frames_cards_and_the_dark() -> None:
+    green, card = (140.0, 92.0, 161.0), (120.0, 96.0, 158.0)
+    model = ColourModel({"green": green, "red": (54.0, 163.0, 153.0)}, background=(card,))
+    sample = np.array([[118.0, 95.0, 157.0]])
+    assert model.classify_seen(sample)[0][0] is None  # the card is nearer
+    colour, closeness = model.nearest_seat(sample)[0]
+    assert colour == "green" and 0.0 < closeness < 1.0
+    assert model.nearest_seat(np.array([[30.0, 110.0, 145.0]]))[0] == (None, 0.0)
+    assert model.nearest_seat(np.array([[128.0, 128.0, 128.0]]))[0] == (None, 0.0)
