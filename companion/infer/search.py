@@ -21,6 +21,7 @@ actions exactly when the camera sees them.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -97,11 +98,19 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def low_confidence(observation: Observation, threshold: float = 0.5) -> bool:
-    """A reading not to act on without asking: an unknown peg colour, a weak peg, untrusted geometry."""
+def low_confidence(observation: Observation, threshold: float = 0.5,
+                   differences: Sequence[Difference] | None = None, tolerance: float = 0.0) -> bool:
+    """A reading not to act on without asking: untrusted geometry, or an unknown peg colour or a weak peg
+    among those the change is about (``differences``: pegs seen within ``tolerance`` mm of where a peg
+    difference was seen; every peg when not given). A chisel read weakly three turns ago, and matched
+    since, does not make every later move a question."""
     if observation.calibration.state in ("bumped", "uncalibrated"):
         return True
-    return any(peg.colour is None or peg.confidence < threshold for peg in observation.pegs)
+    pegs = list(observation.pegs)
+    if differences is not None:
+        places = [d.seen.at for d in differences if d.what == "peg" and d.seen is not None]
+        pegs = [peg for peg in pegs if any(math.dist(peg.center_mm, at) <= tolerance for at in places)]
+    return any(peg.colour is None or peg.confidence < threshold for peg in pegs)
 
 
 def infer(
@@ -130,7 +139,7 @@ def infer(
     differences = compare(expected_now, seen, model.tolerance)
     if not differences:
         return Inference("unchanged")
-    unsure = low_confidence(observation)
+    unsure = low_confidence(observation, differences=differences, tolerance=model.tolerance)
     if len(differences) > model.max_change:
         # one move can change much at once (a split sends a whole part of the slab away): try single
         # moves the change points at, within the budget; more than that is not searched
