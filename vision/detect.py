@@ -131,6 +131,8 @@ class Detector:
         if pegs and lattice is not None and self.hints.look_again and self._read_covered(
                 gray, lattice, readings, validator, status):
             lattice = self._fit(readings)  # the tiles read again have gaps of their own to look at
+            if lattice is not None and self._look_again(gray, lattice, readings, validator, status):
+                lattice = self._fit(readings)  # and holes beside them, read enlarged or marked unread
             pegs = self._pegs(image, lattice, readings)
         zones: dict[str, list[str]] = {}
         for reading in readings.values():
