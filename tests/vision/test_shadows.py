@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from vision.pegs import ColourModel
 from vision.shadows import (
     SHADOW_CONFIDENCE,
+    SHADOW_FROM_MM,
+    SHADOW_PERCENTILE,
     casts_shadow,
     shadow_ways,
     told_by_shadow,
-    way_around,
     way_brightness,
+    ways_around,
 )
 
 #: 2 px a table mm, the table's x and y the frame's
@@ -48,33 +50,48 @@ def test_a_shadow_is_found_the_way_it_falls() -> None:
     px = np.array([[200.0, 200.0], [400.0, 300.0]])
     brightness = way_brightness(image, px, jacobian_at(2))
     assert np.degrees(shadow_ways(brightness)).tolist() == [90.0, 225.0]
-    assert casts_shadow(brightness[0], math.radians(90.0))
-    assert casts_shadow(brightness[0], math.radians(100.0))  # within one step of the way
-    assert not casts_shadow(brightness[0], math.radians(270.0))
+    first = np.repeat(brightness[:1], 3, axis=0)
+    ways = np.radians([90.0, 100.0, 270.0])  # the way, within one step of it, and the other way
+    assert casts_shadow(first, ways).tolist() == [True, True, False]
 
 
 def test_a_place_without_a_shadow_casts_none_any_way() -> None:
     image = table_with_shadows([], [])
     brightness = way_brightness(image, np.array([[300.0, 300.0]]), jacobian_at(1))
-    assert not any(casts_shadow(brightness[0], math.radians(angle)) for angle in range(0, 360, 15))
+    ways = np.radians(np.arange(0.0, 360.0, 15.0))
+    assert not casts_shadow(np.repeat(brightness, len(ways), axis=0), ways).any()
 
 
 def test_the_way_around_a_place_is_its_nearest_pieces_when_they_agree() -> None:
     ways = np.radians(np.array([80.0, 90.0, 100.0, 270.0]))
-    apart = np.array([10.0, 20.0, 30.0, 500.0])
-    way = way_around(ways, apart)
-    assert way is not None and math.isclose(math.degrees(way), 90.0, abs_tol=1e-6)
-    assert way_around(np.radians(np.array([0.0, 120.0, 240.0])), np.array([1.0, 2.0, 3.0])) is None
-    assert way_around(np.radians(np.array([90.0, 90.0])), np.array([1.0, 2.0])) is None  # too few
+    apart = np.array([[10.0, 20.0, 30.0, 500.0], [500.0, 400.0, 1.0, 2.0]])
+    around, agree = ways_around(ways, apart)
+    assert agree.tolist() == [True, False]  # the second's nearest point three ways
+    assert math.isclose(math.degrees(around[0]), 90.0, abs_tol=1e-6)
+    _, agree = ways_around(np.radians(np.array([90.0, 90.0])), np.array([[1.0, 2.0]]))
+    assert not agree.any()  # too few pieces to tell
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.floats(min_value=0.0, max_value=359.0), st.floats(min_value=-1.0, max_value=1.0))
 def test_the_way_around_lies_among_the_ways_of_the_pieces(base: float, spread: float) -> None:
     ways = np.radians(np.array([base - 10.0 * spread, base, base + 10.0 * spread]))
-    way = way_around(ways, np.array([1.0, 2.0, 3.0]))
-    assert way is not None
-    assert abs((math.degrees(way) - base + 180.0) % 360.0 - 180.0) <= 10.0 + 1e-6
+    around, agree = ways_around(ways, np.array([[1.0, 2.0, 3.0]]))
+    assert agree[0]
+    assert abs((math.degrees(around[0]) - base + 180.0) % 360.0 - 180.0) <= 10.0 + 1e-6
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=0, max_value=2**31))
+def test_a_ways_brightness_is_the_percentile_of_what_lies_along_it(seed: int) -> None:
+    image = np.random.default_rng(seed).integers(0, 256, (120, 120), dtype=np.uint8)
+    px = np.array([[60.0, 60.0]])
+    brightness = way_brightness(image, px, np.eye(2)[None])
+    angles = np.radians(np.arange(0.0, 360.0, 15.0))
+    for way, angle in enumerate(angles):
+        points = np.rint(px[0] + np.outer(SHADOW_FROM_MM, [math.cos(angle), math.sin(angle)])).astype(int)
+        along = image[points[:, 1], points[:, 0]].astype(np.float64)
+        assert math.isclose(brightness[0, way], float(np.percentile(along, SHADOW_PERCENTILE)), abs_tol=1e-9)
 
 
 FOUND = [(60.0, 60.0), (100.0, 60.0), (140.0, 60.0), (60.0, 160.0), (140.0, 160.0)]
@@ -85,7 +102,8 @@ def _told(asked_way: float | None, found_ways: list[float]) -> list[tuple[str | 
     shadows = [*found_ways, asked_way] if asked_way is not None else found_ways
     image = table_with_shadows(feet[: len(shadows)], shadows)
     colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [(None, 0.0)]
-    half_seen: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [("green", 0.6)]
+    half_seen: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND)
+    half_seen.append(("green", 0.6))
     mm = np.array(feet)
     told_by_shadow(colours, half_seen, image, mm * SCALE, mm, lambda places: jacobian_at(len(places)))
     return colours
