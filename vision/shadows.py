@@ -19,7 +19,8 @@ SHADOW_FROM_MM = np.arange(6.0, 30.0, 2.0)
 #: a way's brightness: this percentile of what lies along it (a shadow hides a sticker's white modules)
 SHADOW_PERCENTILE = 80
 #: a place casts a shadow where the way the pieces around it cast theirs is at most this share of its
-#: middle way's brightness (pieces found: 0.08-0.44 here, empty places 0.32 at the darkest)
+#: middle way's brightness (on 60 ray-traced frames: pieces found 0.10 at the median, empty gaps 0.28 at
+#: the darkest)
 SHADOW_SHARE = 0.25
 #: how many pieces found nearest a place show the way shadows fall there, and how alike their ways must
 #: be (the length of their mean direction, 0..1): under a ceiling's light alone shadows point nowhere
