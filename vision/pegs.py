@@ -18,9 +18,9 @@ import cv2
 import numpy as np
 
 from vision.observation import PegKind, PegReading
-from vision.piece_tops import DARK, drop_flat_tops, out_of_the_glare, washed_tops
+from vision.piece_tops import DARK, drop_flat_tops, lies_flat, out_of_the_glare, washed_tops
 from vision.scene import SEAT_RGB
-from vision.shadows import told_by_shadow
+from vision.shadows import read_by_shadows
 from vision.viewpoint import Viewpoint
 
 Point = tuple[float, float]
@@ -377,8 +377,11 @@ def find_pegs(
             for alike in np.nonzero(like_around)[0]:
                 level[int(alike)] = (None, 0.0, False)
         looked_at &= ~like_around  # the last, the tops
+    foot_is_line = np.zeros(len(keys), dtype=bool)
     if along:
-        looked_at &= ~_drop_the_line(seen, labs, keys, along, seen_at, image, radius_px)
+        line = _drop_the_line(seen, labs, keys, along, seen_at, image, radius_px)
+        looked_at &= ~line[-1]
+        foot_is_line = line[0]
     colours = [_whole_piece([level[index] for level in seen]) for index in range(len(keys))]
     if len(levels) > 1:
         _drop_leaning_tops(colours, seen, levels, radius_px)
@@ -386,8 +389,10 @@ def find_pegs(
         washed_tops(colours, labs, looked_at, model.centroids)
         out_of_the_glare(colours, labs, looked_at, model.centroids)
     if along and len(levels) > 1:
-        told_by_shadow(colours, model.nearest_seat(labs[-1]), image, px, mm,
-                       lambda places: _jacobian(project, mm[places]))
+        lone = np.array([sum(level[index][0] == colours[index][0] for level in seen) == 1
+                         for index in range(len(keys))])
+        read_by_shadows(colours, model.nearest_seat(labs[-1]), (lies_flat(labs) & foot_is_line) | lone, image,
+                        px, mm, lambda places: _jacobian(project, mm[places]))
     readings = []
     for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
         colour, confidence = colours[index]
@@ -458,12 +463,12 @@ def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Seque
                    radius_px: float) -> np.ndarray:
     """Heights of places on a line that look as the line does a little way along it (either side), or as
     its colour washed out, hold no piece: a piece is a spot on the line, a card's colour runs along the
-    whole edge. Returns which places' tops were found to be the line."""
+    whole edge. Returns, for each height, which places were found to be the line there."""
     direction = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
     on_line = np.hypot(direction[:, 0], direction[:, 1]) > 0
-    top_is_line = np.zeros(len(keys), dtype=bool)
+    is_line = np.zeros((len(labs), len(keys)), dtype=bool)
     if not on_line.any():
-        return top_is_line
+        return is_line
     sides = [[bgr_to_lab(sample_discs(image, points, radius_px)) for points in seen_at(sign * ALONG_MM
                                                                                          * direction)]
              for sign in (1.0, -1.0)]
@@ -472,8 +477,8 @@ def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Seque
                  | _paler(lab, sides[0][height]) | _paler(lab, sides[1][height]))
         for index in np.nonzero(alike & on_line)[0]:
             level[int(index)] = (None, 0.0, False)
-        top_is_line = alike & on_line
-    return top_is_line
+        is_line[height] = alike & on_line
+    return is_line
 
 
 #: a sample whose colour is its surroundings' hue this near (cosine) and at most this share of their

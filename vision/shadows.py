@@ -4,7 +4,10 @@ Under a lamp every standing piece throws a long dark shadow, all of them the sam
 near one another; a card lying flat throws none worth the name. A place whose top shows a seat colour
 only half (nearer a card of the frame than the colour learned, so read as nothing) but which casts such a
 shadow, the way the pieces found around it cast theirs, holds a piece of that colour: a green chisel on a
-green card's edge. It is read with little confidence, so the companion asks before acting on it.
+green card's edge. It is read with little confidence, so the companion asks before acting on it. The
+other way round: a place read as a colour that looks as flat as a card and as its edge does beside it,
+and casts no shadow at all where the pieces around it cast theirs, is the card (a pale green card under a
+lamp looks like a green chisel's shaded wall).
 """
 
 from __future__ import annotations
@@ -28,13 +31,21 @@ SHADOW_NEIGHBOURS = 3
 SHADOW_AGREEMENT = 0.8
 #: the most confidence a piece told by its shadow is read with (below what is acted on without asking)
 SHADOW_CONFIDENCE = 0.45
+#: a doubtful place casts no shadow where its way around is at least this share of its middle way's
+#: brightness, looked at along the whole shadow and near the foot alone (a lamp high overhead casts short
+#: shadows): on 82 ray-traced frames pieces read right 0.43 at most, cards read as pieces 0.69 at least
+#: but one (a yellow tile's rim, 0.46)
+NO_SHADOW_SHARE = 0.55
+#: how near a foot a short shadow is looked for (mm)
+NEAR_FOOT_MM = SHADOW_FROM_MM[SHADOW_FROM_MM <= 16.0]
 
 
-def way_brightness(image: np.ndarray, px: np.ndarray, jacobian: np.ndarray) -> np.ndarray:
+def way_brightness(image: np.ndarray, px: np.ndarray, jacobian: np.ndarray,
+                   distances_mm: np.ndarray = SHADOW_FROM_MM) -> np.ndarray:
     """(N, ways): how bright each way from each place's foot is (``px`` the feet in pixels, ``jacobian``
-    (N, 2, 2) each place's pixels per table mm there)."""
+    (N, 2, 2) each place's pixels per table mm there), looked at ``distances_mm`` from the foot."""
     angles = np.radians(SHADOW_DEGREES)
-    steps = np.stack([np.cos(angles), np.sin(angles)], axis=1)[:, None, :] * SHADOW_FROM_MM[None, :, None]
+    steps = np.stack([np.cos(angles), np.sin(angles)], axis=1)[:, None, :] * distances_mm[None, :, None]
     # (N, ways, distances, 2) in pixels: each place's mm steps through its own pixels per mm
     offsets = (steps[None, :, :, :1] * jacobian[:, None, None, :, 0]
                + steps[None, :, :, 1:] * jacobian[:, None, None, :, 1])
@@ -45,7 +56,7 @@ def way_brightness(image: np.ndarray, px: np.ndarray, jacobian: np.ndarray) -> n
     grey = pixels.sum(axis=-1, dtype=np.int32) if image.ndim == 3 else pixels.astype(np.int32)
     # the percentile of a dozen samples, as numpy's linear one, without its cost on a Pi
     ordered = np.sort(grey, axis=2).astype(np.float64)
-    rank = SHADOW_PERCENTILE / 100.0 * (len(SHADOW_FROM_MM) - 1)
+    rank = SHADOW_PERCENTILE / 100.0 * (len(distances_mm) - 1)
     below, share = int(rank), rank - int(rank)
     above = min(below + 1, ordered.shape[2] - 1)
     result: np.ndarray = ordered[..., below] * (1.0 - share) + ordered[..., above] * share
@@ -58,14 +69,14 @@ def shadow_ways(brightness: np.ndarray) -> np.ndarray:
     return result
 
 
-def casts_shadow(brightness: np.ndarray, ways: np.ndarray) -> np.ndarray:
-    """Whether each place (rows of its ways' ``brightness``) is dark its way of ``ways`` (within one step)
-    against its middle way."""
+def casts_shadow(brightness: np.ndarray, ways: np.ndarray, share: float = SHADOW_SHARE) -> np.ndarray:
+    """Whether each place (rows of its ways' ``brightness``) is dark its way of ``ways`` (within one step):
+    at most ``share`` of its middle way's brightness."""
     step = len(SHADOW_DEGREES)
     nearest = np.rint(np.degrees(ways) / (360.0 / step)).astype(np.int64) % step
     rows = np.arange(len(brightness))
     darkest = np.min([brightness[rows, (nearest + turn) % step] for turn in (-1, 0, 1)], axis=0)
-    result: np.ndarray = darkest <= SHADOW_SHARE * np.median(brightness, axis=1)
+    result: np.ndarray = darkest <= share * np.median(brightness, axis=1)
     return result
 
 
@@ -80,20 +91,63 @@ def ways_around(ways: np.ndarray, apart_mm: np.ndarray) -> tuple[np.ndarray, np.
     return np.arctan2(y, x), np.hypot(x, y) >= SHADOW_AGREEMENT
 
 
-def told_by_shadow(colours: list[tuple[str | None, float]], half_seen: Sequence[tuple[str | None, float]],
-                   image: np.ndarray, px: np.ndarray, mm: np.ndarray,
-                   jacobian_at: Callable[[np.ndarray], np.ndarray]) -> None:
-    """Places read as nothing whose top shows a seat colour half (``half_seen``: the nearest seat colour
-    within reach, ignoring the frame's cards, and how close) and which cast a shadow the way the pieces
-    found around them do: that colour, with little confidence."""
-    found = [index for index, (colour, _) in enumerate(colours) if colour is not None]
+def read_by_shadows(colours: list[tuple[str | None, float]], half_seen: Sequence[tuple[str | None, float]],
+                    doubtful: np.ndarray, image: np.ndarray, px: np.ndarray, mm: np.ndarray,
+                    jacobian_at: Callable[[np.ndarray], np.ndarray]) -> None:
+    """The places' colours mended by the shadows the pieces found cast. A place read as a colour only
+    doubtfully (``doubtful``: as flat as a card and looking as its line does at its foot, or its colour
+    seen at one height alone) that casts no shadow where the pieces around it cast theirs is nothing. A
+    place read as nothing whose top shows a seat colour half (``half_seen``: the nearest seat colour
+    within reach, ignoring the frame's cards, and how close) and which casts a shadow the way the pieces
+    around it do is that colour, with little confidence."""
+    found = np.array([index for index, (colour, _) in enumerate(colours) if colour is not None],
+                     dtype=np.int64)
+    asked = any(colour is None and seen is not None for (colour, _), (seen, _) in zip(colours, half_seen))
+    if len(found) < SHADOW_NEIGHBOURS or not (asked or doubtful[found].any()):
+        return  # nothing to weigh: the shadows are not looked at
+    brightness = way_brightness(image, px[found], jacobian_at(found))
+    ways = shadow_ways(brightness)
+    _drop_cards_without_shadow(colours, found, brightness, ways, doubtful, image, px, mm, jacobian_at)
+    kept = np.array([colours[int(index)][0] is not None for index in found], dtype=bool)
+    _tell_half_seen(colours, half_seen, found[kept], ways[kept], image, px, mm, jacobian_at)
+
+
+def _drop_cards_without_shadow(colours: list[tuple[str | None, float]], found: np.ndarray,
+                               brightness: np.ndarray, ways: np.ndarray, doubtful: np.ndarray,
+                               image: np.ndarray, px: np.ndarray, mm: np.ndarray,
+                               jacobian_at: Callable[[np.ndarray], np.ndarray]) -> None:
+    """Places found (rows of ``brightness``) read doubtfully that are dark neither along nor near their
+    foot the way the pieces casting a shadow around them cast theirs: cards, not pieces."""
+    rows = np.nonzero(doubtful[found])[0]
+    casting = np.nonzero(casts_shadow(brightness, ways))[0]
+    if not len(rows) or len(casting) < SHADOW_NEIGHBOURS:
+        return
+    apart = np.hypot(*(mm[found[rows]][:, None, :] - mm[found[casting]][None, :, :]).transpose(2, 0, 1))
+    apart[rows[:, None] == casting[None, :]] = np.inf  # a place is not its own neighbour
+    around, agree = ways_around(ways[casting], apart)
+    agree &= np.sort(apart, axis=1)[:, SHADOW_NEIGHBOURS - 1] < np.inf
+    if not agree.any():
+        return
+    rows, around = rows[agree], around[agree]
+    places = found[rows]
+    near = way_brightness(image, px[places], jacobian_at(places), NEAR_FOOT_MM)
+    shadowless = (~casts_shadow(brightness[rows], around, NO_SHADOW_SHARE)
+                  & ~casts_shadow(near, around, NO_SHADOW_SHARE))
+    for index in places[shadowless]:
+        colours[int(index)] = (None, 0.0)
+
+
+def _tell_half_seen(colours: list[tuple[str | None, float]], half_seen: Sequence[tuple[str | None, float]],
+                    found: np.ndarray, ways: np.ndarray, image: np.ndarray, px: np.ndarray, mm: np.ndarray,
+                    jacobian_at: Callable[[np.ndarray], np.ndarray]) -> None:
+    """Places read as nothing whose top shows a seat colour half and which cast a shadow the way the
+    pieces ``found`` (casting theirs ``ways``) around them do: that colour, with little confidence."""
     asked = [index for index, (colour, _) in enumerate(colours)
              if colour is None and half_seen[index][0] is not None]
     if not asked or len(found) < SHADOW_NEIGHBOURS:
         return
     apart = np.hypot(*(mm[asked][:, None, :] - mm[found][None, :, :]).transpose(2, 0, 1))
-    around, agree = ways_around(shadow_ways(way_brightness(image, px[found], jacobian_at(np.array(found)))),
-                                apart)
+    around, agree = ways_around(ways, apart)
     if not agree.any():
         return
     looked = np.array(asked)[agree]

@@ -1,11 +1,13 @@
-"""The reading contract on four Jurassic Parts tables ray-traced by another renderer (Mitsuba 3, by
+"""The reading contract on six Jurassic Parts tables ray-traced by another renderer (Mitsuba 3, by
 tests/helpers/ray_traced.py; the frames are kept in tests/vision/ray_traced, so no renderer is needed): a
 warm lamp with real shadows, chisels standing 25 mm on the tiles' edges, stickers on 4 mm cards, a tilted
 camera, in the second and third frames a lens bend, in the second glossy stickers under the lamp, in the
 third a green chisel on a green card's edge, told from the card only by the shadow it casts; the fourth,
 tilted, bent and glossy, has a red chisel at the slab's edge between a tile read only beneath a chisel
-and one never read. Beside each frame, what was laid: each chisel's gap and colour, each sticker's
-middle in table mm (``lay_table`` of the seed named).
+and one never read. In the fifth a pale green card's edge looks as a green chisel's shaded wall, and in
+the sixth another card's edge shows green at a chisel's height: neither casts a shadow, so neither is a
+chisel. Beside each frame, what was laid: each chisel's gap and colour, each sticker's middle in table mm
+(``lay_table`` of the seed named).
 
 - every chisel laid is read on its gap in its seat's colour, and none is invented;
 - every sticker read is one laid, and nearly all are read (the misses: a chisel's black shadow across a
@@ -31,7 +33,8 @@ from companion.kits import kit_for
 FOLDER = Path(__file__).parent / "ray_traced"
 #: frame -> (whether its lens bends, codes it must read of 58); beside each frame, what was laid (JSON)
 FRAMES = {"lamp-tilt10-seed2006": (False, 57), "glossy-bent-tilt15-seed2007": (True, 56),
-          "lamp-bent-tilt15-seed5006": (True, 57), "glossy-bent-tilt15-seed8013": (True, 55)}
+          "lamp-bent-tilt15-seed5006": (True, 57), "glossy-bent-tilt15-seed8013": (True, 55),
+          "lamp-tilt10-seed10014": (False, 58), "glossy-bent-tilt15-seed9014": (True, 57)}
 
 
 def _run(*argv: str) -> dict[str, Any]:

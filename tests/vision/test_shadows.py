@@ -1,6 +1,6 @@
 """A standing piece told by its shadow: the way shadows fall is learned from the pieces found around a
-place, and a place read as nothing whose top shows a seat colour half is that colour only where it casts
-a shadow that way."""
+place; a place read as nothing whose top shows a seat colour half is that colour only where it casts a
+shadow that way, and a place read doubtfully that casts none there is a card, not a piece."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 
 from vision.pegs import ColourModel
 from vision.shadows import (
+    NO_SHADOW_SHARE,
     SHADOW_CONFIDENCE,
     SHADOW_FROM_MM,
     SHADOW_PERCENTILE,
     casts_shadow,
+    read_by_shadows,
     shadow_ways,
-    told_by_shadow,
     way_brightness,
     ways_around,
 )
@@ -28,16 +29,16 @@ LIGHT = 200
 
 
 def table_with_shadows(feet_mm: list[tuple[float, float]], degrees: list[float], length_mm: float = 30.0,
-                       size_px: int = 600) -> np.ndarray:
+                       size_px: int = 600, lengths_mm: list[float] | None = None) -> np.ndarray:
     """A plain light frame with a dark bar from each foot (its shadow) the way given, 4 mm wide."""
     image = np.full((size_px, size_px, 3), LIGHT, dtype=np.uint8)
     yy, xx = np.mgrid[0:size_px, 0:size_px]
-    for (x, y), angle in zip(feet_mm, degrees):
+    for (x, y), angle, length in zip(feet_mm, degrees, lengths_mm or [length_mm] * len(feet_mm)):
         way = np.array([math.cos(math.radians(angle)), math.sin(math.radians(angle))])
         rel = np.stack([xx / SCALE - x, yy / SCALE - y], axis=-1)
         along = rel @ way
         across = np.abs(rel @ np.array([-way[1], way[0]]))
-        image[(along > 2.0) & (along < length_mm) & (across < 2.0)] = 15
+        image[(along > 2.0) & (along < length) & (across < 2.0)] = 15
     return image
 
 
@@ -105,7 +106,8 @@ def _told(asked_way: float | None, found_ways: list[float]) -> list[tuple[str | 
     half_seen: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND)
     half_seen.append(("green", 0.6))
     mm = np.array(feet)
-    told_by_shadow(colours, half_seen, image, mm * SCALE, mm, lambda places: jacobian_at(len(places)))
+    read_by_shadows(colours, half_seen, np.zeros(len(mm), dtype=bool), image, mm * SCALE, mm,
+                    lambda places: jacobian_at(len(places)))
     return colours
 
 
@@ -128,8 +130,45 @@ def test_a_place_whose_top_shows_no_seat_colour_is_never_told_by_a_shadow() -> N
     mm = np.array([*FOUND, (100.0, 160.0)])
     colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [(None, 0.0)]
     half_seen: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [(None, 0.0)]
-    told_by_shadow(colours, half_seen, image, mm * SCALE, mm, lambda places: jacobian_at(len(places)))
+    read_by_shadows(colours, half_seen, np.zeros(len(mm), dtype=bool), image, mm * SCALE, mm,
+                    lambda places: jacobian_at(len(places)))
     assert colours[-1] == (None, 0.0)
+
+
+def _doubtful(way: float | None, found_ways: list[float], length_mm: float = 30.0,
+              doubtful: bool = True) -> tuple[str | None, float]:
+    """The last place, read as green (doubtfully or not), after the shadows are looked at."""
+    feet = [*FOUND, (100.0, 160.0)]
+    ways = [*found_ways, way if way is not None else 0.0]
+    lengths = [30.0] * len(FOUND) + [length_mm if way is not None else 0.0]
+    image = table_with_shadows(feet, ways, lengths_mm=lengths)
+    colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [("green", 0.9)]
+    flags = np.array([False] * len(FOUND) + [doubtful])
+    mm = np.array(feet)
+    read_by_shadows(colours, list(colours), flags, image, mm * SCALE, mm,
+                    lambda places: jacobian_at(len(places)))
+    return colours[-1]
+
+
+def test_a_doubtful_colour_casting_no_shadow_where_the_pieces_around_cast_theirs_is_a_card() -> None:
+    assert _doubtful(None, [90.0] * len(FOUND)) == (None, 0.0)
+    # the same colour read plainly stays: only doubtful readings are weighed by their shadow
+    assert _doubtful(None, [90.0] * len(FOUND), doubtful=False) == ("green", 0.9)
+
+
+def test_a_doubtful_colour_casting_a_shadow_the_way_around_stays_even_a_short_one() -> None:
+    assert _doubtful(90.0, [90.0] * len(FOUND)) == ("green", 0.9)
+    # a lamp high overhead: a shadow only 17 mm long is dark near the foot alone
+    assert _doubtful(90.0, [90.0] * len(FOUND), length_mm=17.0) == ("green", 0.9)
+    # a shadow another way than the pieces around cast theirs is not this place's
+    assert _doubtful(270.0, [90.0] * len(FOUND)) == (None, 0.0)
+
+
+def test_without_a_lamp_no_doubtful_colour_is_dropped() -> None:
+    # under a ceiling's light the pieces around cast no shadow one way (nor any dark enough): none is
+    # looked for
+    assert _doubtful(None, [0.0, 72.0, 144.0, 216.0, 288.0]) == ("green", 0.9)
+    assert 0.0 < NO_SHADOW_SHARE < 1.0
 
 
 def test_the_nearest_seat_colour_ignores_the_frames_cards_and_the_dark() -> None:
