@@ -108,7 +108,7 @@ class TileLattice:
         read = {(int(q), int(r)) for q, r in (key.split(",") for key in set(lattice.cells.values()))}
         # A tile whose code was not read (a chisel's top over it, glare) still has its gaps looked at.
         unread = set(seen.unread) - read
-        gaps = [gap for gap in geometry.hex_gaps(sorted(read | unread)) if gap[0] in read or gap[1] in read]
+        gaps = list(geometry.hex_gaps(sorted(read | unread)))
         targets: dict[str, Point] = {}
         targets_px: dict[str, Point] = {}
         along: dict[str, Point] = {}

@@ -389,7 +389,7 @@ def find_pegs(
         washed_tops(colours, labs, looked_at, model.centroids)
         out_of_the_glare(colours, labs, looked_at, model.centroids)
     if along and len(levels) > 1:
-        lone = np.array([sum(level[index][0] == colours[index][0] for level in seen) == 1
+        lone = np.array([sum(level[index][0] == colours[index][0] for level in seen) <= 1
                          for index in range(len(keys))])
         read_by_shadows(colours, model.nearest_seat(labs[-1]), (lies_flat(labs) & foot_is_line) | lone, image,
                         px, mm, lambda places: _jacobian(project, mm[places]))
