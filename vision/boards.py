@@ -106,7 +106,8 @@ class TileLattice:
         if not self.pegs_on_gaps or not lattice.cells:
             return ()
         read = {(int(q), int(r)) for q, r in (key.split(",") for key in set(lattice.cells.values()))}
-        # A tile whose code was not read (a chisel's top over it, glare) still has its gaps looked at.
+        # A tile whose code was not read (a chisel's top or shadow over it, glare) still has its gaps looked
+        # at, even beside another such tile.
         unread = set(seen.unread) - read
         gaps = list(geometry.hex_gaps(sorted(read | unread)))
         targets: dict[str, Point] = {}
