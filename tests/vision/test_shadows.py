@@ -98,10 +98,12 @@ def test_a_ways_brightness_is_the_percentile_of_what_lies_along_it(seed: int) ->
 FOUND = [(60.0, 60.0), (100.0, 60.0), (140.0, 60.0), (60.0, 160.0), (140.0, 160.0)]
 
 
-def _told(asked_way: float | None, found_ways: list[float]) -> list[tuple[str | None, float]]:
+def _told(asked_way: float | None, found_ways: list[float],
+          asked_length_mm: float = 30.0) -> list[tuple[str | None, float]]:
     feet = [*FOUND, (100.0, 160.0)]
     shadows = [*found_ways, asked_way] if asked_way is not None else found_ways
-    image = table_with_shadows(feet[: len(shadows)], shadows)
+    lengths = [30.0] * len(found_ways) + [asked_length_mm]
+    image = table_with_shadows(feet[: len(shadows)], shadows, lengths_mm=lengths[: len(shadows)])
     colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [(None, 0.0)]
     half_seen: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND)
     half_seen.append(("green", 0.6))
@@ -116,6 +118,14 @@ def test_a_half_seen_colour_casting_a_shadow_the_way_of_the_pieces_around_is_rea
     colour, confidence = _told(90.0, [90.0] * len(FOUND))[-1]
     assert colour == "green"
     assert 0.0 < confidence <= SHADOW_CONFIDENCE * 0.6
+
+
+def test_a_short_shadow_dark_near_the_foot_tells_too() -> None:
+    # a lamp high overhead: 17 mm of shadow leaves most of the whole way lit, the way near the foot dark
+    colour, _ = _told(90.0, [90.0] * len(FOUND), asked_length_mm=17.0)[-1]
+    assert colour == "green"
+    # a dark spot just beside the foot (the gap's own line, a tile's edge) is no shadow
+    assert _told(90.0, [90.0] * len(FOUND), asked_length_mm=9.0)[-1] == (None, 0.0)
 
 
 def test_no_shadow_or_one_another_way_or_no_lamp_tells_nothing() -> None:
