@@ -391,8 +391,9 @@ def find_pegs(
     if along and len(levels) > 1:
         lone = np.array([sum(level[index][0] == colours[index][0] for level in seen) <= 1
                          for index in range(len(keys))])
+        lines = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
         read_by_shadows(colours, model.nearest_seat(labs[-1]), (lies_flat(labs) & foot_is_line) | lone, image,
-                        px, mm, lambda places: _jacobian(project, mm[places]))
+                        px, mm, lambda places: _jacobian(project, mm[places]), lines)
     readings = []
     for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
         colour, confidence = colours[index]

@@ -42,6 +42,9 @@ NEAR_FOOT_MM = SHADOW_FROM_MM[SHADOW_FROM_MM <= 16.0]
 #: middle way there: darker than along the whole way, as the gap's own dark line and the tiles' edges lie
 #: near every foot (on 92 ray-traced frames: such pieces 0.11 at most, empty gaps 0.15 at least)
 NEAR_SHADOW_SHARE = 0.12
+#: a way this near (degrees) a gap's own line is not looked at near its foot (the way exactly along it: at
+#: 20 degrees, the ways beside it too, five chisels read right over 130 ray-traced frames are lost)
+LINE_DEGREES = 8.0
 
 
 def way_brightness(image: np.ndarray, px: np.ndarray, jacobian: np.ndarray,
@@ -64,6 +67,19 @@ def way_brightness(image: np.ndarray, px: np.ndarray, jacobian: np.ndarray,
     below, share = int(rank), rank - int(rank)
     above = min(below + 1, ordered.shape[2] - 1)
     result: np.ndarray = ordered[..., below] * (1.0 - share) + ordered[..., above] * share
+    return result
+
+
+def near_foot(image: np.ndarray, px: np.ndarray, jacobian: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """(N, ways): how bright each way near each place's foot is (6-16 mm), the ways along the place's
+    own line (``lines``: (N, 2) unit directions in table mm, zero for none) taken as its middle way: the
+    dark line between two tiles runs from every gap's foot, a shadow there is not told from it."""
+    brightness = way_brightness(image, px, jacobian, NEAR_FOOT_MM)
+    line = np.degrees(np.arctan2(lines[:, 1], lines[:, 0]))
+    turn = np.abs((SHADOW_DEGREES[None, :] - line[:, None] + 90.0) % 180.0 - 90.0)  # either way along it
+    on_line = (turn <= LINE_DEGREES) & (np.hypot(lines[:, 0], lines[:, 1]) > 0)[:, None]
+    middle = np.median(brightness, axis=1, keepdims=True)
+    result: np.ndarray = np.where(on_line, np.maximum(brightness, middle), brightness)
     return result
 
 
@@ -97,7 +113,7 @@ def ways_around(ways: np.ndarray, apart_mm: np.ndarray) -> tuple[np.ndarray, np.
 
 def read_by_shadows(colours: list[tuple[str | None, float]], half_seen: Sequence[tuple[str | None, float]],
                     doubtful: np.ndarray, image: np.ndarray, px: np.ndarray, mm: np.ndarray,
-                    jacobian_at: Callable[[np.ndarray], np.ndarray]) -> None:
+                    jacobian_at: Callable[[np.ndarray], np.ndarray], lines: np.ndarray | None = None) -> None:
     """The places' colours mended by the shadows the pieces found cast. A place read as a colour only
     doubtfully (``doubtful``: as flat as a card and looking as its line does at its foot, or its colour
     seen at one height alone) that casts no shadow where the pieces around it cast theirs is nothing. A
@@ -111,15 +127,16 @@ def read_by_shadows(colours: list[tuple[str | None, float]], half_seen: Sequence
         return  # nothing to weigh: the shadows are not looked at
     brightness = way_brightness(image, px[found], jacobian_at(found))
     ways = shadow_ways(brightness)
-    _drop_cards_without_shadow(colours, found, brightness, ways, doubtful, image, px, mm, jacobian_at)
+    lines = np.zeros((len(mm), 2)) if lines is None else lines
+    _drop_cards_without_shadow(colours, found, brightness, ways, doubtful, image, px, mm, jacobian_at, lines)
     kept = np.array([colours[int(index)][0] is not None for index in found], dtype=bool)
-    _tell_half_seen(colours, half_seen, found[kept], ways[kept], image, px, mm, jacobian_at)
+    _tell_half_seen(colours, half_seen, found[kept], ways[kept], image, px, mm, jacobian_at, lines)
 
 
 def _drop_cards_without_shadow(colours: list[tuple[str | None, float]], found: np.ndarray,
                                brightness: np.ndarray, ways: np.ndarray, doubtful: np.ndarray,
                                image: np.ndarray, px: np.ndarray, mm: np.ndarray,
-                               jacobian_at: Callable[[np.ndarray], np.ndarray]) -> None:
+                               jacobian_at: Callable[[np.ndarray], np.ndarray], lines: np.ndarray) -> None:
     """Places found (rows of ``brightness``) read doubtfully that are dark neither along nor near their
     foot the way the pieces casting a shadow around them cast theirs: cards, not pieces."""
     rows = np.nonzero(doubtful[found])[0]
@@ -134,7 +151,7 @@ def _drop_cards_without_shadow(colours: list[tuple[str | None, float]], found: n
         return
     rows, around = rows[agree], around[agree]
     places = found[rows]
-    near = way_brightness(image, px[places], jacobian_at(places), NEAR_FOOT_MM)
+    near = near_foot(image, px[places], jacobian_at(places), lines[places])
     shadowless = (~casts_shadow(brightness[rows], around, NO_SHADOW_SHARE)
                   & ~casts_shadow(near, around, NO_SHADOW_SHARE))
     for index in places[shadowless]:
@@ -143,7 +160,7 @@ def _drop_cards_without_shadow(colours: list[tuple[str | None, float]], found: n
 
 def _tell_half_seen(colours: list[tuple[str | None, float]], half_seen: Sequence[tuple[str | None, float]],
                     found: np.ndarray, ways: np.ndarray, image: np.ndarray, px: np.ndarray, mm: np.ndarray,
-                    jacobian_at: Callable[[np.ndarray], np.ndarray]) -> None:
+                    jacobian_at: Callable[[np.ndarray], np.ndarray], lines: np.ndarray) -> None:
     """Places read as nothing whose top shows a seat colour half and which cast a shadow the way the
     pieces ``found`` (casting theirs ``ways``) around them do: that colour, with little confidence."""
     asked = [index for index, (colour, _) in enumerate(colours)
@@ -157,7 +174,7 @@ def _tell_half_seen(colours: list[tuple[str | None, float]], half_seen: Sequence
     looked = np.array(asked)[agree]
     scale, way = jacobian_at(looked), around[agree]
     cast = (casts_shadow(way_brightness(image, px[looked], scale), way)
-            | casts_shadow(way_brightness(image, px[looked], scale, NEAR_FOOT_MM), way, NEAR_SHADOW_SHARE))
+            | casts_shadow(near_foot(image, px[looked], scale, lines[looked]), way, NEAR_SHADOW_SHARE))
     for index in looked[cast]:
         colour, closeness = half_seen[int(index)]
         colours[int(index)] = (colour, round(SHADOW_CONFIDENCE * closeness, 3))

@@ -1,4 +1,4 @@
-"""The reading contract on seven Jurassic Parts tables ray-traced by another renderer (Mitsuba 3, by
+"""The reading contract on eight Jurassic Parts tables ray-traced by another renderer (Mitsuba 3, by
 tests/helpers/ray_traced.py; the frames are kept in tests/vision/ray_traced, so no renderer is needed): a
 warm lamp with real shadows, chisels standing 25 mm on the tiles' edges, stickers on 4 mm cards, a tilted
 camera, in the second and third frames a lens bend, in the second glossy stickers under the lamp, in the
@@ -7,8 +7,9 @@ tilted, bent and glossy, has a red chisel at the slab's edge between a tile read
 and one never read. In the fifth a pale green card's edge looks as a green chisel's shaded wall, and in
 the sixth another card's edge shows green at a chisel's height: neither casts a shadow, so neither is a
 chisel; in the seventh a blue chisel looking as its card is told by its short shadow, dark only near its
-foot. Beside each frame, what was laid: each chisel's gap and colour, each sticker's middle in table mm
-(``lay_table`` of the seed named).
+foot; in the eighth a yellow tile's rim lit at the slab's edge looks as a chisel's top, and the dark line
+between two tiles runs from its foot the way shadows fall. Beside each frame, what was laid: each chisel's
+gap and colour, each sticker's middle in table mm (``lay_table`` of the seed named).
 
 - every chisel laid is read on its gap in its seat's colour, and none is invented;
 - every sticker read is one laid, and nearly all are read (the misses: a chisel's black shadow across a
@@ -36,7 +37,7 @@ FOLDER = Path(__file__).parent / "ray_traced"
 FRAMES = {"lamp-tilt10-seed2006": (False, 57), "glossy-bent-tilt15-seed2007": (True, 56),
           "lamp-bent-tilt15-seed5006": (True, 57), "glossy-bent-tilt15-seed8013": (True, 55),
           "lamp-tilt10-seed10014": (False, 58), "glossy-bent-tilt15-seed9014": (True, 57),
-          "glossy-tilt0-seed10012": (False, 58)}
+          "glossy-tilt0-seed10012": (False, 58), "glossy-bent-tilt15-seed4009": (True, 57)}
 
 
 def _run(*argv: str) -> dict[str, Any]:

@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 
 from vision.pegs import ColourModel
 from vision.shadows import (
+    NEAR_SHADOW_SHARE,
     NO_SHADOW_SHARE,
     SHADOW_CONFIDENCE,
     SHADOW_FROM_MM,
     SHADOW_PERCENTILE,
     casts_shadow,
+    near_foot,
     read_by_shadows,
     shadow_ways,
     way_brightness,
@@ -128,6 +130,17 @@ def test_a_short_shadow_dark_near_the_foot_tells_too() -> None:
     assert _told(90.0, [90.0] * len(FOUND), asked_length_mm=9.0)[-1] == (None, 0.0)
 
 
+def test_the_dark_line_between_two_tiles_near_a_gaps_foot_is_no_shadow() -> None:
+    # the gap's own line runs up and down from its foot (90 and 270 degrees), dark as a shadow
+    image = table_with_shadows([(100.0, 100.0)], [90.0], length_mm=17.0)
+    px, scale = np.array([[200.0, 200.0]]), jacobian_at(1)
+    down, share = np.radians(np.array([90.0])), NEAR_SHADOW_SHARE
+    assert casts_shadow(near_foot(image, px, scale, np.zeros((1, 2))), down, share).all()
+    assert not casts_shadow(near_foot(image, px, scale, np.array([[0.0, 1.0]])), down, share).any()
+    # a line the other way round leaves the way down looked at
+    assert casts_shadow(near_foot(image, px, scale, np.array([[1.0, 0.0]])), down, share).all()
+
+
 def test_no_shadow_or_one_another_way_or_no_lamp_tells_nothing() -> None:
     assert _told(None, [90.0] * len(FOUND))[-1] == (None, 0.0)
     assert _told(270.0, [90.0] * len(FOUND))[-1] == (None, 0.0)
@@ -152,7 +165,8 @@ def _doubtful(way: float | None, found_ways: list[float], length_mm: float = 30.
     ways = [*found_ways, way if way is not None else 0.0]
     lengths = [30.0] * len(FOUND) + [length_mm if way is not None else 0.0]
     image = table_with_shadows(feet, ways, lengths_mm=lengths)
-    colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND) + [("green", 0.9)]
+    colours: list[tuple[str | None, float]] = [("blue", 0.9)] * len(FOUND)
+    colours.append(("green", 0.9))
     flags = np.array([False] * len(FOUND) + [doubtful])
     mm = np.array(feet)
     read_by_shadows(colours, list(colours), flags, image, mm * SCALE, mm,
