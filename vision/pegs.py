@@ -389,29 +389,23 @@ def find_pegs(
         washed_tops(colours, labs, looked_at, model.centroids)
         out_of_the_glare(colours, labs, looked_at, model.centroids)
     if along and len(levels) > 1:
-        lone = np.array([sum(level[index][0] == colours[index][0] for level in seen) <= 1
-                         for index in range(len(keys))])
         lines = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
-        read_by_shadows(colours, model.nearest_seat(labs[-1]), (lies_flat(labs) & foot_is_line) | lone, image,
-                        px, mm, lambda places: _jacobian(project, mm[places]), lines)
-    readings = []
-    for index, (key, point, pixel) in enumerate(zip(keys, mm, px)):
-        colour, confidence = colours[index]
-        if colour is None:
-            continue
-        zone = zone_of((float(point[0]), float(point[1]))) if callable(zone_of) else None
-        readings.append(
-            PegReading(
-                center_mm=(float(point[0]), float(point[1])),
-                colour=colour,
-                confidence=confidence,
-                on=key,
-                kind=kind,
-                center_px=(float(pixel[0]), float(pixel[1])),
-                zone=zone,
-            )
-        )
-    return readings
+        read_by_shadows(colours, model.nearest_seat(labs[-1]), _doubtful(colours, seen, labs, foot_is_line),
+                        image, px, mm, lambda places: _jacobian(project, mm[places]), lines)
+    return [PegReading(center_mm=(float(point[0]), float(point[1])), colour=colour, confidence=confidence,
+                       on=key, kind=kind, center_px=(float(pixel[0]), float(pixel[1])),
+                       zone=zone_of((float(point[0]), float(point[1]))) if callable(zone_of) else None)
+            for key, point, pixel, (colour, confidence) in zip(keys, mm, px, colours) if colour is not None]
+
+
+def _doubtful(colours: Sequence[tuple[str | None, float]], seen: Sequence[Sequence[Any]],
+              labs: Sequence[np.ndarray], foot_is_line: np.ndarray) -> np.ndarray:
+    """Which places' colours are read only doubtfully: as flat as a card and looking as their line does at
+    their foot, or seen at one height at most (the later looks read a colour from none)."""
+    lone = np.array([sum(level[index][0] == colour for level in seen) <= 1
+                     for index, (colour, _) in enumerate(colours)], dtype=bool)
+    result: np.ndarray = (lies_flat(labs) & foot_is_line) | lone
+    return result
 
 
 #: where along a standing piece it is looked at besides its foot (shares of its height; the last is its

@@ -5,9 +5,11 @@ near one another; a card lying flat throws none worth the name. A place whose to
 only half (nearer a card of the frame than the colour learned, so read as nothing) but which casts such a
 shadow, the way the pieces found around it cast theirs, holds a piece of that colour: a green chisel on a
 green card's edge. It is read with little confidence, so the companion asks before acting on it. The
-other way round: a place read as a colour that looks as flat as a card and as its edge does beside it,
-and casts no shadow at all where the pieces around it cast theirs, is the card (a pale green card under a
-lamp looks like a green chisel's shaded wall).
+other way round: a place read as a colour only doubtfully (as flat as a card and as its edge beside it,
+or its colour at one height at most) that casts no shadow at all where the pieces around it cast theirs
+is the card (a pale green card under a lamp looks like a green chisel's shaded wall). A lamp high
+overhead casts short shadows, so the way near a foot is looked at too, but for the way along the gap's
+own line: the dark line between two tiles runs there.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ SHADOW_CONFIDENCE = 0.45
 #: a doubtful place casts no shadow where its way around is at least this share of its middle way's
 #: brightness, looked at along the whole shadow and near the foot alone (a lamp high overhead casts short
 #: shadows): on 92 ray-traced frames pieces read right 0.43 at most, cards read as pieces 0.69 at least
-#: but one (a yellow tile's rim, 0.46)
+#: but one (a yellow tile's rim, 0.46, dark only along the gap's own line)
 NO_SHADOW_SHARE = 0.55
 #: how near a foot a short shadow is looked for (mm)
 NEAR_FOOT_MM = SHADOW_FROM_MM[SHADOW_FROM_MM <= 16.0]
@@ -116,10 +118,11 @@ def read_by_shadows(colours: list[tuple[str | None, float]], half_seen: Sequence
                     jacobian_at: Callable[[np.ndarray], np.ndarray], lines: np.ndarray | None = None) -> None:
     """The places' colours mended by the shadows the pieces found cast. A place read as a colour only
     doubtfully (``doubtful``: as flat as a card and looking as its line does at its foot, or its colour
-    seen at one height alone) that casts no shadow where the pieces around it cast theirs is nothing. A
+    seen at one height at most) that casts no shadow where the pieces around it cast theirs is nothing. A
     place read as nothing whose top shows a seat colour half (``half_seen``: the nearest seat colour
     within reach, ignoring the frame's cards, and how close) and which casts a shadow the way the pieces
-    around it do is that colour, with little confidence."""
+    around it do is that colour, with little confidence. ``lines``: each place's line (a unit direction
+    in table mm, zero for none), whose way near the foot is not looked at."""
     found = np.array([index for index, (colour, _) in enumerate(colours) if colour is not None],
                      dtype=np.int64)
     asked = any(colour is None and seen is not None for (colour, _), (seen, _) in zip(colours, half_seen))
