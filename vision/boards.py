@@ -109,7 +109,7 @@ class TileLattice:
         # A tile whose code was not read (a chisel's top or shadow over it, glare) still has its gaps looked
         # at, even beside another such tile.
         unread = set(seen.unread) - read
-        gaps = list(geometry.hex_gaps(sorted(read | unread)))
+        gaps = geometry.hex_gaps(sorted(read | unread))
         targets: dict[str, Point] = {}
         targets_px: dict[str, Point] = {}
         along: dict[str, Point] = {}

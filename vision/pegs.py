@@ -378,8 +378,9 @@ def find_pegs(
                 level[int(alike)] = (None, 0.0, False)
         looked_at &= ~like_around  # the last, the tops
     foot_is_line = np.zeros(len(keys), dtype=bool)
+    lines = np.array([(along or {}).get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
     if along:
-        line = _drop_the_line(seen, labs, keys, along, seen_at, image, radius_px)
+        line = _drop_the_line(seen, labs, lines, seen_at, image, radius_px)
         looked_at &= ~line[-1]
         foot_is_line = line[0]
     colours = [_whole_piece([level[index] for level in seen]) for index in range(len(keys))]
@@ -389,7 +390,6 @@ def find_pegs(
         washed_tops(colours, labs, looked_at, model.centroids)
         out_of_the_glare(colours, labs, looked_at, model.centroids)
     if along and len(levels) > 1:
-        lines = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
         read_by_shadows(colours, model.nearest_seat(labs[-1]), _doubtful(colours, seen, labs, foot_is_line),
                         image, px, mm, lambda places: _jacobian(project, mm[places]), lines)
     return [PegReading(center_mm=(float(point[0]), float(point[1])), colour=colour, confidence=confidence,
@@ -453,15 +453,14 @@ ALONG_MM = 12.5
 
 
 def _drop_the_line(seen: list[list[tuple[str | None, float, bool]]], labs: Sequence[np.ndarray],
-                   keys: Sequence[str], along: Mapping[str, Point],
-                   seen_at: Callable[[np.ndarray], list[np.ndarray]], image: np.ndarray,
-                   radius_px: float) -> np.ndarray:
-    """Heights of places on a line that look as the line does a little way along it (either side), or as
-    its colour washed out, hold no piece: a piece is a spot on the line, a card's colour runs along the
-    whole edge. Returns, for each height, which places were found to be the line there."""
-    direction = np.array([along.get(key, (0.0, 0.0)) for key in keys], dtype=np.float64)
+                   direction: np.ndarray, seen_at: Callable[[np.ndarray], list[np.ndarray]],
+                   image: np.ndarray, radius_px: float) -> np.ndarray:
+    """Heights of places on a line (``direction``: each place's line in table mm, zero for none) that look
+    as the line does a little way along it (either side), or as its colour washed out, hold no piece: a
+    piece is a spot on the line, a card's colour runs along the whole edge. Returns, for each height, which
+    places were found to be the line there."""
     on_line = np.hypot(direction[:, 0], direction[:, 1]) > 0
-    is_line = np.zeros((len(labs), len(keys)), dtype=bool)
+    is_line = np.zeros((len(labs), len(direction)), dtype=bool)
     if not on_line.any():
         return is_line
     sides = [[bgr_to_lab(sample_discs(image, points, radius_px)) for points in seen_at(sign * ALONG_MM

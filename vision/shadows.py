@@ -128,20 +128,22 @@ def read_by_shadows(colours: list[tuple[str | None, float]], half_seen: Sequence
     asked = any(colour is None and seen is not None for (colour, _), (seen, _) in zip(colours, half_seen))
     if len(found) < SHADOW_NEIGHBOURS or not (asked or doubtful[found].any()):
         return  # nothing to weigh: the shadows are not looked at
-    brightness = way_brightness(image, px[found], jacobian_at(found))
+    scale = jacobian_at(found)
+    brightness = way_brightness(image, px[found], scale)
     ways = shadow_ways(brightness)
     lines = np.zeros((len(mm), 2)) if lines is None else lines
-    _drop_cards_without_shadow(colours, found, brightness, ways, doubtful, image, px, mm, jacobian_at, lines)
+    _drop_cards_without_shadow(colours, found, brightness, ways, doubtful, image, px, mm, scale, lines)
     kept = np.array([colours[int(index)][0] is not None for index in found], dtype=bool)
     _tell_half_seen(colours, half_seen, found[kept], ways[kept], image, px, mm, jacobian_at, lines)
 
 
 def _drop_cards_without_shadow(colours: list[tuple[str | None, float]], found: np.ndarray,
                                brightness: np.ndarray, ways: np.ndarray, doubtful: np.ndarray,
-                               image: np.ndarray, px: np.ndarray, mm: np.ndarray,
-                               jacobian_at: Callable[[np.ndarray], np.ndarray], lines: np.ndarray) -> None:
-    """Places found (rows of ``brightness``) read doubtfully that are dark neither along nor near their
-    foot the way the pieces casting a shadow around them cast theirs: cards, not pieces."""
+                               image: np.ndarray, px: np.ndarray, mm: np.ndarray, scale: np.ndarray,
+                               lines: np.ndarray) -> None:
+    """Places found (rows of ``brightness``; ``scale`` their pixels per mm) read doubtfully that are dark
+    neither along nor near their foot the way the pieces casting a shadow around them cast theirs: cards,
+    not pieces."""
     rows = np.nonzero(doubtful[found])[0]
     casting = np.nonzero(casts_shadow(brightness, ways))[0]
     if not len(rows) or len(casting) < SHADOW_NEIGHBOURS:
@@ -154,7 +156,7 @@ def _drop_cards_without_shadow(colours: list[tuple[str | None, float]], found: n
         return
     rows, around = rows[agree], around[agree]
     places = found[rows]
-    near = near_foot(image, px[places], jacobian_at(places), lines[places])
+    near = near_foot(image, px[places], scale[rows], lines[places])
     shadowless = (~casts_shadow(brightness[rows], around, NO_SHADOW_SHARE)
                   & ~casts_shadow(near, around, NO_SHADOW_SHARE))
     for index in places[shadowless]:
