@@ -51,6 +51,10 @@ class GameRecords:
         except StoreError:
             return []
 
+    def salvages(self) -> list[dict[str, Any]]:
+        """Each time the store was found damaged and what was copied out of it (when, and a sentence)."""
+        return self.store.salvages()
+
     def state_at(self, seq: int, game_id: int | None = None) -> dict[str, Any]:
         """The shared view after event ``seq`` (0: the start); LookupError for an unknown game or event."""
         gid = self._game(game_id)

@@ -15,9 +15,10 @@ Every append is its own transaction with ``synchronous=FULL``: when :meth:`Store
 survives a crash or a power cut, so the loop shows a signal only after it. Resuming replays the events
 from the stored initial state (or the newest usable checkpoint) and gives exactly the same state.
 
-A database SQLite reports damaged, failing its quick check, or another program's (tables of ours with
-other columns, or tables but no schema mark) is moved aside (``*.corrupt-<time>``) and reported in
-:attr:`Store.problems` with what it still showed; start-up goes on with a fresh database. One that cannot
+A database SQLite reports damaged, failing its quick check, has every row SQLite can still read copied
+into a fresh database that takes its place (:mod:`companion.store_salvage`); the original is moved aside
+(``*.corrupt-<time>``) and :attr:`Store.problems` says what was kept and what was not. One another program
+owns (tables of ours with other columns, or tables but no schema mark) is moved aside whole. One that cannot
 be opened or written for a cause outside it (the card full, read-only, not permitted) is read as it lies
 and :attr:`Store.unwritable` says why; every write tries it again (see :mod:`companion.store_open`).
 After every write the write-ahead log is folded into the database, the last move written beside it first
@@ -42,8 +43,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import Said
 from companion.store_log import LastMove, fingerprint, fold, moves_lost
 from companion.store_open import (
+    Damaged,
+    Foreign,
     Unwritable,
     cause_outside,
     folder_cause,
@@ -53,6 +57,7 @@ from companion.store_open import (
     open_read_only,
     open_scratch,
 )
+from companion.store_salvage import SALVAGES_KEY, record_salvage, replace_damaged, salvage_said
 from engines.core import Action, Correct, EngineError, Game, State, StateFormatError, get_game
 
 log = logging.getLogger(__name__)
@@ -164,7 +169,8 @@ class Store:
             self.state_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.state_dir / DB_NAME
         self.checkpoint_every = checkpoint_every
-        self.problems: list[str] = []
+        #: what went wrong opening the store, said for every reader
+        self._opened_with: list[Said] = []
         #: why the database cannot be written now (None: it can), with what to do
         self.unwritable: str | None = None
         #: the games are in memory (no database could be read or written in the folder)
@@ -176,7 +182,12 @@ class Store:
         lost = moves_lost(self._db, self.path)
         if lost is not None:
             log.error("%s", lost)
-            self.problems.append(lost)
+            self._opened_with.append(lost)
+
+    @property
+    def problems(self) -> list[Said]:
+        """What went wrong opening the store (why it cannot be written now is :attr:`unwritable`)."""
+        return list(self._opened_with)
 
     # -- opening: damage, or a cause outside the database ------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -192,29 +203,22 @@ class Store:
             return self._read_only(cause)
 
     def _start_fresh(self, error: BaseException) -> sqlite3.Connection:
-        games = self._count_games()
-        moved = move_aside(self.path)
-        held = f" (it held {games})" if games else ""
-        message = (f"the database {self.path} could not be used ({error}); moved aside to {moved}{held}, "
-                   "starting fresh")
-        log.error(message)
-        self.problems.append(message)
-        return open_fresh(self.path)
-
-    def _count_games(self) -> str:
-        """How many games and moves a damaged database still shows (as far as it can be read)."""
+        """A damaged database: what it still holds copied into a fresh one in its place, the original kept."""
+        sentence = replace_damaged(self.path, str(error) if isinstance(error, Foreign) else None)
+        log.error("the database %s could not be used (%s): %s", self.path, error, sentence)
         try:
-            db = open_read_only(self.path)
-            if db is None:
-                return ""
-            try:
-                games = db.execute("SELECT count(*) FROM games").fetchone()[0]
-                moves = db.execute("SELECT count(*) FROM events").fetchone()[0]
-            finally:
-                db.close()
-        except sqlite3.Error:
-            return ""
-        return f"{games} game(s), {moves} move(s)"
+            db = open_checked(self.path)
+        except Damaged:  # the copy itself fails the check: nothing of it is trusted
+            sentence = salvage_said(None, move_aside(self.path), None)
+            db = open_fresh(self.path)
+        self._opened_with.append(sentence)
+        record_salvage(db, sentence)
+        return db
+
+    def salvages(self) -> list[dict[str, Any]]:
+        """Each time this store was found damaged and copied out: when, and what was kept (a sentence)."""
+        found = self.meta(SALVAGES_KEY)
+        return [entry for entry in found if isinstance(entry, dict)] if isinstance(found, list) else []
 
     def _read_only(self, cause: str) -> sqlite3.Connection:
         """The database read as it lies while ``cause`` stops it being written (never moved aside); with
@@ -222,11 +226,8 @@ class Store:
         self.unwritable = cause = folder_cause(self.state_dir, cause)
         db = open_read_only(self.path)
         self.scratch = db is None
-        kept = ("a game is played in memory meanwhile, and kept once it can" if self.scratch else
-                "its games are read as they are; nothing new is saved until then")
-        message = f"the database {self.path} cannot be written: {cause}. {kept[0].upper()}{kept[1:]}"
-        log.error(message)
-        self.problems.append(message)
+        kept = "a game is played in memory meanwhile" if self.scratch else "its games are read as they are"
+        log.error("the database %s cannot be written: %s; %s", self.path, cause, kept)
         self._tried_at = time.monotonic()
         return open_scratch() if db is None else db
 
@@ -565,9 +566,8 @@ class Store:
             try:
                 start_state = game.state_from_dict(json.loads(text))
             except (EngineError, ValueError) as error:
-                self.problems.append(
-                    f"game {game_id}: checkpoint {seq} unusable ({error}); replaying further back"
-                )
+                log.warning("game %s: checkpoint %s unusable (%s); replaying further back",
+                            game_id, seq, error)
                 continue
             start_index = len(prefix)
             break

@@ -18,6 +18,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.i18n import Said, said, said_n
+
 log = logging.getLogger(__name__)
 
 
@@ -63,7 +65,7 @@ class LastMove:
         return None
 
 
-def moves_lost(db: sqlite3.Connection, database: Path) -> str | None:
+def moves_lost(db: sqlite3.Connection, database: Path) -> Said | None:
     """What the database lost since the last move written beside it, in words (None: nothing)."""
     last = LastMove.read(database)
     if last is None:
@@ -77,12 +79,15 @@ def moves_lost(db: sqlite3.Connection, database: Path) -> str | None:
     except sqlite3.Error:
         return None
     if game is None:
-        return (f"game {last.game_id} and its {last.seq} move(s) were lost to a damaged write-ahead log; "
-                "a new game starts")
+        return said_n("Game %(game)d and its move were lost to a damaged write-ahead log: a new game starts.",
+                      "Game %(game)d and its %(num)d moves were lost to a damaged write-ahead log: a new "
+                      "game starts.", last.seq, game=last.game_id)
     if held < last.seq:
-        return (f"moves {held + 1}-{last.seq} of game {last.game_id} were lost to a damaged write-ahead log; "
-                f"the game resumes after move {held}")
+        return said("Moves %(first)d to %(last)d of game %(game)d were lost to a damaged write-ahead log: "
+                    "the game resumes after move %(held)d.", first=held + 1, last=last.seq,
+                    game=last.game_id, held=held)
     if row is not None and fingerprint(row[0], row[1]) != last.digest:
-        return (f"move {last.seq} of game {last.game_id} is not the one last written (the write-ahead log "
-                "beside the database was another's): check the game's history")
+        return said("Move %(seq)d of game %(game)d is not the one last written (the write-ahead log beside "
+                    "the database was another's): check the game's history.", seq=last.seq,
+                    game=last.game_id)
     return None

@@ -14,6 +14,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from companion.i18n import N_
+
 SCHEMA_VERSION = 1
 
 SCHEMA = """
@@ -88,6 +90,10 @@ class Damaged(sqlite3.DatabaseError):
     """The database itself is damaged or not the companion's (what SQLite's checks or ours found)."""
 
 
+class Foreign(Damaged):
+    """The database is not one the companion can take rows from: another program's, or a newer schema's."""
+
+
 class Unwritable(sqlite3.OperationalError):
     """The database cannot be written now for a cause outside it: the cause and what to do, in words."""
 
@@ -96,17 +102,18 @@ class Unwritable(sqlite3.OperationalError):
 DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 #: a cause outside the database, by SQLite primary result code, and what to do about it
 OUTSIDE_CODES = {
-    sqlite3.SQLITE_FULL: "the card is full: free some space (old photos, logs) and it saves again by itself",
-    sqlite3.SQLITE_READONLY: "the card or the state folder is read-only: a card that went read-only is "
-                             "failing (copy the state folder off it and replace the card); a folder mounted "
-                             "read-only: mount it read-write",
-    sqlite3.SQLITE_CANTOPEN: "the database cannot be opened: the state folder is missing, read-only or not "
-                             "the service user's (run companion doctor)",
-    sqlite3.SQLITE_IOERR: "the card reports an input/output error: it may be failing (copy the state folder "
-                          "off it and replace the card)",
-    sqlite3.SQLITE_PERM: "the database is not the service user's to write (run companion doctor)",
-    sqlite3.SQLITE_BUSY: "another program holds the database (stop it, then the table saves again)",
-    sqlite3.SQLITE_LOCKED: "another program holds the database (stop it, then the table saves again)",
+    sqlite3.SQLITE_FULL: N_("the card is full: free some space (old photos, logs) and it saves again by "
+                            "itself"),
+    sqlite3.SQLITE_READONLY: N_("the card or the state folder is read-only: a card that went read-only is "
+                                "failing (copy the state folder off it and replace the card); a folder "
+                                "mounted read-only: mount it read-write"),
+    sqlite3.SQLITE_CANTOPEN: N_("the database cannot be opened: the state folder is missing, read-only or "
+                                "not the service user's (run companion doctor)"),
+    sqlite3.SQLITE_IOERR: N_("the card reports an input/output error: it may be failing (copy the state "
+                             "folder off it and replace the card)"),
+    sqlite3.SQLITE_PERM: N_("the database is not the service user's to write (run companion doctor)"),
+    sqlite3.SQLITE_BUSY: N_("another program holds the database (stop it, then the table saves again)"),
+    sqlite3.SQLITE_LOCKED: N_("another program holds the database (stop it, then the table saves again)"),
 }
 OUTSIDE_ERRNOS = {
     errno.ENOSPC: OUTSIDE_CODES[sqlite3.SQLITE_FULL],
@@ -186,13 +193,13 @@ def open_checked(path: Path) -> sqlite3.Connection:
             raise Damaged(f"quick_check: {check[0] if check else 'no answer'}")
         foreign = foreign_reason(db)
         if foreign is not None:
-            raise Damaged(f"not the companion's database: {foreign}")
+            raise Foreign(f"not the companion's database: {foreign}")
         db.executescript(SCHEMA)
         row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None:
             db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
-            raise Damaged(f"unknown schema version {row[0]}")
+            raise Foreign(f"unknown schema version {row[0]} (a newer companion's)")
     except BaseException:
         db.close()
         raise

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,6 +21,7 @@ from waitress.server import TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 
 from lan.hosts import is_loopback
+from lan.refusal import Refusal, close_overdue, may_refuse
 
 
 class Listening(Protocol):
@@ -73,7 +75,8 @@ CLEANUP_EVERY_S = 2
 
 class PageServer(TcpWSGIServer):  # type: ignore[misc]
     """waitress's TCP server with a cap on the connections of one address: connections that never finish
-    a request hold no thread, but they would still hold the server's connection slots. Behind the TLS
+    a request hold no thread, but they would still hold the server's connection slots. One past the cap
+    is answered ``429`` with a page saying why (:mod:`lan.refusal`). Behind the TLS
     front every connection comes from loopback, and the front caps addresses itself (``per_address``
     None)."""
 
@@ -83,6 +86,7 @@ class PageServer(TcpWSGIServer):  # type: ignore[misc]
         """Close idle connections (waitress's), and those whose request head is still coming in
         :data:`HEAD_DEADLINE_S` after it began."""
         super().maintenance(now)
+        close_overdue(self._map, time.monotonic())
         started: dict[int, float] = self.__dict__.setdefault("_head_started", {})
         sending = set()
         for channel in list(self.active_channels.values()):
@@ -107,7 +111,10 @@ class PageServer(TcpWSGIServer):  # type: ignore[misc]
         held = sum(1 for channel in list(self.active_channels.values())
                    if isinstance(channel.addr, tuple) and channel.addr[0] == host)
         if self.per_address is not None and held >= self.per_address:
-            conn.close()
+            if may_refuse(self._map, host):  # answered in words: a browser shows why
+                Refusal(conn, host, self._map)
+            else:
+                conn.close()
             return
         try:
             self.set_socket_options(conn)

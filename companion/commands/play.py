@@ -24,6 +24,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -272,6 +273,11 @@ def _history(args: argparse.Namespace) -> int:
                 return 0
             for why in damaged.values():
                 print(f"warning: {why}", file=sys.stderr)
+            from companion.status_words import sentence_words
+
+            for entry in store.salvages():
+                print(f"note: {time.strftime('%Y-%m-%d %H:%M', time.localtime(entry.get('at') or 0))}: "
+                      f"{sentence_words(entry.get('said'))}", file=sys.stderr)
             lines = {game_id: f"{game_id:>4}  damaged: the game cannot be read back" for game_id in damaged}
             for game in games:
                 state = "over, won by " + ", ".join(game["winners"]) if game["over"] else "running"

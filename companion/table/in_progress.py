@@ -21,12 +21,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from companion.config import Config
-from companion.i18n import Said
+from companion.i18n import Said, said
 from companion.infer import Accepted, Inference, TableModel
 from companion.kits import find_kit
 from companion.records import event_dict
 from companion.setup_check import LaidSetup
 from companion.store import Store, StoredEvent, StoreError, decode_action
+from companion.store_open import folder_cause
 from companion.table.frames import photo_jpeg
 from companion.table.keeping import STORAGE_ERRORS, Announcer, Answer, Unsaved, storage_text
 from companion.table.referee import WHICH_END, Pending, PendingKind, Referee, Ticket
@@ -69,7 +70,8 @@ class GameInProgress(SettingUp):
         self.announcer = announcer
         self.now = now
         self.keep_photos = keep_photos
-        self.problems: list[str] = list(store.problems)
+        #: what went wrong resuming the stored game, said for every reader
+        self._resume_problems: list[Said] = []
         self.engine: Game = get_game(config.game)
         self.game_id = 0
         self.last_event: StoredEvent | None = None
@@ -88,6 +90,11 @@ class GameInProgress(SettingUp):
             self._restore_accepted()
 
     # -- what it holds ----------------------------------------------------------------------------------
+    @property
+    def problems(self) -> list[Said]:
+        """What went wrong opening the store and resuming its game, and why it cannot save now."""
+        return self.store.problems + self._resume_problems
+
     @property
     def state(self) -> State:
         """The game's state now (as saved)."""
@@ -127,13 +134,13 @@ class GameInProgress(SettingUp):
                 return None
             result = self.store.replay(game_id)
         except (StoreError, KeyError) as error:
-            message = (
-                f"could not resume game {game_id}: {error}; starting a new game (the old one stays stored)"
-            )
-            log.error(message)
-            self.problems.append(message)
+            log.error("could not resume game %s: %s; starting a new game (the old one stays stored)",
+                      game_id, error)
+            self._resume_problems.append(said(
+                "Game %(game)d could not be resumed: its saved moves are damaged or no longer follow the "
+                "rules. A new game starts; the old one stays in the history, where it can be exported.",
+                game=game_id))
             return None
-        self.problems += [p for p in self.store.problems if p not in self.problems]
         self.game_id = game_id
         self.options = dict(record.options)
         laid = record.settings.get("laid")
@@ -273,8 +280,11 @@ class GameInProgress(SettingUp):
         """Whether every move is saved, and what waits when not (the page's storage card)."""
         unsaved, cause = self.unsaved, self.store.unwritable
         if unsaved is None:  # nothing waits, but the card may still refuse what comes next
-            return {"ok": True} if cause is None else {"ok": False, "error": cause, "text": cause}
-        return {"ok": False, **unsaved.to_dict(),
+            return {"ok": True} if cause is None else {"ok": False, "error": cause, "text": cause,
+                                                       "cause": cause, "moves": 0}
+        # the cause as the state folder shows it (a full or read-only card), in words the page translates
+        cause = cause or folder_cause(self.store.state_dir, unsaved.error)
+        return {"ok": False, **unsaved.to_dict(), "cause": cause,
                 "text": f"{len(unsaved.actions)} move(s) not saved yet: {unsaved.error}. They are saved as "
                         "soon as the store can write again; nothing new is read meanwhile."}
 

@@ -34,6 +34,7 @@ from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from companion.config import Config, ConfigError, config_from_settings
+from companion.i18n import Said
 from companion.infer import Inference, SharesSplits, TableModel, split_shares
 from companion.records import GameRecords, event_dict
 from companion.shared_view import shared_action, shared_legal_actions
@@ -140,8 +141,9 @@ class TableLoop:
 
     # -- the game in progress ---------------------------------------------------------------------------
     @property
-    def problems(self) -> list[str]:
-        return self.game.problems + ([self._area_problem] if self._area_problem else [])
+    def problems(self) -> list[Said]:
+        """What the table should be told is wrong beyond this move (the store, the table's area)."""
+        return self.game.problems + ([Said(self._area_problem)] if self._area_problem else [])
 
     def current_state(self) -> State:
         with self._lock:
@@ -499,7 +501,7 @@ class TableLoop:
                 "event_count": self._seq(),
                 "mode": self._mode,
                 "storage": self.game.storage_status(),
-                "problems": list(self.problems),
+                "problems": [{"text": str(problem), "said": problem.to_dict()} for problem in self.problems],
                 "laid": self.game.placement if preview is None else dict(preview.placement),
                 "faults": table_faults(self.source, self.panel.report) + self.companion.faults(),
                 "links": [link.status() for link in self.links],

@@ -32,6 +32,10 @@ class StoredGames(Protocol):
         """Stored games: [{game_id, game, started, players, over, winners}]."""
         ...
 
+    def salvages(self) -> list[dict[str, Any]]:
+        """Each time the store was found damaged and copied out: [{at, said}]."""
+        ...
+
     def play_record(self, game_id: int | None = None) -> dict[str, Any]:
         """A game as a logged play: {game_id, game, title, players [{name, colour}], start_player,
         started, finished, duration_s, moves, over, scores (``Outcome.to_dict()``)}; LookupError for an

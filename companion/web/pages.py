@@ -154,6 +154,7 @@ def history_page() -> str:
     games = ask(table().records.games)
     return render_template(
         "history.html", page="history", events=events, selected=selected, seq=seq, game_id=game_id,
+        salvages=ask(table().records.salvages),
         previous_seq=seqs[position - 1] if position else None,
         next_seq=seqs[position + 1] if position is not None and position + 1 < len(seqs) else None,
         last_seq=seqs[-1] if seqs else None, games=games, **common,

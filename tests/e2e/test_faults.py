@@ -93,7 +93,7 @@ def test_a_corrupt_database_is_reported_and_start_up_goes_on(tmp_path: Path) -> 
     table = build_table("jurassik", ["red", "blue"], tmp_path, seed=7)
     try:
         snapshot = table.loop.snapshot()
-        assert snapshot["problems"] and "moved aside" in snapshot["problems"][0]
+        assert snapshot["problems"] and "could not be read" in snapshot["problems"][0]["text"]
         assert list(tmp_path.glob("companion.db.corrupt-*"))
         table.driver.step()
         assert len(table.loop.records.history()) == 1

@@ -458,7 +458,7 @@ def test_a_log_that_no_longer_replays_is_kept_and_a_new_game_starts(
     loop.game.store.append(old, "action", refused)
     loop.game.store.close()
     again, _ = make_loop(toy, tmp_path, mock_panel)
-    assert again.game.game_id != old and "could not resume" in again.snapshot()["problems"][0]
+    assert again.game.game_id != old and "could not be resumed" in again.snapshot()["problems"][0]["text"]
     assert len(again.records.games()) == 2  # the old game stays in the store
 
 

@@ -67,7 +67,8 @@ def test_a_damaged_game_is_reported_and_a_new_one_starts_beside_it(tmp_path: Pat
     loop = loop_on(tmp_path)
     try:
         assert loop.game.game_id == 2  # a new game, the damaged one kept
-        assert any("could not resume game 1" in problem and "damaged" in problem for problem in loop.problems)
+        assert any("Game 1 could not be resumed" in str(problem) and "damaged" in str(problem)
+                   for problem in loop.problems)
         assert loop.snapshot()["problems"]
     finally:
         loop.close()
@@ -93,8 +94,8 @@ def test_another_programs_database_is_moved_aside_not_adopted(tmp_path: Path) ->
         db.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, payload TEXT)")
         db.execute("INSERT INTO events (payload) VALUES ('theirs')")
     store = Store(tmp_path)
-    assert store.problems and "not the companion's database" in store.problems[0]
-    assert "its events table is another program's" in store.problems[0]
+    assert store.problems and "not the companion's database" in str(store.problems[0])
+    assert "its events table is another program's" in str(store.problems[0])
     aside = [p for p in tmp_path.iterdir() if ".corrupt-" in p.name and not p.name.endswith(("-wal", "-shm"))]
     assert len(aside) == 1
     with sqlite3.connect(aside[0]) as db:
@@ -108,5 +109,5 @@ def test_tables_without_the_schema_mark_are_not_ours(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "companion.db") as db:
         db.execute("CREATE TABLE invoices (id INTEGER)")
     store = Store(tmp_path)
-    assert "no companion schema mark" in store.problems[0]
+    assert "no companion schema mark" in str(store.problems[0])
     store.close()

@@ -133,7 +133,7 @@ def test_export_of_a_finished_game_is_json(tmp_path: Path) -> None:
 def test_a_corrupt_database_is_moved_aside_and_reported(tmp_path: Path, garbage: bytes) -> None:
     (tmp_path / "companion.db").write_bytes(garbage)
     store = Store(tmp_path)
-    assert store.problems and "moved aside" in store.problems[0]
+    assert store.problems and "could not be read" in str(store.problems[0])
     aside = list(tmp_path.glob("companion.db.corrupt-*"))
     assert aside and aside[0].read_bytes() == garbage
     game_id, _ = new_game(store)  # and the fresh database works
