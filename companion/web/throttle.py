@@ -5,10 +5,11 @@
 - Per paired device: a phone that once entered the right PIN carries a signed device cookie
   (:mod:`companion.web.security`); it is throttled by its own wrong PINs only, never by the address it
   shares or by anyone else's guesses, so a paired phone always gets back in with the right PIN.
-- Across addresses, for browsers that were never paired: at most ``budget`` wrong PINs in ``window_s``
-  from all of them together; past it they wait until the oldest failure leaves the window. Changing
-  addresses therefore does not buy guesses (30 per 10 minutes: trying half of the 6-digit PINs takes about
-  4 months).
+- Across addresses, for browsers that were never paired: their wrong PINs together spend one allowance
+  of ``budget`` guesses that refills evenly over ``window_s`` (one every 20 s by default). Changing
+  addresses therefore does not buy guesses (three a minute in the long run: trying half of the 6-digit
+  PINs takes about 4 months), and after a burst of wrong PINs a new phone waits one refill at most, never
+  the whole window.
 - The table's own Mode button (the physical one) opens a short window in which that global wait and the
   address blocks are lifted for a new phone, at most ``window_budget`` wrong PINs in all: someone at the
   table pairs a new phone even while the LAN is being flooded with guesses.
@@ -64,7 +65,9 @@ class LoginThrottle:
         self.clock = clock
         self._lock = threading.Lock()
         self._entries: collections.OrderedDict[str, _Entry] = collections.OrderedDict()
-        self._recent: collections.deque[float] = collections.deque()
+        #: what is left of the shared allowance of never-paired browsers, and when it was last refilled
+        self._allowance = float(budget)
+        self._filled_at = clock()
         self._window_failures = 0
         self._window_open = False
 
@@ -93,8 +96,8 @@ class LoginThrottle:
             if self._in_button_window():
                 return 0.0
             waits = [0.0, own]
-            if len(self._recent) >= self.budget:
-                waits.append(self._recent[0] + self.window_s - now)
+            if self._allowance < 1.0:
+                waits.append((1.0 - self._allowance) * self.window_s / self.budget)
             return max(waits)
 
     def failed(self, client: Client | str) -> None:
@@ -103,7 +106,7 @@ class LoginThrottle:
         with self._lock:
             self._drop_old(now)
             if not client.paired:
-                self._recent.append(now)
+                self._allowance = max(0.0, self._allowance - 1.0)
                 if self._in_button_window():
                     self._window_failures += 1
             key = self._key(client)
@@ -124,8 +127,8 @@ class LoginThrottle:
             self._entries.pop(self._key(Client(client.address)), None)
 
     def _drop_old(self, now: float) -> None:
-        while self._recent and now - self._recent[0] >= self.window_s:
-            self._recent.popleft()
+        refill = max(0.0, now - self._filled_at) * self.budget / self.window_s
+        self._allowance, self._filled_at = min(float(self.budget), self._allowance + refill), now
         while self._entries:
             oldest_key, oldest = next(iter(self._entries.items()))
             if now - oldest.last < self.forget_after_s or oldest.blocked_until > now:

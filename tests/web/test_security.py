@@ -183,9 +183,31 @@ def test_wrong_pins_are_throttled_across_addresses_and_the_right_one_waits(table
              for n in range(12)]
     assert codes == [401] * 10 + [429, 429]  # ten wrong PINs from 20 addresses spend the whole budget
     refused = log_in(browser, csrf, address="203.0.113.1")
-    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
-    clock[0] += 601  # the window has passed: the right PIN works again
+    assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60  # one refill
+    clock[0] += 61  # the allowance has refilled by one guess: the right PIN works again
     assert log_in(browser, csrf, address="203.0.113.1").status_code == 302
+    clock[0] += 1
+    stranger = app.test_client()  # never paired (the browser above now carries its device cookie)
+    spent = [log_in(stranger, csrf, pin=f"{n:06d}", address=f"198.51.100.{n % 20}").status_code
+             for n in range(3)]
+    assert spent == [401, 429, 429]  # hopping addresses buys no guesses: one refill, one guess
+
+
+def test_a_burst_of_wrong_pins_keeps_a_new_phone_out_for_one_refill_not_the_window(
+        table: Any, tmp_path: Path, csrf: Any) -> None:
+    app = lan_app(table, tmp_path)
+    throttle = app.extensions["login_throttle"]
+    clock = [5000.0]
+    throttle.clock = lambda: clock[0]
+    browser = app.test_client()
+    codes = [log_in(browser, csrf, pin=f"{n:06d}", address=f"198.51.100.{n}").status_code for n in range(30)]
+    assert codes == [401] * 30
+    refused = log_in(browser, csrf, address="203.0.113.5")
+    assert refused.status_code == 429
+    wait = int(refused.headers["Retry-After"])
+    assert 0 < wait <= throttle.window_s / throttle.budget  # 20 s, not 600 s
+    clock[0] += wait
+    assert log_in(browser, csrf, address="203.0.113.5").status_code == 302
 
 
 def test_one_address_is_blocked_for_longer_each_time(table: Any, tmp_path: Path, csrf: Any) -> None:
