@@ -24,6 +24,23 @@ PI_FIX = ("run scripts/pi-install.sh (the service user in the gpio group, python
           "LG_WD), then companion doctor")
 
 
+def pins_fix(error: BaseException | str, chips: str = "/dev/gpiochip*") -> str:
+    """What to do about pins that do not open, for the cause the machine shows: no GPIO chip at all (no
+    install mends that), chips this user may not use, lgpio missing, or else the install's steps."""
+    import glob
+
+    found = sorted(glob.glob(chips))
+    if not found:
+        return ("the kernel shows no /dev/gpiochip*: update Raspberry Pi OS (sudo apt full-upgrade) and "
+                "reboot; in a container, pass the GPIO devices through")
+    if not any(os.access(chip, os.R_OK | os.W_OK) for chip in found):
+        return (f"{', '.join(found)} are not this user's to use: the service user is in the gpio group "
+                "(run it as sudo -u dinotable ...); after adding a user to the group, log in again")
+    if isinstance(error, ImportError) or "No module named 'lgpio'" in str(error):
+        return "sudo apt install python3-lgpio"
+    return PI_FIX
+
+
 def raspberry_pi_model(path: str = "/proc/device-tree/model") -> str:
     """The board's model string ("Raspberry Pi 5 Model B Rev 1.0"), or "" when this is not a Pi."""
     try:
@@ -107,7 +124,8 @@ def fallback_report(error: BaseException | str, model: str, fallbacks: list[str]
     if model:
         return PinReport(MOCK, real=False, fault=(
             f"the panel is not connected: no GPIO pin factory loaded on this {model} ({why}){tried}; "
-            f"its LEDs, buzzer and buttons are dead, the page's virtual panel still works: {PI_FIX}"))
+            "its LEDs, buzzer and buttons are dead, the page's virtual panel still works: "
+            f"{pins_fix(error)}"))
     return PinReport(MOCK, real=False, note=(
         f"no GPIO on this machine ({why}): the panel is the page's virtual one "
         "(GPIOZERO_PIN_FACTORY=mock says so without this note)"))

@@ -161,7 +161,10 @@ install_unit() {
 
 run_doctor() {
   say "companion doctor, as the service sees it"
-  run systemctl stop dinotable          # it holds the camera while it runs
+  run systemctl stop dinotable          # it holds the camera and the page's port while it runs
+  # systemd removes the service's RuntimeDirectory (lgpio's LG_WD) when it stops: doctor needs it as the
+  # service will have it
+  run install -d -o "$service_user" -g "$service_user" -m 750 /run/dinotable
   set +e
   run runuser -u "$service_user" -- "$top/.venv/bin/companion" doctor --config "$config"
   local status=$?

@@ -80,6 +80,12 @@ def _run(args: argparse.Namespace) -> int:
     except (ConfigError, ValueError) as error:
         return _fail("run", str(error))
     from companion.commands.web import open_camera
+    from companion.instance import AlreadyRunning, InstanceLock
+
+    try:
+        InstanceLock(config.state_dir).acquire()  # held until the process ends
+    except AlreadyRunning as error:
+        return _fail("run", str(error))
 
     printed = threading.Lock()
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.commands.arguments import fail
+from companion.instance import AlreadyRunning, InstanceLock
 
 log = logging.getLogger("companion.serve")
 
@@ -158,19 +159,23 @@ def _serve(args: argparse.Namespace) -> int:
         mqtt = configured(config.mqtt, args)
     except (ConfigError, ValueError, OSError) as error:
         return fail("serve", error)
+    try:
+        instance = InstanceLock(config.state_dir).acquire()
+    except AlreadyRunning as error:
+        return fail("serve", error)
     loop = TableLoop(config, pipeline=vision_pipeline(config), real_table=config.camera.kind != "synthetic")
     loop.source = open_camera(config, loop)
     web_server.quiet_request_log()
     try:
         running = serving.start(create_app(loop, web_config), web_config)
     except OSError as error:
-        where = f"{web_config.host}:{web_config.port}"
         loop.close()
-        return fail("serve", f"cannot listen on {where}: {error}")
+        instance.release()
+        return fail("serve", listen_failure(web_config, error))
     link = link_table(loop, mqtt)
     loop.start()
     url = running.url
-    log.info("serving %s (LAN access %s)", url, "on: the PIN opens the page" if web_config.lan else "off")
+    log.info("%s", serving_words(web_config, url))
     if web_config.lan and web_config.pin_generated:  # shown once, when made; companion pair prints it
         log.info("pair a phone: open %s and enter the PIN %s (or print the card: companion pair --out "
                  "card.svg)", lan_url(web_config), web_config.pin)
@@ -202,7 +207,35 @@ def _serve(args: argparse.Namespace) -> int:
         source_close = getattr(loop.source, "close", None)
         if callable(source_close):
             source_close()
+        instance.release()
     return 0
+
+
+def serving_words(web_config: Any, url: str) -> str:
+    """Where the page is served, as the journal says it: every address a phone may use."""
+    if not web_config.lan:
+        return f"serving {url} (this machine only: LAN access is off)"
+    everywhere = web_config.host in ("0.0.0.0", "::", "")
+    where = "on all addresses" if everywhere else f"on {web_config.host}"
+    return (f"serving {where}, port {web_config.port}: phones open {lan_url(web_config)} (LAN access on: the "
+            f"PIN opens the page; {url} on this machine)")
+
+
+def listen_failure(web_config: Any, error: OSError) -> str:
+    """Why the page cannot be served, naming the program that holds the port when one does."""
+    import errno
+
+    from companion.doctor.ports import port_holders, taken_words
+
+    where = f"{web_config.host}:{web_config.port}"
+    if error.errno != errno.EADDRINUSE:
+        return f"cannot listen on {where}: {error.strerror or error}"
+    _, found = port_holders(web_config.port)
+    if any(holder.is_companion for holder in found):
+        return (f"already running: another companion serves port {web_config.port}; stop it first (on a Pi: "
+                "sudo systemctl stop dinotable)")
+    return (f"cannot listen on {where}: {taken_words(web_config.port, found)}; stop it, or give the page "
+            "another port ([web] port in the config, or --port)")
 
 
 def lan_url(web_config: Any) -> str:

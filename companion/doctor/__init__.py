@@ -8,6 +8,7 @@ directory, the PIN, disk, clock, broker, calibration) in :mod:`companion.doctor.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -34,6 +35,21 @@ class Check:
     @classmethod
     def skip(cls, name: str, detail: str) -> Check:
         return cls(name, "skip", detail)
+
+
+def guarded(name: str, check: Callable[[], Check]) -> Check:
+    """A check that cannot raise: whatever stops it (a folder this user may not look into, a device that
+    errs) is its own failure, in words, with what to do."""
+    try:
+        return check()
+    except PermissionError as error:
+        where = f" {error.filename}" if error.filename else ""
+        return Check(name, "fail", f"this user may not look into{where} ({error.strerror})",
+                     "run it as the service user (sudo -u dinotable ...) or as root (sudo companion doctor)")
+    except Exception as error:  # a check that fails is a line and its fix, never a traceback
+        text = " ".join(str(error).split())[:240] or type(error).__name__
+        return Check(name, "fail", f"could not be checked: {text}",
+                     "run it again; if it stays, report this line")
 
 
 def failed(checks: list[Check]) -> bool:

@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.doctor import Check
+from companion.doctor import Check, guarded
+from companion.doctor.service import unit_setting
 from hw.pins import (
     MOCK,
-    PI_FIX,
     lgpio_work_dir,
     mock_requested,
+    pins_fix,
     raspberry_pi_model,
     writable,
 )
@@ -178,7 +179,7 @@ def pins_check(model: str, environ: Mapping[str, str] | None = None) -> Check:
     except Exception as error:
         text = " ".join(str(error).split())[:240] or type(error).__name__
         return Check("pins", "fail", f"lgpio cannot open the GPIO chip on this {model}: {text}; the panel "
-                     "would be dead", PI_FIX)
+                     "would be dead", pins_fix(error))
     return Check.ok("pins", f"lgpio opens the GPIO chip on this {model}" + (f" ({chip})" if chip else ""))
 
 
@@ -200,6 +201,10 @@ def lgpio_dir_check(environ: Mapping[str, str] | None = None, unit_text: str = "
     environ = dict(os.environ if environ is None else environ)
     directory = lgpio_work_dir(environ)
     named = "LG_WD" in environ and bool(environ["LG_WD"])
+    runtime = unit_setting(unit_text, "RuntimeDirectory").split()
+    if named and runtime and Path(directory) == Path("/run", runtime[0]) and not os.path.exists(directory):
+        return Check.ok("lgpio work directory", f"LG_WD={directory}, which systemd makes each time the "
+                        "service starts (RuntimeDirectory)")
     if named and not writable(directory):
         return Check("lgpio work directory", "fail", f"LG_WD={directory} is not writable by this user",
                      "point LG_WD at a writable directory (the unit's RuntimeDirectory)")
@@ -233,16 +238,22 @@ def machine_checks(config: Any, environ: Mapping[str, str] | None = None, open_c
     model = raspberry_pi_model()
     board = (Check.ok("board", model) if model
              else Check.skip("board", f"not a Raspberry Pi ({platform.node()})"))
-    camera, size = camera_open_check(config, model, open_camera)
+    size: FrameSize = None
+
+    def camera() -> Check:
+        nonlocal size
+        found, size = camera_open_check(config, model, open_camera)
+        return found
+
     return [
         board,
-        python_check(),
-        numpy_check(),
-        camera_library_check(config.camera.kind),
-        camera,
-        camera_memory_check(config),
-        pins_check(model, environ),
-        gpiochip_check(model),
-        lgpio_dir_check(environ, unit_text),
-        speech_check(bool(getattr(config, "speak", False))),
+        guarded("python", python_check),
+        guarded("numpy", numpy_check),
+        guarded("camera library", lambda: camera_library_check(config.camera.kind)),
+        guarded("camera", camera),
+        guarded("camera memory", lambda: camera_memory_check(config)),
+        guarded("pins", lambda: pins_check(model, environ)),
+        guarded("GPIO devices", lambda: gpiochip_check(model)),
+        guarded("lgpio work directory", lambda: lgpio_dir_check(environ, unit_text)),
+        guarded("speech", lambda: speech_check(bool(getattr(config, "speak", False)))),
     ], size

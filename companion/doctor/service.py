@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.doctor import Check
+from companion.doctor import Check, guarded
 
 UNIT_PATHS = ("/etc/systemd/system/dinotable.service", "/lib/systemd/system/dinotable.service")
 SYNCHRONIZED = "/run/systemd/timesync/synchronized"
@@ -225,13 +225,30 @@ def calibration_check(config: Any, frame_size: tuple[int, int] | None = None) ->
     return Check.ok("calibration", f"{path} ({width} x {height})")
 
 
+def port_check(config: Any) -> Check:
+    """The page's port: free for the service, or held by the service itself; another program that holds
+    it is named (the service would restart every few seconds and phones would reach that program)."""
+    from companion.doctor.ports import port_holders, taken_words
+
+    port = int(config.web.port)
+    taken, found = port_holders(port)
+    if not taken:
+        return Check.ok("page port", f"port {port} is free for the page")
+    if found and all(holder.is_companion for holder in found):
+        return Check.ok("page port", f"port {port}: the companion serves the page (pid "
+                        f"{', '.join(str(holder.pid) for holder in found)})")
+    return Check("page port", "fail", f"{taken_words(port, found)}: the companion could not serve its page",
+                 f"stop that program, or give the page another port ([web] port = {port + 1} in the config)")
+
+
 def service_checks(config: Any, config_path: str | None, unit_text: str,
                    frame_size: tuple[int, int] | None = None) -> list[Check]:
     return [
-        state_dir_check(config, config_path, unit_text),
-        pin_check(config),
-        disk_check(config),
-        clock_check(),
-        broker_check(config),
-        calibration_check(config, frame_size),
+        guarded("state directory", lambda: state_dir_check(config, config_path, unit_text)),
+        guarded("PIN", lambda: pin_check(config)),
+        guarded("disk", lambda: disk_check(config)),
+        guarded("page port", lambda: port_check(config)),
+        guarded("clock", clock_check),
+        guarded("broker", lambda: broker_check(config)),
+        guarded("calibration", lambda: calibration_check(config, frame_size)),
     ]

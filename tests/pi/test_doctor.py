@@ -42,7 +42,21 @@ def test_pins_on_a_pi_are_checked_and_mock_pins_there_are_a_warning(monkeypatch:
 
     monkeypatch.setattr(hw.pins, "import_lgpio", no_chip)
     dead = machine_checks.pins_check(PI, {})
-    assert dead.level == "fail" and "can not open gpiochip" in dead.detail and "pi-install" in dead.fix
+    assert dead.level == "fail" and "can not open gpiochip" in dead.detail
+    assert dead.fix == hw.pins.pins_fix(OSError("can not open gpiochip"))  # the fix for what this machine shows
+
+
+def test_the_pins_fix_follows_what_the_machine_shows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hw.pins import PI_FIX, pins_fix
+
+    chips = str(tmp_path / "gpiochip*")
+    none = pins_fix(OSError("can not open gpiochip"), chips)
+    assert "no /dev/gpiochip*" in none and "pi-install" not in none  # no install mends a missing chip
+    (tmp_path / "gpiochip0").write_text("")
+    assert pins_fix(ImportError("No module named 'lgpio'"), chips) == "sudo apt install python3-lgpio"
+    assert pins_fix(OSError("can not open gpiochip"), chips) == PI_FIX
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert "gpio group" in pins_fix(OSError("can not open gpiochip"), chips)
 
 
 def test_gpio_devices_must_be_usable_by_the_user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,6 +79,9 @@ def test_lgpio_work_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     old_unit = UNIT.replace("Environment=LG_WD=/run/dinotable\n", "")
     stale = module.lgpio_dir_check({}, old_unit)
     assert stale.level == "warn" and "pi-install" in stale.fix
+    monkeypatch.setattr(module, "writable", lambda d: False)  # the service stopped: systemd removed it
+    stopped = module.lgpio_dir_check({"LG_WD": "/run/dinotable"}, UNIT + "RuntimeDirectory=dinotable\n")
+    assert stopped.level == "ok" and "each time the service starts" in stopped.detail
 
 
 def test_a_config_whose_state_directory_is_not_the_services_is_a_fault(tmp_path: Path) -> None:

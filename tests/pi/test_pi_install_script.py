@@ -37,6 +37,11 @@ def test_the_dry_run_lists_every_step_of_the_whole_install() -> None:
     assert "systemctl enable dinotable" in lines
     assert any("doctor --config /etc/dinotable/config.toml" in line and "runuser -u dinotable" in line
                for line in lines)
+    # the service stopped for doctor has lost its runtime directory (LG_WD): made again before doctor
+    stop, runtime = lines.index("systemctl stop dinotable"), lines.index(
+        "install -d -o dinotable -g dinotable -m 750 /run/dinotable")
+    doctor = next(n for n, line in enumerate(lines) if " doctor --config " in line)
+    assert stop < runtime < doctor
     if any(line.startswith("env DEBIAN_FRONTEND=noninteractive apt-get install") for line in lines):
         assert any("python3-picamera2" in line for line in lines)
 

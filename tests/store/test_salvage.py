@@ -34,7 +34,8 @@ def filled_store(state_dir: Path) -> dict[tuple[int, int], str]:
         for _ in range(MOVES_EACH):
             if state.is_terminal():
                 break
-            action = sample_chance(state, rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+            action = (sample_chance(state, rng) if state.is_chance_node()
+                      else rng.choice(state.legal_actions()))
             state = state.apply(action)
             store.append(game_id, "action", action.to_dict(), photo=bytes([number]) * 900, state_after=state)
     store.close()
