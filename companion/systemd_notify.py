@@ -51,6 +51,10 @@ def watchdog_interval(environ: Mapping[str, str] | None = None) -> float | None:
     return int(usec) / 1_000_000
 
 
+#: what the status line says first while the watchdog is not fed
+STALE = "no fresh frames or the loop is stuck (systemd restarts it if this lasts):"
+
+
 class Watchdog:
     """Pings ``WATCHDOG=1`` every half interval while ``is_healthy()`` says so (frames are fresh).
 
@@ -78,7 +82,12 @@ class Watchdog:
         except Exception:  # a failing health check is unhealthy, never a crash of the watchdog
             log.exception("health check failed")
             healthy = False
-        status = self._describe() if healthy else f"frames are stale: {self._describe()}"
+        try:
+            now = self._describe()
+        except Exception as error:  # the status line says so; the watchdog thread goes on
+            log.exception("the status line could not be made")
+            now = f"status unknown ({type(error).__name__})"
+        status = now if healthy else f"{STALE} {now}"
         if status and status != self._last_status:
             notify(f"STATUS={status}", self._env)
             self._last_status = status

@@ -289,14 +289,14 @@ class TableLoop:
             return not stale
 
     def healthy(self, within_s: float = LIVENESS_S) -> bool:
-        """What the systemd watchdog follows: camera frames are fresh and the frame thread goes round
-        (a loop stuck in a decoder, a search or a lock stops the pings, and systemd restarts it). A camera
-        that a restart cannot mend (its library does not load) keeps the service up with its fault shown."""
+        """What the systemd watchdog follows: the frame thread goes round (a loop stuck in a decoder, a
+        search or a lock stops the pings, and systemd restarts it) and frames are fresh, or the camera
+        says why it gives none. A camera that does not open (unplugged, its library missing) is retried
+        in place while the page goes on showing why: a restart would only take the page away."""
         fresh = self.check_camera()
         runner = self._runner
-        fault = source_fault(self.source)
-        lasting = fault is not None and fault.permanent
-        return (fresh or lasting) and (runner is None or runner.alive(within_s))
+        said_why = source_fault(self.source) is not None
+        return (fresh or said_why) and (runner is None or runner.alive(within_s))
 
     # -- what the game announces --------------------------------------------------------------------------
     def committed(self, events: list[StoredEvent], state: State) -> None:

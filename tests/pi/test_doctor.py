@@ -43,7 +43,7 @@ def test_pins_on_a_pi_are_checked_and_mock_pins_there_are_a_warning(monkeypatch:
     monkeypatch.setattr(hw.pins, "import_lgpio", no_chip)
     dead = machine_checks.pins_check(PI, {})
     assert dead.level == "fail" and "can not open gpiochip" in dead.detail
-    assert dead.fix == hw.pins.pins_fix(OSError("can not open gpiochip"))  # the fix for what this machine shows
+    assert dead.fix == hw.pins.pins_fix(OSError("can not open gpiochip"))  # for what this machine shows
 
 
 def test_the_pins_fix_follows_what_the_machine_shows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

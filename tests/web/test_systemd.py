@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.systemd_notify import Watchdog, notify, watchdog_interval
+from companion.systemd_notify import STALE, Watchdog, notify, watchdog_interval
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,7 +77,7 @@ def test_watchdog_pings_only_while_frames_are_fresh(notify_socket: Any) -> None:
     assert received(sock) == ["STATUS=3 players, 42 frames", "WATCHDOG=1"]
     fresh["ok"] = False
     assert dog.beat() is False and dog.beat() is False
-    assert received(sock) == ["STATUS=frames are stale: 3 players, 42 frames"]
+    assert received(sock) == [f"STATUS={STALE} 3 players, 42 frames"]
     fresh["ok"] = True
     assert dog.beat() is True
     assert received(sock) == ["STATUS=3 players, 42 frames", "WATCHDOG=1"]
@@ -93,6 +93,22 @@ def test_a_crashing_health_check_counts_as_stale(notify_socket: Any) -> None:
     dog = Watchdog(broken, environ={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"})
     assert dog.beat() is False
     assert "WATCHDOG=1" not in received(sock)
+
+
+def test_a_status_line_that_cannot_be_made_never_stops_the_watchdog(notify_socket: Any) -> None:
+    path, sock = notify_socket
+    calls = {"n": 0}
+
+    def describe() -> str:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise TypeError("unsupported format string passed to NoneType.__format__")
+        return "Jurassik, game 1: 0 moves"
+
+    dog = Watchdog(lambda: True, describe, environ={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"})
+    assert dog.beat() is True  # pinged all the same, and the status says it is unknown
+    assert received(sock) == ["STATUS=status unknown (TypeError)", "WATCHDOG=1"]
+    assert dog.beat() is True and received(sock)[0] == "STATUS=Jurassik, game 1: 0 moves"
 
 
 def test_unit_file_has_the_required_hardening() -> None:
