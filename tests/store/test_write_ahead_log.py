@@ -90,11 +90,11 @@ def test_moves_a_damaged_log_took_with_it_are_counted_and_said(tmp_path: Path, d
     again = Store(tmp_path / "after")
     held = again.event_count(game_id) if again.latest_game_id() else 0
     assert held < MOVES
-    said = " ".join(again.problems)
+    said = " ".join(map(str, again.problems))
     if again.latest_game_id() is None:
-        assert f"game {game_id} and its {MOVES} move(s) were lost to a damaged write-ahead log" in said
+        assert f"Game {game_id} and its {MOVES} moves were lost to a damaged write-ahead log" in said
     else:
-        assert (f"moves {held + 1}-{MOVES} of game {game_id} were lost to a damaged write-ahead log; "
+        assert (f"Moves {held + 1} to {MOVES} of game {game_id} were lost to a damaged write-ahead log: "
                 f"the game resumes after move {held}") in said
     again.close()
 
@@ -111,5 +111,5 @@ def test_another_database_s_log_beside_it_is_said(tmp_path: Path, monkeypatch: p
     monkeypatch.undo()
     shutil.copy(theirs_wal, ours_wal)
     again = Store(tmp_path / "after")
-    assert any("were lost" in p or "not the one last written" in p for p in again.problems), again.problems
+    assert any("were lost" in str(p) or "not the one last written" in str(p) for p in again.problems)
     again.close()

@@ -252,6 +252,10 @@ class EngineSession:
                      "winners": list(g["states"][-1].scores().winners),
                      "assisted": bool(g.get("assisted"))} for g in self._games]
 
+    def salvages(self) -> list[dict[str, Any]]:
+        """A session in memory was never copied out of a damaged store."""
+        return []
+
     def option_view(self, option_index: int) -> dict[str, Any]:
         with self._lock:
             options = (self.pending or {}).get("options") or []
