@@ -4,6 +4,7 @@ the panel and the page say why meanwhile, nothing new is read before it, nothing
 from __future__ import annotations
 
 import contextlib
+import html
 import os
 import shutil
 import sqlite3
@@ -20,6 +21,7 @@ from test_loop import direct_play, feed, make_loop
 from companion.bots import BotDriver
 from companion.store import Store
 from companion.table import in_progress
+from companion.web import create_app
 from hw.panel import Panel
 
 
@@ -128,6 +130,12 @@ def test_a_real_full_disk(toy: Toy, tmp_path: Path, mock_panel: Panel) -> None:
         feed(loop, source, toy.scene_for(after))
         assert loop.records.history() == []
         assert loop.snapshot()["storage"]["ok"] is False and mock_panel.signals.storage_fault
+        page = create_app(loop, {"lan": False}).test_client()
+        for language, words in (("en", ("The game is at risk", "the card is full")),
+                                ("es", ("La partida está en peligro", "la tarjeta está llena"))):
+            text = html.unescape(page.get("/", headers={"Host": "localhost", "Accept-Language": language})
+                                 .get_data(as_text=True))
+            assert all(word in text for word in words), language  # a banner with the cause, not a pill
         filler.unlink()
         feed(loop, source)
         assert [e["action"]["kind"] for e in loop.records.history()] == ["take"]
