@@ -21,7 +21,7 @@ echo "== mypy"
 "$venv/mypy" engines vision hw sim companion wire lan cafe
 echo "== pytest"
 set +e
-"$venv/pytest" -q -p no:cacheprovider --timeout=900 "${lane[@]}" "$@"
+"$venv/pytest" -q -p no:cacheprovider --timeout=900 --durations=20 "${lane[@]}" "$@"
 status=$?
 set -e
 if [ "$status" -eq 5 ]; then
