@@ -92,7 +92,8 @@ class GameInProgress(SettingUp):
     # -- what it holds ----------------------------------------------------------------------------------
     @property
     def problems(self) -> list[Said]:
-        """What went wrong opening the store and resuming its game, and why it cannot save now."""
+        """What went wrong opening the store and resuming its game (why it cannot save now is
+        :meth:`storage_status`)."""
         return self.store.problems + self._resume_problems
 
     @property
