@@ -2,10 +2,11 @@
 
 A database SQLite reports damaged (not a database, malformed, failing its quick check) has what it still
 holds copied into a fresh one (:mod:`companion.store_salvage`) and is moved aside (``*.corrupt-<time>``);
-one that is another program's (:class:`Foreign`) is moved aside untouched and a fresh one started. A database that cannot be opened
-or written because of what lies outside it (the card full, read-only or not permitted, an input/output
-error) is never moved aside or replaced: it is opened read-only (its games are read as they are) and
-written again once the cause is gone (:class:`Unwritable` names the cause and the fix meanwhile)."""
+one that is another program's (:class:`Foreign`) is moved aside untouched and a fresh one started. A
+database that cannot be opened or written because of what lies outside it (the card full, read-only or
+not permitted, an input/output error) is never moved aside or replaced: it is opened read-only (its games
+are read as they are) and written again once the cause is gone (:class:`Unwritable` names the cause and
+the fix meanwhile)."""
 
 from __future__ import annotations
 

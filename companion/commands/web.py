@@ -33,9 +33,11 @@ class LoopFrames:
     ``(None, -1, t)`` and the loop's frame-age check shows the camera-lost signal.
     """
 
-    def __init__(self, watched: Any, idle_s: float = 0.01) -> None:
+    def __init__(self, watched: Any, idle_s: float = 0.01, synthetic: Any = None) -> None:
         self.watched = watched
         self.idle_s = idle_s
+        #: the synthetic camera behind it, when the table is the drawn one (the hands move its pieces)
+        self.synthetic = synthetic
 
     def read(self) -> Any:
         frame = self.watched.read()
@@ -77,6 +79,16 @@ def open_camera(config: Any, loop: Any = None) -> Any:
     camera = config.camera
     kind, argument = camera.kind, camera.argument
     size = camera.size  # None unless the file sets it: the sensor's full resolution (PiCameraSource)
+    synthetic = None
+    if kind == "synthetic":  # one drawn table for the whole run: reopening the source keeps what lies on it
+        from sim.camera import SyntheticCamera
+        from sim.camera_model import recommended_camera
+
+        # the configured size: the loop runs off a Pi at the sensor's (4608 x 2592) when asked to
+        model = recommended_camera() if size is None else replace(recommended_camera(), resolution=size)
+        synthetic = SyntheticCamera(camera=model, fps=camera.fps)
+        if loop is not None:
+            synthetic.show(loop.game.model.scene(loop.current_state()))
 
     def factory() -> Any:
         if kind == "picamera":
@@ -89,19 +101,12 @@ def open_camera(config: Any, loop: Any = None) -> Any:
             return VideoCaptureSource(argument, size=None)
         if kind == "folder":
             return FolderSource(argument, loop=True)
-        if kind == "synthetic":
-            from sim.camera import SyntheticCamera
-            from sim.camera_model import recommended_camera
-
-            # the configured size: the loop runs off a Pi at the sensor's (4608 x 2592) when asked to
-            model = recommended_camera() if size is None else replace(recommended_camera(), resolution=size)
-            synthetic = SyntheticCamera(camera=model, fps=camera.fps)
-            if loop is not None:
-                synthetic.show(loop.game.model.scene(loop.current_state()))
+        if synthetic is not None:
             return TupleSource(synthetic)
         raise ValueError(f"unknown camera source {camera.source!r}")
 
-    return LoopFrames(WatchedSource(factory, max_age=camera.max_age_s, on_event=SourceLog()))
+    watched = WatchedSource(factory, max_age=camera.max_age_s, on_event=SourceLog())
+    return LoopFrames(watched, synthetic=synthetic)
 
 
 def describe(loop: Any, url: str) -> str:
@@ -164,14 +169,24 @@ def _serve(args: argparse.Namespace) -> int:
     except AlreadyRunning as error:
         return fail("serve", error)
     loop = TableLoop(config, pipeline=vision_pipeline(config), real_table=config.camera.kind != "synthetic")
-    loop.source = open_camera(config, loop)
+    camera = open_camera(config, loop)
+    loop.source = camera
+    hands = None
+    if camera.synthetic is not None:  # nobody's hands on a drawn table: these move its pieces
+        from companion.by_hand import TableByHand
+
+        hands = TableByHand(loop, camera.synthetic.show, seed=config.seed)
     web_server.quiet_request_log()
     try:
-        running = serving.start(create_app(loop, web_config), web_config)
+        running = serving.start(create_app(loop, web_config, hands=hands), web_config)
     except OSError as error:
         loop.close()
         instance.release()
         return fail("serve", listen_failure(web_config, error))
+    if hands is not None:
+        hands.start()
+        log.info("the synthetic table: a move tapped on the page is made on it and read by the camera, and "
+                 "so are the companion's")
     link = link_table(loop, mqtt)
     loop.start()
     url = running.url
@@ -200,6 +215,8 @@ def _serve(args: argparse.Namespace) -> int:
     finally:
         notify("STOPPING=1")
         watchdog.stop()
+        if hands is not None:
+            hands.stop()
         running.stop()
         if link is not None:
             link.stop()

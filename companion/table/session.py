@@ -8,8 +8,17 @@ request threads while the loop runs in its own thread.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, runtime_checkable
+
+
+class TableHands(Protocol):
+    """Hands that move a synthetic table's pieces (``companion serve`` with the synthetic camera): a move
+    tapped on the page is made on the table, for the camera to read."""
+
+    def make(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Make the legal move ``data`` (an action's JSON) on the table; ``{"ok": False, "error"}`` else."""
+        ...
 
 
 class StoredGames(Protocol):

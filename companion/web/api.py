@@ -15,7 +15,7 @@ from companion import drawing, exports, i18n, words
 from companion.config import COMPANION_LEVELS
 from companion.shared_view import shareable
 from companion.store import StoreError
-from companion.table.session import TableSession
+from companion.table.session import TableHands, TableSession
 from companion.web import security, svg
 from companion.web.streams import StreamSlots
 from companion.web.validate import field, json_object, only_fields, query_int
@@ -288,6 +288,9 @@ def submit() -> Response:
     action = field(data, "action", dict)
     if not isinstance(action.get("kind"), str):
         abort(400, description="an action needs a text 'kind'")
+    hands: TableHands | None = current_app.extensions.get("table_hands")
+    if hands is not None:  # a drawn table: the move is made on it, and the camera reads it
+        return _answer(ask(hands.make, action))
     return _answer(ask(table().submit, action, "web"))
 
 

@@ -8,12 +8,14 @@ from typing import Any
 from flask import Flask
 
 from companion.pairing import resolve_secret
-from companion.table.session import TableSession
+from companion.table.session import TableHands, TableSession
 from companion.web.settings import WebConfig
 
 
-def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | None = None) -> Flask:
-    """The Flask app for one live table. ``config`` is a :class:`WebConfig` or its mapping form."""
+def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | None = None,
+               hands: TableHands | None = None) -> Flask:
+    """The Flask app for one live table. ``config`` is a :class:`WebConfig` or its mapping form;
+    ``hands``: a synthetic table's hands (a move tapped on the page is made on the table)."""
     from companion import drawing
     from companion.web import api, hints, language, pages, security
     from lan.look import house_blueprint
@@ -39,6 +41,7 @@ def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | No
         TRAP_HTTP_EXCEPTIONS=False,
     )
     app.extensions["table_session"] = session
+    app.extensions["table_hands"] = hands
     app.extensions["web_config"] = config
     security.install(app, config)
     language.install(app)
@@ -47,5 +50,6 @@ def create_app(session: TableSession, config: WebConfig | Mapping[str, Any] | No
     app.register_blueprint(api.blueprint, url_prefix="/api")
     app.register_blueprint(hints.blueprint, url_prefix="/api")
     app.jinja_env.globals["web_config"] = config
+    app.jinja_env.globals["table_by_hand"] = hands is not None
     app.jinja_env.globals["rgb"] = drawing.rgb
     return app
