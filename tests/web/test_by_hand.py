@@ -45,9 +45,11 @@ def served(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Tab
     person, companion = kit_for(game).demo_colours[:2]
     config = config_from_dict({
         "game": game, "seed": 5, "camera": {"source": "synthetic", "fps": 10},
-        "seats": [{"name": person, "colour": person}, {"name": companion, "colour": companion, "companion": 1}],
+        "seats": [{"name": person, "colour": person},
+                  {"name": companion, "colour": companion, "companion": 1}],
         "store": {"state_dir": str(tmp_path / "state")}, "web": {"lan": False}})
-    panel = Panel(config.pins, [person, companion], pin_factory=MockFactory(pin_class=MockPWMPin), start=False)
+    panel = Panel(config.pins, [person, companion], pin_factory=MockFactory(pin_class=MockPWMPin),
+                  start=False)
     loop = TableLoop(config, pipeline=vision_pipeline(config), panel=panel, real_table=False)
     camera = open_camera(config, loop)
     loop.source = camera
@@ -96,7 +98,8 @@ def test_a_game_is_played_by_hand_on_the_drawn_table(served: tuple[TableLoop, Ta
         action = rng.choice(state.legal_actions())
         assert tap(client, action.to_dict())["ok"]
         taps += 1
-        until(lambda: state_key(loop.current_state()) != state_key(state), "the tapped move to be read")
+        before = state_key(state)
+        until(lambda: state_key(loop.current_state()) != before, "the tapped move to be read")  # noqa: B023
     until(settled, "the table to settle")
     assert objections == [], objections
     events = loop.records.history()
