@@ -99,7 +99,7 @@ def test_a_game_is_played_by_hand_on_the_drawn_table(served: tuple[TableLoop, Ta
         assert tap(client, action.to_dict())["ok"]
         taps += 1
         before = state_key(state)
-        until(lambda: state_key(loop.current_state()) != before, "the tapped move to be read")  # noqa: B023
+        until(lambda before=before: state_key(loop.current_state()) != before, "the tapped move to be read")
     until(settled, "the table to settle")
     assert objections == [], objections
     events = loop.records.history()
