@@ -449,11 +449,14 @@ def colour_name(colour: object) -> str:
 
 
 def who(player: object, snap: Snapshot = None) -> str:
-    """A player as the table calls them: "Ana (orange)" where the game names its players by colour."""
+    """A player as the table calls them: "Ana (orange)" where the game names its players by colour, and a
+    player named by their seat's colour in the reader's words ("azul")."""
     players = snap.get("players") if isinstance(snap, Mapping) else None
     for seat in players or []:
-        if isinstance(seat, Mapping) and seat.get("name") == player and seat.get("person"):
-            return f"{seat['person']} ({player})"
+        if not isinstance(seat, Mapping) or seat.get("name") != player:
+            continue
+        shown = colour_name(player) if seat.get("colour") == player else str(player)
+        return f"{seat['person']} ({shown})" if seat.get("person") else shown
     return str(player)
 
 
