@@ -14,6 +14,7 @@ from flask import session as flask_session
 from companion import drawing, exports, i18n, words
 from companion.config import COMPANION_LEVELS
 from companion.shared_view import shareable
+from companion.status_words import sentence_words
 from companion.store import StoreError
 from companion.table.session import TableHands, TableSession
 from companion.web import security, svg
@@ -98,6 +99,16 @@ def spoken_snapshot(snap: dict[str, Any]) -> dict[str, Any]:
     last = snap.get("last_event")
     if isinstance(last, dict):
         spoken["last_move"] = words.event_sentence(last, snap)
+        rule = last.get("rule")
+        if isinstance(rule, dict):  # the rule's title and the project's reading; the passage as printed
+            said_rule = {key: i18n.gettext(rule[key]) for key in ("title", "note")
+                         if isinstance(rule.get(key), str) and rule[key]}
+            snap = {**snap, "last_event": {**last, "rule": {**rule, **said_rule}}}
+    problems = snap.get("problems")
+    if isinstance(problems, list):
+        snap = {**snap, "problems": [
+            {**problem, "text": sentence_words(problem.get("said"), problem.get("text"))}
+            for problem in problems if isinstance(problem, dict)]}
     if snap.get("current"):
         spoken["turn"] = i18n.gettext("%(player)s to play") % {"player": words.who(snap["current"], snap)}
     pending = snap.get("pending")

@@ -159,6 +159,25 @@ def test_the_live_snapshot_speaks_the_reader_s_language(client: Any, code: str, 
     assert said["last_move"]
 
 
+@pytest.mark.parametrize("code", ["es", "de", "en"])
+def test_the_snapshot_s_rule_and_problems_read_in_the_reader_s_language(app: Any, code: str) -> None:
+    from companion.i18n import said
+    from companion.web.api import spoken_snapshot
+
+    rule = {"id": "JK-START", "title": "Beginning of excavation", "note": "", "passage": "The first player"}
+    problem = said("The saved games could not be read: a new database was started. The damaged file is kept "
+                   "as %(original)s.", original="companion.db.corrupt-1")
+    snap = {"game": "jurassik", "players": [], "last_event": {"seq": 1, "kind": "action", "rule": rule},
+            "problems": [{"text": str(problem), "said": problem.to_dict()}]}
+    with app.test_request_context("/api/snapshot", headers={"Host": "localhost", "Accept-Language": code}):
+        app.preprocess_request()
+        spoken = spoken_snapshot(snap)
+    title, text = spoken["last_event"]["rule"]["title"], spoken["problems"][0]["text"]
+    assert (title != rule["title"]) == (code != "en") and (text != str(problem)) == (code != "en")
+    assert spoken["last_event"]["rule"]["passage"] == rule["passage"]  # a rulebook is quoted as printed
+    assert "companion.db.corrupt-1" in text
+
+
 def test_an_objection_reads_in_each_reader_s_language(table: Any, app: Any) -> None:
     from companion.i18n import said
 
