@@ -139,6 +139,7 @@ class EngineSession:
                 "game": state.game.name, "title": state.game.title, "game_id": self._game["game_id"],
                 "players": list(self._game["players"]),
                 "current": current if current in state.players else None,
+                "chance": state.is_chance_node() and not state.is_terminal(),
                 "over": state.is_terminal(), "scores": state.shared_scores().to_dict(),
                 "view": state.view(None),
                 "last_event": events[-1] if events else None, "pending": self.pending, "split": None,

@@ -3,6 +3,7 @@ numbered score parts in number order."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -206,6 +207,20 @@ def test_a_refused_tap_says_why_in_the_games_words(make_table: Any, csrf: Any, p
     assert answer.status_code == 409
     error = answer.get_json()["error"]
     assert "action card (3): 1 amber + hideout is not in red's hand" in error and "A3-HIDEOUT" not in error
+
+
+def test_a_reveal_the_page_cannot_list_says_who_turns_up_what(make_table: Any) -> None:
+    """Jurassic Parts' face-down fossils of a part taken are turned up at the table: the page names whose
+    hands and which tiles, and lists no empty moves."""
+    table = make_table(game="jurassic-parts")
+    while not table.state.is_chance_node():
+        table.bot_step()
+    for code, words in (("en", "nothing needs tapping"), ("es", "no hace falta tocar nada")):
+        page = create_app(table, WebConfig()).test_client().get(
+            "/", headers={"Accept-Language": code}).get_data(as_text=True)
+        hint = re.search(r'id="chance-hint">([^<]+)<', page)
+        assert hint is not None and words in html.unescape(hint.group(1)), code
+        assert "Legal moves <small>0" not in page
 
 
 def test_the_status_line_says_who_does_what_next(make_table: Any) -> None:
