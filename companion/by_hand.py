@@ -138,7 +138,7 @@ class TableByHand:
     def _lay(self, state: State, what: str) -> str:
         """The table as ``state`` has it (a set-up laid out, a tapped move made, an undo put back)."""
         key = state_key(state)
-        if key == self._shown and what == "followed":
+        if key == self._shown:  # the table shows it already
             return ""
         self.show(self.loop.game.model.scene(state))
         self._shown = key

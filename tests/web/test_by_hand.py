@@ -64,14 +64,18 @@ def served(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Tab
         loop.close()
 
 
-def tap(client: Any, action: dict[str, Any]) -> dict[str, Any]:
+def post(client: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
     page = client.get("/", headers=LOCAL).get_data(as_text=True)
     token = re.search(r'name="csrf-token" content="([^"]+)"', page)
     assert token, "the page carries its CSRF token"
-    answer = client.post("/api/submit", json={"action": action}, headers={**LOCAL, "X-CSRF-Token": token[1]})
+    answer = client.post(path, json=body, headers={**LOCAL, "X-CSRF-Token": token[1]})
     assert answer.status_code == 200, answer.get_json()
     result: dict[str, Any] = answer.get_json()
     return result
+
+
+def tap(client: Any, action: dict[str, Any]) -> dict[str, Any]:
+    return post(client, "/api/submit", {"action": action})
 
 
 @pytest.mark.parametrize("served", sorted(kits()), indirect=True)
@@ -102,6 +106,9 @@ def test_a_game_is_played_by_hand_on_the_drawn_table(served: tuple[TableLoop, Ta
         until(lambda before=before: state_key(loop.current_state()) != before, "the tapped move to be read")
     until(settled, "the table to settle")
     assert objections == [], objections
+    done = loop.game.seq()
+    assert post(client, "/api/press", {"button": "undo"})["ok"]  # taken back on the page, then on the table
+    until(lambda: loop.game.seq() > done and loop.game.pending is None, "the table to follow the undo")
     events = loop.records.history()
     assert events and any(event["source"] == "camera" for event in events)  # read off the drawn table
     assert hands.done.get("made", 0) + hands.done.get("turned up", 0) > 0  # the companion's, or a face
