@@ -101,15 +101,16 @@ class TableByHand:
 
     def make(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """A move tapped on the page, made on the table (the camera reads it; one it cannot see is taken
-        as tapped); refused when it is not legal now."""
+        as tapped). Anything else tapped (a correction, a move the rules refuse) goes to the loop as a
+        tap: it applies it, the table following, or refuses it naming the rule."""
         with self._lock:
             state = self.loop.current_state()
             try:
-                action = state.game.action_from_dict(dict(data))
-            except (EngineError, ValueError, TypeError, KeyError) as error:
-                return {"ok": False, "error": f"not a move of this game: {error}"}
-            if action not in state.legal_actions():
-                return {"ok": False, "error": "not a legal move now"}
+                action: Action | None = state.game.action_from_dict(dict(data))
+            except (EngineError, ValueError, TypeError, KeyError):
+                action = None
+            if action is None or action not in state.legal_actions():
+                return self.loop.submit(dict(data), source="web")
             self._make(state, action, "made")
             return {"ok": True, "on_the_table": True}
 

@@ -64,12 +64,12 @@ def served(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Tab
         loop.close()
 
 
-def post(client: Any, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def post(client: Any, path: str, body: dict[str, Any], status: int = 200) -> dict[str, Any]:
     page = client.get("/", headers=LOCAL).get_data(as_text=True)
     token = re.search(r'name="csrf-token" content="([^"]+)"', page)
     assert token, "the page carries its CSRF token"
     answer = client.post(path, json=body, headers={**LOCAL, "X-CSRF-Token": token[1]})
-    assert answer.status_code == 200, answer.get_json()
+    assert answer.status_code == status, answer.get_json()
     result: dict[str, Any] = answer.get_json()
     return result
 
@@ -92,6 +92,10 @@ def test_a_game_is_played_by_hand_on_the_drawn_table(served: tuple[TableLoop, Ta
         state = loop.current_state()
         return state.is_terminal() or (pending is None and state.current_player() == person)
 
+    until(settled, "the person's first turn")
+    out_of_turn = {**loop.current_state().legal_actions()[0].to_dict(), "player": loop.config.seats[1].name}
+    refused = post(client, "/api/submit", {"action": out_of_turn}, status=409)  # never made on the table
+    assert not refused["ok"] and refused["error"]
     taps = 0
     while taps < TAPS:
         until(settled, "the person's turn")
