@@ -49,8 +49,9 @@ def test_the_table_s_objection_is_said_in_the_reader_s_language(tmp_path: Path) 
         for code in ("es", "de", "en"):
             with speaking(code):
                 said[code] = words.said_words(pending.get("said"), pending.get("text"), snapshot)
-        assert said["es"] == "Jugada no válida: red debe retirar primero la carta inicio de excavación"
-        assert said["de"] == "Ungültiger Zug: red muss zuerst das Startplättchen der Ausgrabung wegnehmen"
+        # the seat named by its colour is said in the reader's words
+        assert said["es"] == "Jugada no válida: rojo debe retirar primero la carta inicio de excavación"
+        assert said["de"] == "Ungültiger Zug: rot muss zuerst das Startplättchen der Ausgrabung wegnehmen"
         english = "Illegal move: red must first remove the beginning-of-excavation tile"
         assert said["en"] == pending["text"] == english
     finally:
