@@ -19,7 +19,7 @@ from companion.infer import TableModel, describe_action, state_key, state_seed
 from companion.records import event_dict
 from companion.table.referee import UNDO_RULE
 from companion.words import event_label
-from engines.core import Action, IllegalAction, Policy, State, sample_chance, steps_from, uniform_policy
+from engines.core import Action, Policy, State, sample_chance, steps_from, uniform_policy
 from vision.scene import Scene
 
 if TYPE_CHECKING:
@@ -249,16 +249,9 @@ class BotDriver:
             pending = self.loop.game.pending
             if pending is not None and pending.kind == "question":
                 self.questions += 1
-                for index, option in enumerate(pending.options):
-                    result_state = state
-                    try:
-                        for step_action in option:
-                            result_state = result_state.apply(step_action)
-                    except IllegalAction:
-                        continue
-                    if state_key(self.loop.game.settled(result_state)) == target:
-                        self.answer(index)
-                        break
+                index = self.loop.game.option_reaching(state, pending.options, target)
+                if index is not None:
+                    self.answer(index)
         pending = self.loop.game.pending
         raise BotStuck(
             f"the loop did not read {describe_action(action)} within {self.max_frames} frames "

@@ -162,19 +162,12 @@ class TableByHand:
         """The camera asks which move the table shows: the one made is known (a card laid face up may be
         played several ways; the tap named one), so it is answered as the person who tapped would."""
         assert self._making is not None
-        target = self._making[1]
-        for index, line in enumerate(pending.options):
-            reached = state
-            try:
-                for step in line:
-                    reached = reached.apply(step)
-            except EngineError:
-                continue
-            if state_key(self.loop.game.settled(reached)) == target:
-                self._making = None
-                self.loop.choose(index)
-                return self._did("answered")
-        return ""  # none is the move made: the people settle it on the page
+        index = self.loop.game.option_reaching(state, pending.options, self._making[1])
+        if index is None:
+            return ""  # none is the move made: the people settle it on the page
+        self._making = None
+        self.loop.choose(index)
+        return self._did("answered")
 
     def _did(self, what: str) -> str:
         self.done[what] = self.done.get(what, 0) + 1

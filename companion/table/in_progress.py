@@ -22,7 +22,7 @@ from typing import Any
 
 from companion.config import Config
 from companion.i18n import Said, said
-from companion.infer import Accepted, Inference, TableModel
+from companion.infer import Accepted, Inference, TableModel, state_key
 from companion.kits import find_kit
 from companion.records import event_dict
 from companion.setup_check import LaidSetup
@@ -176,6 +176,20 @@ class GameInProgress(SettingUp):
         if kit is None or not self.real_table:
             return {}
         return kit.table_options([seat.name for seat in config.seats if seat.companion])
+
+    def option_reaching(self, state: State, options: Sequence[Sequence[Action]], target: str) -> int | None:
+        """Which of a question's ``options`` (lines of actions from ``state``) leads to the state whose
+        key is ``target``, the game's own outcomes settled (None: none does)."""
+        for index, line in enumerate(options):
+            reached = state
+            try:
+                for step in line:
+                    reached = reached.apply(step)
+            except EngineError:
+                continue
+            if state_key(self.settled(reached)) == target:
+                return index
+        return None
 
     def settled(self, state: State) -> State:
         """``state`` with the outcomes the game makes itself applied: what a move leads to here."""
